@@ -1,0 +1,110 @@
+//! The move generators and the one trait they implement.
+//!
+//! Each generator owns its board representation, tables, movement code and check
+//! detector. They meet only at [`Position`], [`Move`], [`Square`] and [`Piece`]: a helper
+//! shared between two of them would let one bug hide in both, and the harness would
+//! never see it.
+//!
+//! [`Square`]: crate::square::Square
+
+pub mod bitboard;
+pub mod mailbox;
+pub mod naive;
+
+use crate::moves::{Move, MoveList};
+use crate::piece::{Color, Piece};
+use crate::position::{Position, Setup};
+
+/// A move generator with its own board. Implement this to put a generator of your own
+/// (say, your engine's) through everything xqdiff does: perft, the differential checks,
+/// the minimizer. Methods take `&self` so a generator can be a unit struct, or carry
+/// configuration.
+pub trait MoveGen: Sync + Send {
+    /// The generator's own board, with its own representation.
+    type Board: Clone + Send + Sync;
+    /// What [`MoveGen::make`] records so [`MoveGen::unmake`] can restore the board.
+    type Undo: Copy + Send;
+
+    /// A short lower-case name for reports and the `--generator` flag.
+    fn name(&self) -> &'static str;
+
+    /// Builds the generator's board from a position.
+    fn load(&self, pos: &Position) -> Self::Board;
+
+    /// Reads the generator's board back out. A [`Setup`], not a [`Position`], so a buggy
+    /// make that produces an impossible board is reported rather than hidden.
+    fn to_setup(&self, board: &Self::Board) -> Setup;
+
+    /// Whose move it is on `board`.
+    fn turn(&self, board: &Self::Board) -> Color;
+
+    /// The piece the generator's board has on `sq`; used to say what a move captures.
+    fn piece_at(&self, board: &Self::Board, sq: crate::square::Square) -> Option<Piece>;
+
+    /// Appends every pseudo-legal move of the side to move: the piece rules alone,
+    /// before asking whether the mover's king is left in check.
+    fn pseudo_legal(&self, board: &Self::Board, out: &mut MoveList);
+
+    /// Whether `color`'s king is attacked on `board`, kings facing included. This is the
+    /// generator's own check detector.
+    fn king_attacked(&self, board: &Self::Board, color: Color) -> bool;
+
+    /// Plays a pseudo-legal move and switches the side to move.
+    fn make(&self, board: &mut Self::Board, mv: Move) -> Self::Undo;
+
+    /// Takes back `mv`, which must be the last move made, given what `make` returned.
+    fn unmake(&self, board: &mut Self::Board, mv: Move, undo: Self::Undo);
+
+    /// Whether the side to move is in check.
+    fn in_check(&self, board: &Self::Board) -> bool {
+        self.king_attacked(board, self.turn(board))
+    }
+
+    /// Appends the legal moves: the pseudo-legal ones after which the mover's own king
+    /// is not attacked (seed 002: generate, then ask the check detector).
+    fn legal(&self, board: &mut Self::Board, out: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal(board, &mut pseudo);
+        let us = self.turn(board);
+        for &mv in pseudo.iter() {
+            let undo = self.make(board, mv);
+            if !self.king_attacked(board, us) {
+                out.push(mv);
+            }
+            self.unmake(board, mv, undo);
+        }
+    }
+
+    /// How many legal moves there are; perft's last ply. Override to count without
+    /// building the list.
+    fn count_legal(&self, board: &mut Self::Board) -> u64 {
+        let mut list = MoveList::new();
+        self.legal(board, &mut list);
+        list.len() as u64
+    }
+
+    /// What `mv` takes, if anything, read off the generator's own board.
+    fn captured(&self, board: &Self::Board, mv: Move) -> Option<Piece> {
+        self.piece_at(board, mv.to)
+    }
+}
+
+/// The built-in generators, each once. CLI, tests and benchmarks iterate this list, so
+/// adding a generator is one line here.
+pub fn registry() -> Vec<&'static dyn crate::engine::Engine> {
+    vec![
+        &mailbox::MailboxGen,
+        &bitboard::BitboardGen,
+        &naive::NaiveGen,
+    ]
+}
+
+/// The names in [`registry`], in order.
+pub fn names() -> Vec<&'static str> {
+    registry().iter().map(|g| g.name()).collect()
+}
+
+/// The registered generator called `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn crate::engine::Engine> {
+    registry().into_iter().find(|g| g.name() == name)
+}

@@ -1,0 +1,189 @@
+//! "How each piece moves", one function per piece, each under the contract's sentence.
+//!
+//! Every function is handed a piece on (file, rank) and calls `visit(file, rank)` for
+//! each point it may move to. Whose turn it is plays no part: the check detector asks
+//! the same question of the enemy's pieces.
+
+use super::NaiveBoard;
+use crate::piece::{Color, Piece, Role};
+
+/// The four orthogonal unit steps: up the board (toward Black), down, left, right.
+const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
+/// The four diagonal unit steps.
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// "Palaces: files `d`..`f`, ranks 0-2 (Red) and 7-9 (Black)."
+pub(super) fn in_palace(color: Color, file: i8, rank: i8) -> bool {
+    let ranks = match color {
+        Color::Red => 0..=2,
+        Color::Black => 7..=9,
+    };
+    (3..=5).contains(&file) && ranks.contains(&rank)
+}
+
+/// "The river lies between ranks 4 and 5. Red's half is ranks 0-4, Black's 5-9."
+pub(super) fn on_own_half(color: Color, rank: i8) -> bool {
+    match color {
+        Color::Red => (0..=4).contains(&rank),
+        Color::Black => (5..=9).contains(&rank),
+    }
+}
+
+/// Whether a `role` piece on `from` could land on `to` at all, judging by distance
+/// alone. The check detector asks this first so that it only walks the full rule for
+/// the few enemy pieces near the king or in line with it; the rule itself still decides.
+pub(super) fn within_reach(role: Role, from: (i8, i8), to: (i8, i8)) -> bool {
+    let (files_apart, ranks_apart) = ((to.0 - from.0).abs(), (to.1 - from.1).abs());
+    match role {
+        // Sliders stay on their file or rank.
+        Role::Rook | Role::Cannon => files_apart == 0 || ranks_apart == 0,
+        // One orthogonal step and one diagonal step: two points one way, one the other.
+        Role::Horse => (files_apart, ranks_apart) == (1, 2) || (files_apart, ranks_apart) == (2, 1),
+        Role::King | Role::Pawn => files_apart + ranks_apart == 1,
+        Role::Advisor => (files_apart, ranks_apart) == (1, 1),
+        Role::Elephant => (files_apart, ranks_apart) == (2, 2),
+    }
+}
+
+/// Every point the piece on (file, rank) may move to, by its kind.
+pub(super) fn targets(
+    board: &NaiveBoard,
+    file: i8,
+    rank: i8,
+    piece: Piece,
+    visit: &mut impl FnMut(i8, i8),
+) {
+    let color = piece.color;
+    match piece.role {
+        Role::King => king(board, color, file, rank, visit),
+        Role::Advisor => advisor(board, color, file, rank, visit),
+        Role::Elephant => elephant(board, color, file, rank, visit),
+        Role::Horse => horse(board, color, file, rank, visit),
+        Role::Rook => rook(board, color, file, rank, visit),
+        Role::Cannon => cannon(board, color, file, rank, visit),
+        Role::Pawn => pawn(board, color, file, rank, visit),
+    }
+}
+
+/// King: one step orthogonally, staying inside its own palace.
+fn king(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in ORTHOGONAL {
+        let (to_file, to_rank) = (file + df, rank + dr);
+        if in_palace(color, to_file, to_rank) && board.may_land(color, to_file, to_rank) {
+            visit(to_file, to_rank);
+        }
+    }
+}
+
+/// Advisor: one step diagonally, staying inside its own palace.
+fn advisor(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in DIAGONAL {
+        let (to_file, to_rank) = (file + df, rank + dr);
+        if in_palace(color, to_file, to_rank) && board.may_land(color, to_file, to_rank) {
+            visit(to_file, to_rank);
+        }
+    }
+}
+
+/// Elephant: exactly two steps diagonally; the point between (the elephant's eye) must
+/// be empty; it never crosses the river.
+fn elephant(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in DIAGONAL {
+        let (eye_file, eye_rank) = (file + df, rank + dr);
+        let (to_file, to_rank) = (file + 2 * df, rank + 2 * dr);
+        if on_own_half(color, to_rank)
+            && board.is_empty(eye_file, eye_rank)
+            && board.may_land(color, to_file, to_rank)
+        {
+            visit(to_file, to_rank);
+        }
+    }
+}
+
+/// Horse: one step orthogonally then one step diagonally outward (8 targets); the point
+/// one orthogonal step away (the horse's leg) must be empty for both targets beyond it.
+fn horse(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in ORTHOGONAL {
+        let (leg_file, leg_rank) = (file + df, rank + dr);
+        if !board.is_empty(leg_file, leg_rank) {
+            continue;
+        }
+        // Outward from the leg: one more step the same way, plus one step to either
+        // side across it; (dr, df) is the orthogonal step turned a quarter.
+        for side in [-1, 1] {
+            let (to_file, to_rank) = (leg_file + df + side * dr, leg_rank + dr + side * df);
+            if board.may_land(color, to_file, to_rank) {
+                visit(to_file, to_rank);
+            }
+        }
+    }
+}
+
+/// Rook: any distance orthogonally, no jumping; it may capture the first piece it meets.
+fn rook(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in ORTHOGONAL {
+        let (mut to_file, mut to_rank) = (file + df, rank + dr);
+        while NaiveBoard::on_board(to_file, to_rank) {
+            match board.get(to_file, to_rank) {
+                None => visit(to_file, to_rank),
+                Some(met) => {
+                    if met.color != color {
+                        visit(to_file, to_rank);
+                    }
+                    break;
+                }
+            }
+            to_file += df;
+            to_rank += dr;
+        }
+    }
+}
+
+/// Cannon: moves like a rook when not capturing. It captures only by jumping exactly
+/// one piece (the screen, of either colour) along a line, taking the first piece beyond
+/// the screen if that piece is an enemy.
+fn cannon(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    for (df, dr) in ORTHOGONAL {
+        let (mut to_file, mut to_rank) = (file + df, rank + dr);
+        let mut screen_seen = false;
+        while NaiveBoard::on_board(to_file, to_rank) {
+            match (board.get(to_file, to_rank), screen_seen) {
+                // Before the screen: a quiet rook move.
+                (None, false) => visit(to_file, to_rank),
+                // The first piece met is the screen, whatever its colour.
+                (Some(_), false) => screen_seen = true,
+                // Beyond the screen, empty points are jumped over but not landed on.
+                (None, true) => {}
+                // The first piece beyond the screen: taken if it is an enemy.
+                (Some(met), true) => {
+                    if met.color != color {
+                        visit(to_file, to_rank);
+                    }
+                    break;
+                }
+            }
+            to_file += df;
+            to_rank += dr;
+        }
+    }
+}
+
+/// Pawn: one step forward (Red toward rank 9, Black toward rank 0). Once across the
+/// river it may also step one square sideways. Never backward. On the last rank it can
+/// only move sideways (the forward step would leave the board).
+fn pawn(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+    let forward = match color {
+        Color::Red => 1,
+        Color::Black => -1,
+    };
+    if board.may_land(color, file, rank + forward) {
+        visit(file, rank + forward);
+    }
+    if !on_own_half(color, rank) {
+        for side in [-1, 1] {
+            if board.may_land(color, file + side, rank) {
+                visit(file + side, rank);
+            }
+        }
+    }
+}
