@@ -1,0 +1,139 @@
+//! The `xqdiff` command line. `main.rs` only calls [`main`]; everything it does lives here
+//! so it can be tested.
+
+mod bench_cmd;
+mod moves_cmd;
+mod perft_cmd;
+
+use crate::engine::Engine;
+use crate::epd::EpdError;
+use crate::fen::FenError;
+use crate::generators;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Differential verification of Xiangqi move generators.
+#[derive(Parser, Debug)]
+#[command(name = "xqdiff", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count leaf nodes of the legal-move tree and compare generators.
+    Perft(perft_cmd::PerftArgs),
+    /// List each generator's legal moves for a position and their differences.
+    Moves(moves_cmd::MovesArgs),
+    /// Measure perft speed of each generator, one thread and all threads.
+    Bench(bench_cmd::BenchArgs),
+}
+
+/// How a command ended; becomes the process exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything agreed with everything else and with the expected numbers (exit 0).
+    Agree,
+    /// Some generator disagreed, or a count missed its expected value (exit 1).
+    Disagree,
+}
+
+/// Bad usage or bad input (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The `--fen` argument.
+    #[error("bad --fen: {0}")]
+    Fen(#[from] FenError),
+    /// A suite file's content.
+    #[error("bad suite {path}: {source}")]
+    Suite {
+        /// The file.
+        path: String,
+        /// What is wrong in it.
+        source: EpdError,
+    },
+    /// A file that could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A `--generator` that is not registered.
+    #[error("unknown generator {name:?}; expected one of: all, {known}")]
+    UnknownGenerator {
+        /// What was asked for.
+        name: String,
+        /// The registered names.
+        known: String,
+    },
+    /// Flags that do not go together, or a required one missing.
+    #[error("{0}")]
+    Usage(String),
+    /// The worker pool could not start.
+    #[error("cannot start {threads} worker threads: {message}")]
+    Threads {
+        /// How many were asked for.
+        threads: usize,
+        /// Rayon's reason.
+        message: String,
+    },
+}
+
+/// Parses `std::env::args`, runs the command, and maps the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with success, usage errors to stderr.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(Outcome::Agree) => ExitCode::SUCCESS,
+        Ok(Outcome::Disagree) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("xqdiff: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<Outcome, CliError> {
+    match cli.command {
+        Some(Command::Perft(args)) => perft_cmd::run(&args),
+        Some(Command::Moves(args)) => moves_cmd::run(&args),
+        Some(Command::Bench(args)) => bench_cmd::run(&args),
+        // The built-in default job: the published reference suite on every generator.
+        None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
+    }
+}
+
+/// The generators a `--generator` value selects: one by name, or `all`.
+fn select_generators(name: &str) -> Result<Vec<&'static dyn Engine>, CliError> {
+    if name == "all" {
+        return Ok(generators::registry());
+    }
+    generators::by_name(name)
+        .map(|g| vec![g])
+        .ok_or_else(|| CliError::UnknownGenerator {
+            name: name.to_owned(),
+            known: generators::names().join(", "),
+        })
+}
+
+/// A rayon pool of `threads` workers (0 means one per core).
+fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Threads {
+            threads,
+            message: e.to_string(),
+        })
+}

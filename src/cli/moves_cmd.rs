@@ -1,0 +1,74 @@
+//! `xqdiff moves`: each generator's legal moves for one position, and where they differ.
+
+use super::{select_generators, CliError, Outcome};
+use crate::moves::Move;
+use crate::position::Position;
+use std::collections::BTreeSet;
+
+/// Arguments of `xqdiff moves`.
+#[derive(clap::Args, Debug)]
+pub struct MovesArgs {
+    /// Position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Which generator: a name, or `all`.
+    #[arg(long, default_value = "all")]
+    generator: String,
+}
+
+/// Runs `xqdiff moves`.
+pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
+    let generators = select_generators(&args.generator)?;
+    let pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen)?,
+        None => Position::startpos(),
+    };
+    println!("position  {}", pos.fen());
+    let sets: Vec<(&str, BTreeSet<Move>, bool)> = generators
+        .iter()
+        .map(|g| {
+            let probe = g.probe(&pos);
+            (
+                g.name(),
+                probe.legal_moves().into_iter().collect(),
+                probe.in_check,
+            )
+        })
+        .collect();
+    for (name, moves, in_check) in &sets {
+        let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
+        text.sort();
+        let check = if *in_check { ", in check" } else { "" };
+        println!(
+            "{name:<10} {} legal{check}: {}",
+            moves.len(),
+            text.join(" ")
+        );
+    }
+    let union: BTreeSet<Move> = sets
+        .iter()
+        .flat_map(|(_, m, _)| m.iter().copied())
+        .collect();
+    let mut agree = sets.iter().all(|(_, _, c)| *c == sets[0].2);
+    if !agree {
+        println!("generators disagree on whether the side to move is in check");
+    }
+    for mv in &union {
+        let (with, without): (Vec<_>, Vec<_>) = sets.iter().partition(|(_, m, _)| m.contains(mv));
+        if !without.is_empty() {
+            agree = false;
+            let names = |v: &[&(&str, BTreeSet<Move>, bool)]| {
+                v.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+            };
+            println!("{mv}: only in {}; not in {}", names(&with), names(&without));
+        }
+    }
+    if agree {
+        if sets.len() > 1 {
+            println!("all {} generators agree", sets.len());
+        }
+        Ok(Outcome::Agree)
+    } else {
+        Ok(Outcome::Disagree)
+    }
+}

@@ -1,0 +1,253 @@
+//! `xqdiff perft`: one position to a depth, or a whole EPD suite, on one generator or all.
+
+use super::{pool, select_generators, CliError, Outcome};
+use crate::engine::Engine;
+use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::progress::Progress;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Arguments of `xqdiff perft`.
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Position to start from (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Plies to search; with --suite, the deepest published depth to run.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Which generator: a name, or `all` to run and compare every one.
+    #[arg(long, default_value = "all")]
+    generator: String,
+    /// Print the count below every root move.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Run every `;Dn count` of an EPD perft file (`reference` for the built-in published suite).
+    #[arg(long, value_name = "FILE.epd", conflicts_with_all = ["fen", "divide"])]
+    suite: Option<String>,
+    /// With --suite, skip published counts above this many nodes.
+    #[arg(long, requires = "suite")]
+    max_nodes: Option<u64>,
+}
+
+impl PerftArgs {
+    /// What `xqdiff` with no arguments runs: the reference suite, up to ten million nodes
+    /// a count, on every generator, which takes well under a minute on two cores.
+    pub fn default_job() -> PerftArgs {
+        PerftArgs {
+            fen: None,
+            depth: None,
+            generator: "all".into(),
+            divide: false,
+            threads: 0,
+            suite: Some("reference".into()),
+            max_nodes: Some(10_000_000),
+        }
+    }
+}
+
+/// Runs `xqdiff perft`.
+pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
+    let generators = select_generators(&args.generator)?;
+    let pool = pool(args.threads)?;
+    if let Some(path) = &args.suite {
+        let suite = load_suite(path)?;
+        return Ok(pool.install(|| run_suite(&suite, &generators, args.depth, args.max_nodes)));
+    }
+    let depth = args
+        .depth
+        .ok_or_else(|| CliError::Usage("--depth is required unless --suite is given".into()))?;
+    let pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen)?,
+        None => Position::startpos(),
+    };
+    Ok(pool.install(|| run_one(&pos, depth, &generators, args.divide)))
+}
+
+fn load_suite(path: &str) -> Result<Vec<SuiteEntry>, CliError> {
+    let text = if path == "reference" {
+        REFERENCE_SUITE.to_owned()
+    } else {
+        std::fs::read_to_string(path).map_err(|source| CliError::Io {
+            path: path.into(),
+            source,
+        })?
+    };
+    parse_suite(&text).map_err(|source| CliError::Suite {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// One generator's answer with how long it took.
+struct Run {
+    name: &'static str,
+    divide: Vec<(Move, u64)>,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+fn timed_divide(g: &dyn Engine, pos: &Position, depth: u32) -> Run {
+    let bar = Progress::new(g.name(), 0);
+    let report = |done: u64, total: u64| bar.update(done, total);
+    let started = Instant::now();
+    let divide = g.divide(pos, depth, true, Some(&report));
+    let elapsed = started.elapsed();
+    bar.finish();
+    let nodes = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|&(_, n)| n).sum()
+    };
+    Run {
+        name: g.name(),
+        divide,
+        nodes,
+        elapsed,
+    }
+}
+
+fn rate(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        return "-".into();
+    }
+    format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
+}
+
+fn run_one(pos: &Position, depth: u32, generators: &[&dyn Engine], divide: bool) -> Outcome {
+    println!("position  {}", pos.fen());
+    println!(
+        "depth     {depth}  ({} threads)",
+        rayon::current_num_threads()
+    );
+    let runs: Vec<Run> = generators
+        .iter()
+        .map(|g| timed_divide(*g, pos, depth))
+        .collect();
+    for r in &runs {
+        println!(
+            "{:<10} {:>14} nodes {:>9.3} s  {:>16}",
+            r.name,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            rate(r.nodes, r.elapsed)
+        );
+    }
+    let table = divide_table(&runs);
+    let agree = runs.iter().all(|r| r.nodes == runs[0].nodes)
+        && table
+            .values()
+            .all(|counts| counts.iter().all(|c| *c == counts[0]));
+    if divide || !agree {
+        let rows: Vec<_> = table
+            .iter()
+            .filter(|(_, counts)| divide || counts.iter().any(|c| *c != counts[0]))
+            .collect();
+        if !agree {
+            println!("divide lines that differ:");
+        }
+        print_divide(&runs, &rows);
+    }
+    match (runs.len(), agree) {
+        (1, _) => Outcome::Agree,
+        (n, true) => {
+            println!("all {n} generators agree: {}", runs[0].nodes);
+            Outcome::Agree
+        }
+        (_, false) => {
+            println!("generators DISAGREE");
+            Outcome::Disagree
+        }
+    }
+}
+
+/// Per root move (in ICCS order), each generator's count, `None` where it lacks the move.
+fn divide_table(runs: &[Run]) -> BTreeMap<String, Vec<Option<u64>>> {
+    let mut table: BTreeMap<String, Vec<Option<u64>>> = BTreeMap::new();
+    for (i, r) in runs.iter().enumerate() {
+        for &(mv, n) in &r.divide {
+            table
+                .entry(mv.to_string())
+                .or_insert_with(|| vec![None; runs.len()])[i] = Some(n);
+        }
+    }
+    table
+}
+
+fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
+    let header: Vec<String> = runs.iter().map(|r| format!("{:>14}", r.name)).collect();
+    println!("{:<6}{}", "move", header.join(""));
+    for (mv, counts) in rows {
+        let cells: Vec<String> = counts
+            .iter()
+            .map(|c| format!("{:>14}", c.map_or("-".to_owned(), |n| n.to_string())))
+            .collect();
+        println!("{mv:<6}{}", cells.join(""));
+    }
+}
+
+fn run_suite(
+    suite: &[SuiteEntry],
+    generators: &[&dyn Engine],
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+) -> Outcome {
+    let mut runs = 0;
+    let mut mismatches = 0;
+    let started = Instant::now();
+    for entry in suite {
+        let selected = entry.counts.iter().filter(|&&(d, n)| {
+            max_depth.is_none_or(|m| d <= m) && max_nodes.is_none_or(|m| n <= m)
+        });
+        for &(depth, expected) in selected {
+            let mut cells = Vec::new();
+            let mut ok = true;
+            for g in generators {
+                let run = timed_divide(*g, &entry.position, depth);
+                runs += 1;
+                let verdict = if run.nodes == expected {
+                    "ok"
+                } else {
+                    "MISMATCH"
+                };
+                ok &= run.nodes == expected;
+                cells.push(format!(
+                    "{} {} {} ({:.2} s)",
+                    run.name,
+                    run.nodes,
+                    verdict,
+                    run.elapsed.as_secs_f64()
+                ));
+            }
+            if !ok {
+                mismatches += 1;
+            }
+            println!(
+                "line {:>3} D{depth} expect {expected:>11}: {}",
+                entry.line,
+                cells.join(", ")
+            );
+        }
+    }
+    println!(
+        "{} positions, {runs} runs in {:.1} s: {}",
+        suite.len(),
+        started.elapsed().as_secs_f64(),
+        if mismatches == 0 {
+            "all as published".to_owned()
+        } else {
+            format!("{mismatches} MISMATCHED")
+        }
+    );
+    if mismatches == 0 {
+        Outcome::Agree
+    } else {
+        Outcome::Disagree
+    }
+}

@@ -1,0 +1,25 @@
+//! xqdiff: a differential fuzzing and verification harness for Xiangqi move generation.
+//!
+//! Three generators written independently ([`generators::mailbox`],
+//! [`generators::bitboard`], [`generators::naive`]) share only the types in [`square`],
+//! [`piece`], [`moves`] and [`position`]; perft, the CLI and the tests compare them.
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod engine;
+pub mod epd;
+pub mod fen;
+pub mod generators;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod progress;
+pub mod square;
+
+pub use engine::Engine;
+pub use generators::MoveGen;
+pub use moves::{Move, MoveList};
+pub use piece::{Color, Piece, Role};
+pub use position::{Position, PositionError, Setup, Violation};
+pub use square::Square;
