@@ -5,17 +5,26 @@
 //! [`piece`], [`moves`] and [`position`]; perft, the CLI and the tests compare them.
 #![deny(missing_docs)]
 
+pub mod campaign;
 pub mod cli;
+pub mod corpus;
+pub mod descent;
 pub mod engine;
 pub mod epd;
+pub mod features;
 pub mod fen;
 pub mod generators;
+pub mod minimize;
 pub mod moves;
+pub mod oracle;
 pub mod perft;
 pub mod piece;
+pub mod playout;
 pub mod position;
 pub mod progress;
+pub mod rng;
 pub mod square;
+pub mod structured;
 
 pub use engine::Engine;
 pub use generators::MoveGen;

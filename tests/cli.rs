@@ -130,3 +130,33 @@ fn default_job_runs_the_reference_suite() {
     assert!(stdout.contains("all as published"), "{stdout}");
     assert!(stdout.matches("line").count() >= 40, "{stdout}");
 }
+
+#[test]
+fn minimize_reads_fuzz_artifacts_and_fens() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-artifact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pos = xqdiff::Position::from_fen("4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1").unwrap();
+    let artifact = dir.join("crash-1");
+    std::fs::write(&artifact, xqdiff::structured::to_bytes(&pos)).unwrap();
+    let out = xqdiff(&[
+        "minimize",
+        "--from-artifact",
+        artifact.to_str().unwrap(),
+        "--no-save",
+    ]);
+    let (stdout, stderr) = text(&out);
+    // The generators agree on it, so there is nothing to minimize: exit 0, and the
+    // artifact decoded to the very position it was made from.
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains(&pos.fen()), "{stdout}");
+    assert!(stdout.contains("nothing to minimize"), "{stdout}");
+    let missing = xqdiff(&[
+        "minimize",
+        "--from-artifact",
+        dir.join("none").to_str().unwrap(),
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    let neither = xqdiff(&["minimize"]);
+    assert_eq!(neither.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

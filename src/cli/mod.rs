@@ -2,8 +2,12 @@
 //! so it can be tested.
 
 mod bench_cmd;
+mod fuzz_cmd;
+mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
+mod replay_cmd;
+mod seeds_cmd;
 
 use crate::engine::Engine;
 use crate::epd::EpdError;
@@ -29,6 +33,14 @@ enum Command {
     Moves(moves_cmd::MovesArgs),
     /// Measure perft speed of each generator, one thread and all threads.
     Bench(bench_cmd::BenchArgs),
+    /// Fuzz the generators against each other in-process; findings are minimized and saved.
+    Fuzz(fuzz_cmd::FuzzArgs),
+    /// Shrink a position on which the generators disagree and save it to the corpus.
+    Minimize(minimize_cmd::MinimizeArgs),
+    /// Run every regression-corpus case through the oracle.
+    Replay(replay_cmd::ReplayArgs),
+    /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
+    FuzzSeeds(seeds_cmd::SeedsArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -58,6 +70,14 @@ pub enum CliError {
     #[error("cannot read {path}: {source}")]
     Io {
         /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A file or directory that could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or directory.
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
@@ -109,6 +129,10 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
+        Some(Command::Fuzz(args)) => fuzz_cmd::run(&args),
+        Some(Command::Minimize(args)) => minimize_cmd::run(&args),
+        Some(Command::Replay(args)) => replay_cmd::run(&args),
+        Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }

@@ -1,0 +1,234 @@
+//! The in-process fuzz campaign: the oracle over structured and playout positions, in
+//! parallel, on the stable toolchain, reproducible from a seed.
+//!
+//! Case `i` of a run seeded `s` depends only on `(s, i)`, so a run with `--cases N`
+//! checks the same positions whatever the thread count, and any finding can be
+//! reproduced from the seed and case number it prints.
+
+use crate::corpus::{write_case, Case};
+use crate::engine::Engine;
+use crate::minimize::minimize;
+use crate::oracle::{check_position, Disagreement};
+use crate::playout;
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::structured;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Where positions come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Source {
+    /// Random bytes through the structured decoder.
+    Arbitrary,
+    /// Random legal playouts from the start or a reference position.
+    Playout,
+    /// Alternate the two.
+    Both,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Stop after this many cases.
+    pub cases: Option<u64>,
+    /// Stop after this long.
+    pub duration: Option<Duration>,
+    /// Where positions come from.
+    pub source: Source,
+    /// Stop at the first disagreement.
+    pub stop_on_first: bool,
+    /// Where to save minimized findings; `None` keeps them in memory only.
+    pub corpus: Option<PathBuf>,
+    /// Chance of preferring a capture in playouts.
+    pub capture_bias: f64,
+    /// Longest playout, in plies.
+    pub max_plies: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            seed: 0,
+            cases: None,
+            duration: Some(Duration::from_secs(60)),
+            source: Source::Both,
+            stop_on_first: false,
+            corpus: None,
+            capture_bias: 0.35,
+            max_plies: 150,
+        }
+    }
+}
+
+/// One disagreement found, minimized.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The case that found it.
+    pub case: u64,
+    /// The position it was found on.
+    pub original: Position,
+    /// The minimized position.
+    pub minimized: Position,
+    /// The disagreement on the minimized position.
+    pub disagreement: Disagreement,
+    /// The corpus file written (or already there), if saving.
+    pub file: Option<PathBuf>,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Cases run.
+    pub cases: u64,
+    /// Positions put through the oracle (a playout case checks every ply).
+    pub positions: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Distinct findings, in case order.
+    pub findings: Vec<Finding>,
+    /// Feature coverage of the positions checked.
+    pub coverage: crate::features::Coverage,
+    /// Whether it ended early on a stop request (Ctrl-C).
+    pub interrupted: bool,
+    /// Corpus files that could not be written.
+    pub write_errors: Vec<String>,
+}
+
+impl Report {
+    /// Cases per second.
+    pub fn rate(&self) -> f64 {
+        self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The positions of case `index`.
+pub fn case_positions(
+    config: &Config,
+    index: u64,
+    mover: &dyn Engine,
+    starts: &[Position],
+) -> Vec<Position> {
+    let mut rng = Rng::for_item(config.seed, index);
+    let use_playout = match config.source {
+        Source::Arbitrary => false,
+        Source::Playout => true,
+        Source::Both => index % 2 == 1,
+    };
+    if use_playout {
+        let start = &starts[rng.below(starts.len() as u64) as usize];
+        let plies = rng.below(config.max_plies as u64 + 1) as usize;
+        playout::random(start, mover, &mut rng, plies, config.capture_bias)
+    } else {
+        let len = rng.below(3 * 32 + 4) as usize;
+        vec![structured::from_bytes(&rng.bytes(len))]
+    }
+}
+
+/// Runs a campaign. `stop` ends it early (set it from a Ctrl-C handler); `progress`
+/// hears `(cases, findings)` after every batch.
+pub fn run(
+    config: &Config,
+    engines: &[&dyn Engine],
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64, usize) + Sync),
+) -> Report {
+    let started = Instant::now();
+    let starts = structured::playout_starts();
+    let mover = engines[0];
+    let found: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
+    let write_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut report = Report::default();
+    let batch = (rayon::current_num_threads() as u64 * 16).max(16);
+    let mut next = 0u64;
+    loop {
+        let time_up = config.duration.is_some_and(|d| started.elapsed() >= d);
+        let cases_done = config.cases.is_some_and(|n| next >= n);
+        let first_found = config.stop_on_first && !lock(&found).is_empty();
+        if stop.load(Ordering::Relaxed) {
+            report.interrupted = true;
+            break;
+        }
+        if time_up || cases_done || first_found {
+            break;
+        }
+        let end = config.cases.map_or(next + batch, |n| n.min(next + batch));
+        let results: Vec<crate::features::Coverage> = (next..end)
+            .into_par_iter()
+            .map(|i| {
+                let positions = case_positions(config, i, mover, starts);
+                let mut coverage = crate::features::Coverage::default();
+                for pos in &positions {
+                    coverage.add(pos);
+                    if let Some(d) = check_position(pos, engines).into_iter().next() {
+                        let finding = record(config, i, pos, &d, engines, &write_errors);
+                        let mut all = lock(&found);
+                        if !all.iter().any(|f| {
+                            f.minimized == finding.minimized
+                                && f.disagreement.same_kind(&finding.disagreement)
+                        }) {
+                            all.push(finding);
+                        }
+                        // The rest of this playout descends from a known-bad position.
+                        break;
+                    }
+                }
+                coverage
+            })
+            .collect();
+        for cov in results {
+            report.coverage.merge(&cov);
+        }
+        report.positions = report.coverage.total();
+        report.cases += end - next;
+        next = end;
+        progress(report.cases, lock(&found).len());
+    }
+    report.elapsed = started.elapsed();
+    report.findings = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.findings.sort_by_key(|f| f.case);
+    report.write_errors = write_errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    report
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A worker that panicked mid-push leaves the data intact enough to report.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn record(
+    config: &Config,
+    case: u64,
+    pos: &Position,
+    d: &Disagreement,
+    engines: &[&dyn Engine],
+    errors: &Mutex<Vec<String>>,
+) -> Finding {
+    let (minimized, disagreement) = minimize(pos, d, engines);
+    let mut finding = Finding {
+        case,
+        original: pos.clone(),
+        minimized,
+        disagreement,
+        file: None,
+    };
+    if let Some(dir) = &config.corpus {
+        let how = format!(
+            "xqdiff fuzz --seed {} (case {case}, source {:?})",
+            config.seed, config.source
+        );
+        match Case::from_disagreement(&finding.disagreement, &pos.fen(), &how) {
+            Ok(c) => match write_case(dir, &c) {
+                Ok((path, _)) => finding.file = Some(path),
+                Err(e) => lock(errors).push(format!("{}: {e}", dir.display())),
+            },
+            Err(e) => lock(errors).push(format!("minimized FEN unreadable: {e}")),
+        }
+    }
+    finding
+}

@@ -1,0 +1,140 @@
+//! `xqdiff fuzz`: the in-process differential campaign.
+
+use super::{pool, CliError, Outcome};
+use crate::campaign::{self, Config, Source};
+use crate::generators::registry;
+use crate::progress::Progress;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Arguments of `xqdiff fuzz`.
+#[derive(clap::Args, Debug)]
+pub struct FuzzArgs {
+    /// Run for this many seconds (default 60 when --cases is not given).
+    #[arg(long, conflicts_with = "cases")]
+    seconds: Option<u64>,
+    /// Run exactly this many cases.
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Seed of the run (default: from the clock, printed so the run can be repeated).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Where positions come from.
+    #[arg(long, value_enum, default_value = "both")]
+    source: Source,
+    /// Stop at the first disagreement.
+    #[arg(long)]
+    stop_on_first: bool,
+    /// Directory that minimized findings are written into.
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// Keep findings out of the corpus (print only).
+    #[arg(long)]
+    no_save: bool,
+    /// Chance, in playouts, of choosing among captures when there are some.
+    #[arg(long, default_value_t = 0.35)]
+    capture_bias: f64,
+}
+
+/// Runs `xqdiff fuzz`.
+pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
+    if !(0.0..=1.0).contains(&args.capture_bias) {
+        return Err(CliError::Usage(format!(
+            "--capture-bias {} is not between 0 and 1",
+            args.capture_bias
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let config = Config {
+        seed,
+        cases: args.cases,
+        duration: match (args.cases, args.seconds) {
+            (Some(_), _) => None,
+            (None, s) => Some(Duration::from_secs(s.unwrap_or(60))),
+        },
+        source: args.source,
+        stop_on_first: args.stop_on_first,
+        corpus: (!args.no_save).then(|| args.corpus.clone()),
+        capture_bias: args.capture_bias,
+        ..Config::default()
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Only one handler per process; a second install (tests calling run twice) is harmless to skip.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    let engines = registry();
+    let pool = pool(args.threads)?;
+    println!(
+        "fuzz: seed {seed}, source {:?}, {} threads, generators {}",
+        args.source,
+        pool.current_num_threads(),
+        engines
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let bar = Progress::new("fuzz", config.cases.unwrap_or(0));
+    let started = std::time::Instant::now();
+    let report = pool.install(|| {
+        campaign::run(&config, &engines, &stop, &|cases, found| {
+            let rate = cases as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            match (config.cases, config.duration) {
+                (Some(n), _) => bar.update(cases, n),
+                (None, Some(d)) => {
+                    bar.update(started.elapsed().as_secs().min(d.as_secs()), d.as_secs())
+                }
+                _ => bar.inc(0),
+            }
+            bar.message(format!("{cases} cases, {rate:.0}/s, {found} disagreements"));
+        })
+    });
+    bar.finish();
+    for f in &report.findings {
+        println!("DISAGREEMENT (case {}): {}", f.case, f.disagreement);
+        println!(
+            "  minimized: {}  ({} pieces)",
+            f.minimized.fen(),
+            f.minimized.pieces().count()
+        );
+        println!("  original:  {}", f.original.fen());
+        if let Some(path) = &f.file {
+            println!("  saved:     {}", path.display());
+        }
+    }
+    for e in &report.write_errors {
+        eprintln!("xqdiff: could not save a finding: {e}");
+    }
+    println!(
+        "{} cases, {} positions in {:.1} s ({:.0} cases/s, {:.0} positions/s){}",
+        report.cases,
+        report.positions,
+        report.elapsed.as_secs_f64(),
+        report.rate(),
+        report.positions as f64 / report.elapsed.as_secs_f64().max(1e-9),
+        if report.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
+    );
+    println!("feature coverage:\n{}", report.coverage);
+    if report.findings.is_empty() {
+        println!("no disagreements (seed {seed})");
+        Ok(Outcome::Agree)
+    } else {
+        println!("{} disagreements (seed {seed})", report.findings.len());
+        Ok(Outcome::Disagree)
+    }
+}

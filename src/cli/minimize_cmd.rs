@@ -1,0 +1,76 @@
+//! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
+
+use super::{CliError, Outcome};
+use crate::corpus::{write_case, Case};
+use crate::generators::registry;
+use crate::minimize::minimize_first;
+use crate::position::Position;
+use std::path::PathBuf;
+
+/// Arguments of `xqdiff minimize`.
+#[derive(clap::Args, Debug)]
+pub struct MinimizeArgs {
+    /// The position on which the generators disagree.
+    #[arg(
+        long,
+        required_unless_present = "from_artifact",
+        conflicts_with = "from_artifact"
+    )]
+    fen: Option<String>,
+    /// A libFuzzer crash file of the `differential` target: its bytes are decoded by the
+    /// same structured generator the target uses.
+    #[arg(long, value_name = "FILE")]
+    from_artifact: Option<PathBuf>,
+    /// Directory the minimized case is written into.
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// Print only; write nothing.
+    #[arg(long)]
+    no_save: bool,
+}
+
+/// Runs `xqdiff minimize`.
+pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
+    let (pos, how) = match (&args.fen, &args.from_artifact) {
+        (Some(fen), _) => (Position::from_fen(fen)?, "xqdiff minimize --fen".to_owned()),
+        (None, Some(path)) => {
+            let bytes = std::fs::read(path).map_err(|source| CliError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            (
+                crate::structured::from_bytes(&bytes),
+                format!("libFuzzer artifact {}", path.display()),
+            )
+        }
+        (None, None) => return Err(CliError::Usage("give --fen or --from-artifact".into())),
+    };
+    let engines = registry();
+    println!("position   {}", pos.fen());
+    let Some((small, d)) = minimize_first(&pos, &engines) else {
+        println!(
+            "all {} generators agree on this position: nothing to minimize",
+            engines.len()
+        );
+        return Ok(Outcome::Agree);
+    };
+    println!(
+        "minimized  {}  ({} pieces)",
+        small.fen(),
+        small.pieces().count()
+    );
+    println!("{d}");
+    if !args.no_save {
+        let case = Case::from_disagreement(&d, &pos.fen(), &how)?;
+        let (path, new) = write_case(&args.corpus, &case).map_err(|source| CliError::Io {
+            path: args.corpus.clone(),
+            source,
+        })?;
+        println!(
+            "{} {}",
+            if new { "saved" } else { "already in corpus:" },
+            path.display()
+        );
+    }
+    Ok(Outcome::Disagree)
+}

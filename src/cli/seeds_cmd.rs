@@ -1,0 +1,107 @@
+//! `xqdiff fuzz-seeds`: the regression corpus and the reference suite as seed inputs
+//! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
+
+use super::{CliError, Outcome};
+use crate::corpus;
+use crate::epd::{parse_suite, REFERENCE_SUITE};
+use crate::position::Position;
+use crate::structured::{playout_starts, to_bytes};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `xqdiff fuzz-seeds`.
+#[derive(clap::Args, Debug)]
+pub struct SeedsArgs {
+    /// The regression corpus to read.
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// Where the fuzz corpora live; one directory per target is written under it.
+    #[arg(long, default_value = "fuzz/corpus")]
+    out: PathBuf,
+}
+
+/// Moves a playout seed plays after its start byte: enough to leave the book position,
+/// few enough that the fuzzer still owns most of the walk.
+const PLAYOUT_PLIES: usize = 8;
+
+/// One position to seed from, with the file name its seeds get.
+struct Seed {
+    name: String,
+    position: Position,
+    /// Index into [`playout_starts`].
+    start: u8,
+}
+
+/// Runs `xqdiff fuzz-seeds`.
+pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
+    let loaded = corpus::load_dir(&args.corpus).map_err(|source| CliError::Io {
+        path: args.corpus.clone(),
+        source,
+    })?;
+    for damaged in &loaded.damaged {
+        eprintln!("xqdiff: skipping damaged corpus file {damaged}");
+    }
+    let starts = playout_starts();
+    let mut seeds: Vec<Seed> = Vec::new();
+    for (path, case) in loaded.cases {
+        let name = path
+            .file_stem()
+            .map_or_else(|| "case".to_owned(), |s| s.to_string_lossy().into_owned());
+        // A corpus case is no playout start; spread the cases over the starts instead.
+        let start = (fnv1a(name.as_bytes()) % starts.len() as u64) as u8;
+        seeds.push(Seed {
+            name,
+            position: case.position,
+            start,
+        });
+    }
+    let suite = parse_suite(REFERENCE_SUITE).map_err(|source| CliError::Suite {
+        path: "reference".to_owned(),
+        source,
+    })?;
+    let from_corpus = seeds.len();
+    for (i, entry) in suite.into_iter().enumerate() {
+        seeds.push(Seed {
+            name: format!("suite-line{}", entry.line),
+            position: entry.position,
+            // playout_starts lists the start position first, then the suite in order.
+            start: (i + 1) as u8,
+        });
+    }
+    for seed in &seeds {
+        write_seeds(&args.out, seed)?;
+    }
+    println!(
+        "wrote {} seeds for each of differential, fen, playout into {} ({from_corpus} corpus cases, {} suite positions, {} damaged files skipped)",
+        seeds.len(),
+        args.out.display(),
+        seeds.len() - from_corpus,
+        loaded.damaged.len(),
+    );
+    Ok(Outcome::Agree)
+}
+
+fn write_seeds(out: &Path, seed: &Seed) -> Result<(), CliError> {
+    let mut playout = vec![seed.start];
+    // Move bytes from the name, so two seeds from one start walk different games.
+    playout.extend(fnv1a(seed.name.as_bytes()).to_le_bytes()[..PLAYOUT_PLIES].iter());
+    let files: [(&str, Vec<u8>); 3] = [
+        ("differential", to_bytes(&seed.position)),
+        ("fen", seed.position.fen().into_bytes()),
+        ("playout", playout),
+    ];
+    for (target, bytes) in files {
+        let dir = out.join(target);
+        let path = dir.join(&seed.name);
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&path, bytes))
+            .map_err(|source| CliError::Write { path, source })?;
+    }
+    Ok(())
+}
+
+/// FNV-1a, for names that give the same seed bytes on every machine and Rust version.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
