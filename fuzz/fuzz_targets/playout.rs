@@ -1,0 +1,22 @@
+//! Byte 0 picks a start (the start position or a reference-suite position), the rest
+//! pick moves; every position of the walk goes through the oracle.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use xqdiff::generators::registry;
+use xqdiff::oracle::check_position;
+use xqdiff::playout;
+use xqdiff::structured::playout_start;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, moves)) = data.split_first() else {
+        return;
+    };
+    let engines = registry();
+    // The first generator walks; the oracle holds all of them to the same positions.
+    for pos in playout::from_bytes(playout_start(first), engines[0], moves) {
+        if let Some(d) = check_position(&pos, &engines).first() {
+            panic!("{d}");
+        }
+    }
+});
