@@ -6,7 +6,9 @@
 //! is never stored twice; hand-made ones are named for the rule they exercise.
 
 use crate::engine::Engine;
+use crate::moves::Move;
 use crate::oracle::{check_position, Disagreement};
+use crate::piece::Piece;
 use crate::position::Position;
 use std::fmt::Write as _;
 use std::io;
@@ -261,143 +263,109 @@ pub fn replay(dir: &Path, engines: &[&dyn Engine]) -> io::Result<Replay> {
     Ok(out)
 }
 
-/// Checks the hand-written expectations of a case against every generator on its own:
-/// the oracle only compares generators, and three that share a misreading of a rule
-/// would agree. A malformed expectation is itself reported.
-fn unmet_expectations(path: &Path, case: &Case, engines: &[&dyn Engine]) -> Vec<String> {
-    let mut out = Vec::new();
-    let moves = |key: &str| -> Result<Vec<crate::moves::Move>, String> {
+/// The hand-written expectations a case may carry.
+#[derive(Default)]
+struct Expect {
+    includes: Vec<Move>,
+    excludes: Vec<Move>,
+    count: Option<usize>,
+    in_check: Option<bool>,
+    /// `(move, piece or None)`: what a legal move takes (`-` for nothing).
+    captures: Vec<(Move, Option<Piece>)>,
+}
+
+fn parse_expect(case: &Case) -> Result<Expect, String> {
+    let words = |key: &str| -> Vec<&str> {
         case.notes
             .iter()
             .filter(|(k, _)| k == key)
             .flat_map(|(_, v)| v.split_whitespace())
-            .map(|m| {
-                m.parse()
-                    .map_err(|e| format!("{}: {key}: {e}", path.display()))
-            })
             .collect()
     };
-    let (includes, excludes) = match (moves("legal-includes"), moves("legal-excludes")) {
-        (Ok(i), Ok(e)) => (i, e),
-        (Err(e), _) | (_, Err(e)) => return vec![e],
+    let moves = |key: &str| -> Result<Vec<Move>, String> {
+        words(key)
+            .into_iter()
+            .map(|m| m.parse().map_err(|e| format!("{key}: {e}")))
+            .collect()
     };
-    let count = match case.note("legal-count").map(str::parse::<usize>) {
-        None => None,
-        Some(Ok(n)) => Some(n),
-        Some(Err(e)) => return vec![format!("{}: legal-count: {e}", path.display())],
+    let captures = words("captures")
+        .into_iter()
+        .map(|w| {
+            let (mv, piece) = w
+                .split_once('=')
+                .ok_or(format!("captures: {w:?} is not MOVE=PIECE"))?;
+            let mv = mv.parse().map_err(|e| format!("captures: {e}"))?;
+            let piece = match piece.chars().collect::<Vec<_>>().as_slice() {
+                ['-'] => None,
+                &[c] => Some(
+                    Piece::from_char(c).ok_or(format!("captures: {c:?} is not a piece letter"))?,
+                ),
+                _ => return Err(format!("captures: {piece:?} is not one piece letter or -")),
+            };
+            Ok((mv, piece))
+        })
+        .collect::<Result<_, String>>()?;
+    let parsed = |key: &str| {
+        case.note(key)
+            .map(|v| v.parse().map_err(|e| format!("{key}: {v:?}: {e}")))
     };
+    Ok(Expect {
+        includes: moves("legal-includes")?,
+        excludes: moves("legal-excludes")?,
+        count: parsed("legal-count").transpose()?,
+        in_check: case
+            .note("in-check")
+            .map(|v| {
+                v.parse::<bool>()
+                    .map_err(|e| format!("in-check: {v:?}: {e}"))
+            })
+            .transpose()?,
+        captures,
+    })
+}
+
+/// Checks the hand-written expectations of a case against every generator on its own:
+/// the oracle only compares generators, and three that share a misreading of a rule (or
+/// a shared default method of the trait) would agree. A malformed expectation is itself
+/// reported.
+fn unmet_expectations(path: &Path, case: &Case, engines: &[&dyn Engine]) -> Vec<String> {
+    let expect = match parse_expect(case) {
+        Ok(e) => e,
+        Err(e) => return vec![format!("{}: {e}", path.display())],
+    };
+    let mut out = Vec::new();
     for g in engines {
-        let legal = g.probe(&case.position).legal_moves();
-        for mv in &includes {
-            if !legal.contains(mv) {
-                out.push(format!(
-                    "{}: {} lacks {mv}, which the case says is legal",
-                    path.display(),
-                    g.name()
-                ));
-            }
+        let probe = g.probe(&case.position);
+        let legal = probe.legal_moves();
+        let mut fail = |what: String| out.push(format!("{}: {}: {what}", path.display(), g.name()));
+        for mv in expect.includes.iter().filter(|mv| !legal.contains(mv)) {
+            fail(format!("lacks {mv}, which the case says is legal"));
         }
-        for mv in &excludes {
-            if legal.contains(mv) {
-                out.push(format!(
-                    "{}: {} allows {mv}, which the case says is illegal",
-                    path.display(),
-                    g.name()
-                ));
-            }
+        for mv in expect.excludes.iter().filter(|mv| legal.contains(mv)) {
+            fail(format!("allows {mv}, which the case says is illegal"));
         }
-        if let Some(n) = count.filter(|&n| n != legal.len()) {
-            out.push(format!(
-                "{}: {} has {} legal moves, the case says {n}",
-                path.display(),
-                g.name(),
+        if let Some(n) = expect.count.filter(|&n| n != legal.len()) {
+            fail(format!(
+                "has {} legal moves, the case says {n}",
                 legal.len()
             ));
         }
+        if let Some(c) = expect.in_check.filter(|&c| c != probe.in_check) {
+            fail(format!(
+                "says in check is {}, the case says {c}",
+                probe.in_check
+            ));
+        }
+        for &(mv, piece) in &expect.captures {
+            match probe.legal.iter().find(|l| l.mv == mv) {
+                None => fail(format!("lacks {mv}, whose capture the case names")),
+                Some(l) if l.captured != piece => fail(format!(
+                    "says {mv} takes {:?}, the case says {piece:?}",
+                    l.captured
+                )),
+                Some(_) => {}
+            }
+        }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::oracle::{CheckKind, OnlyIn};
-
-    fn sample() -> Disagreement {
-        Disagreement {
-            check: CheckKind::Legal,
-            fen: "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into(),
-            generators: vec!["mailbox".into(), "bitboard".into(), "naive".into()],
-            odd_one_out: Some("naive".into()),
-            only_in: vec![OnlyIn {
-                mv: "e0d0".parse().unwrap(),
-                has: vec!["naive".into()],
-            }],
-            detail: "e0d0 only in naive".into(),
-        }
-    }
-
-    #[test]
-    fn cases_round_trip_through_text_and_are_stored_once() {
-        let case = Case::from_disagreement(
-            &sample(),
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-            "test",
-        )
-        .unwrap();
-        let text = case.render();
-        assert!(
-            text.starts_with("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\ncheck: legal\n"),
-            "{text}"
-        );
-        assert_eq!(Case::parse(&text, Path::new("x")).unwrap(), case);
-        assert!(case.file_name().starts_with("legal-") && case.file_name().ends_with(".txt"));
-
-        let dir = std::env::temp_dir().join(format!("xqdiff-corpus-{}", std::process::id()));
-        let (path, new) = write_case(&dir, &case).unwrap();
-        assert!(new);
-        let (again, new) = write_case(&dir, &case).unwrap();
-        assert_eq!((again, new), (path, false));
-        std::fs::remove_dir_all(&dir).ok();
-    }
-
-    #[test]
-    fn damaged_files_are_reported_by_name_and_the_rest_replayed() {
-        let dir = std::env::temp_dir().join(format!("xqdiff-damaged-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("a-good.txt"),
-            "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\ncheck: legal\n",
-        )
-        .unwrap();
-        std::fs::write(dir.join("b-badfen.txt"), "3k5/9/9 w\n").unwrap();
-        std::fs::write(dir.join("c-empty.txt"), "").unwrap();
-        std::fs::write(
-            dir.join("d-badnote.txt"),
-            "3k5/9/9/9/9/9/9/9/9/4K4 w\nno colon here\n",
-        )
-        .unwrap();
-        std::fs::write(dir.join("e-binary.txt"), [0xff, 0xfe, 0x00, 0x01]).unwrap();
-        std::fs::write(dir.join("README.md"), "not a case").unwrap();
-        let engines = crate::generators::registry();
-        let r = replay(&dir, &engines).unwrap();
-        assert_eq!(r.replayed, 1);
-        assert!(r.failures.is_empty());
-        let names: Vec<String> = r.damaged.iter().map(|e| e.to_string()).collect();
-        assert_eq!(names.len(), 4, "{names:?}");
-        for (msg, file) in names
-            .iter()
-            .zip(["b-badfen", "c-empty", "d-badnote", "e-binary"])
-        {
-            assert!(msg.contains(file), "{msg}");
-        }
-        std::fs::remove_dir_all(&dir).ok();
-    }
-
-    #[test]
-    fn dates_are_iso() {
-        let d = today();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"), "{d}");
-    }
 }

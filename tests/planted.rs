@@ -10,6 +10,8 @@ use xqdiff::{Color, Engine, Move, MoveGen, MoveList, Piece, Role, Setup, Square}
 
 #[derive(Clone, Copy, Debug)]
 enum Bug {
+    /// No bug: the wrapper then only exercises the trait's default methods.
+    None,
     CannonCannotCapture,
     HorseLegIgnored,
     ElephantCrossesRiver,
@@ -205,4 +207,25 @@ fn every_planted_bug_is_found_and_minimized() {
         );
     }
     println!("{}", summary.join("\n"));
+}
+
+/// The wrapper without a bug uses MoveGen's default `legal`, `count_legal`, `in_check`
+/// and `captured`, which the three built-in generators override or share; the published
+/// counts hold them to the rules.
+#[test]
+fn trait_defaults_reproduce_published_counts() {
+    let g = Planted(Bug::None);
+    let start = xqdiff::Position::startpos();
+    assert_eq!(xqdiff::perft::perft(&g, &mut g.load(&start), 3), 79_666);
+    let mated = xqdiff::Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b").unwrap();
+    let probe = g.probe(&mated);
+    assert!(probe.in_check && probe.legal.is_empty());
+    let capture = xqdiff::Position::from_fen("4k4/9/9/9/9/9/9/9/9/R1nK5 w").unwrap();
+    let taken: Vec<_> = g
+        .probe(&capture)
+        .legal
+        .iter()
+        .filter_map(|l| l.captured)
+        .collect();
+    assert_eq!(taken, vec![Piece::new(Color::Black, Role::Horse)]);
 }
