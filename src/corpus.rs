@@ -154,7 +154,7 @@ fn one_line(s: &str) -> String {
 
 /// FNV-1a: stable across Rust versions and platforms, unlike `DefaultHasher`, so names
 /// stay put.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })

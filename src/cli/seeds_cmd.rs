@@ -2,7 +2,7 @@
 //! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
 
 use super::{CliError, Outcome};
-use crate::corpus;
+use crate::corpus::{self, fnv1a};
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::position::Position;
 use crate::structured::{playout_starts, to_bytes};
@@ -97,11 +97,4 @@ fn write_seeds(out: &Path, seed: &Seed) -> Result<(), CliError> {
             .map_err(|source| CliError::Write { path, source })?;
     }
     Ok(())
-}
-
-/// FNV-1a, for names that give the same seed bytes on every machine and Rust version.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
