@@ -50,3 +50,19 @@ fn shallow_perft_agrees_with_published_counts() {
         }
     }
 }
+
+/// Reports, corpus files and `--generator` name generators; a renamed or unnamed one
+/// would file its findings under the wrong name.
+#[test]
+fn registry_names_are_the_documented_ones() {
+    assert_eq!(
+        xqdiff::generators::names(),
+        ["mailbox", "bitboard", "naive"]
+    );
+    for name in ["mailbox", "bitboard", "naive"] {
+        assert_eq!(
+            xqdiff::generators::by_name(name).map(|g| g.name()),
+            Some(name)
+        );
+    }
+}
