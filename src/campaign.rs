@@ -49,6 +49,9 @@ pub struct Config {
     pub capture_bias: f64,
     /// Longest playout, in plies.
     pub max_plies: usize,
+    /// Playout starts besides the start position and the reference suite: usually the
+    /// regression corpus, so games continue from positions that once broke a generator.
+    pub extra_starts: Vec<Position>,
 }
 
 impl Default for Config {
@@ -62,6 +65,7 @@ impl Default for Config {
             corpus: None,
             capture_bias: 0.35,
             max_plies: 150,
+            extra_starts: Vec::new(),
         }
     }
 }
@@ -139,7 +143,8 @@ pub fn run(
     progress: &(dyn Fn(u64, usize) + Sync),
 ) -> Report {
     let started = Instant::now();
-    let starts = structured::playout_starts();
+    let mut starts = structured::playout_starts().to_vec();
+    starts.extend(config.extra_starts.iter().cloned());
     let mover = engines[0];
     let found: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
     let write_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -161,7 +166,7 @@ pub fn run(
         let results: Vec<crate::features::Coverage> = (next..end)
             .into_par_iter()
             .map(|i| {
-                let positions = case_positions(config, i, mover, starts);
+                let positions = case_positions(config, i, mover, &starts);
                 let mut coverage = crate::features::Coverage::default();
                 for pos in &positions {
                     coverage.add(pos);

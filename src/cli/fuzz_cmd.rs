@@ -65,6 +65,10 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         stop_on_first: args.stop_on_first,
         corpus: (!args.no_save).then(|| args.corpus.clone()),
         capture_bias: args.capture_bias,
+        // Playouts also start from the corpus's positions; a missing corpus is no error.
+        extra_starts: crate::corpus::load_dir(&args.corpus)
+            .map(|l| l.cases.into_iter().map(|(_, c)| c.position).collect())
+            .unwrap_or_default(),
         ..Config::default()
     };
     let stop = Arc::new(AtomicBool::new(false));
@@ -76,9 +80,10 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let engines = registry();
     let pool = pool(args.threads)?;
     println!(
-        "fuzz: seed {seed}, source {:?}, {} threads, generators {}",
+        "fuzz: seed {seed}, source {:?}, {} threads, {} corpus positions as extra playout starts, generators {}",
         args.source,
         pool.current_num_threads(),
+        config.extra_starts.len(),
         engines
             .iter()
             .map(|g| g.name())
