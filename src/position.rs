@@ -238,10 +238,9 @@ impl Position {
 
     /// The square of `color`'s king (a valid position always has one).
     pub fn king(&self, color: Color) -> Square {
-        self.pieces()
-            .find(|&(_, p)| p == Piece::new(color, Role::King))
-            .map(|(sq, _)| sq)
-            .unwrap_or_else(|| unreachable!("validated positions have both kings"))
+        self.setup
+            .king(color)
+            .unwrap_or_else(|| unreachable!("validated positions have one king a side"))
     }
 }
 
