@@ -19,12 +19,14 @@ pub mod moves;
 pub mod oracle;
 pub mod perft;
 pub mod piece;
+pub mod planted;
 pub mod playout;
 pub mod position;
 pub mod progress;
 pub mod rng;
 pub mod square;
 pub mod structured;
+pub mod subject;
 
 pub use engine::Engine;
 pub use generators::MoveGen;
