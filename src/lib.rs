@@ -11,6 +11,7 @@ pub mod corpus;
 pub mod descent;
 pub mod engine;
 pub mod epd;
+pub mod external;
 pub mod features;
 pub mod fen;
 pub mod generators;
