@@ -19,25 +19,16 @@ const SJAAK: &str = "/usr/games/sjaakii";
 const FAULT_TIMEOUT: Duration = Duration::from_millis(1000);
 const MARGIN: Duration = Duration::from_millis(700);
 
-fn test_engine(protocol: Protocol, args: &str, timeout: Duration) -> EngineConfig {
+/// The test engine started as `spec` says: the protocol, then its switches.
+fn test_engine(spec: &str, timeout: Duration) -> EngineConfig {
+    let (protocol, args) = spec.split_once(' ').unwrap_or((spec, ""));
     EngineConfig {
-        command: format!(
-            "'{TEST_ENGINE}' --protocol {} {args}",
-            protocol_name(protocol)
-        ),
-        protocol,
+        command: format!("'{TEST_ENGINE}' --protocol {protocol} {args}"),
+        protocol: protocol.parse().unwrap(),
         options: Vec::new(),
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout,
-    }
-}
-
-fn protocol_name(p: Protocol) -> &'static str {
-    match p {
-        Protocol::Uci => "uci",
-        Protocol::Ucci => "ucci",
-        Protocol::Xboard => "xboard",
     }
 }
 
@@ -81,10 +72,10 @@ enum Phase {
 
 struct Fault {
     name: &'static str,
-    /// `None`: the test engine with `args`.
+    /// The protocol, then the test engine's switches.
+    engine: &'static str,
+    /// Instead of the test engine.
     program: Option<&'static str>,
-    protocol: Protocol,
-    args: &'static str,
     fen_letters: FenLetters,
     path: &'static [&'static str],
     phase: Phase,
@@ -95,17 +86,15 @@ struct Fault {
 
 const fn fault(
     name: &'static str,
-    protocol: Protocol,
-    args: &'static str,
+    engine: &'static str,
     phase: Phase,
     expect: &'static str,
     says: &'static str,
 ) -> Fault {
     Fault {
         name,
+        engine,
         program: None,
-        protocol,
-        args,
         fen_letters: FenLetters::Auto,
         path: &["h2e2"],
         phase,
@@ -114,166 +103,35 @@ const fn fault(
     }
 }
 
+use Phase::{Question, Start};
+
 // The test engine counts every input line: a UCI start is `uci`, `isready`, then
 // `position`, `go perft 1`, `isready`; an xboard start is `xboard`, `protover 2`, `new`,
 // `variant xiangqi`, `force`, `ping`, then `setboard`, `perft 1 1`, `ping`.
+#[rustfmt::skip]
 const FAULTS: &[Fault] = &[
-    Fault {
-        program: Some("/nonexistent/xqdiff-no-such-engine"),
-        ..fault(
-            "nonexistent program",
-            Protocol::Uci,
-            "",
-            Phase::Start,
-            "Spawn",
-            "could not start",
-        )
-    },
-    fault(
-        "exits at once",
-        Protocol::Uci,
-        "--crash-after 0",
-        Phase::Start,
-        "Exited",
-        "exit status: 3",
-    ),
-    fault(
-        "no handshake (uci)",
-        Protocol::Uci,
-        "--no-handshake",
-        Phase::Start,
-        "Handshake",
-        "no uciok",
-    ),
-    fault(
-        "no handshake (ucci)",
-        Protocol::Ucci,
-        "--no-handshake",
-        Phase::Start,
-        "Handshake",
-        "no ucciok",
-    ),
-    fault(
-        "no handshake (xboard)",
-        Protocol::Xboard,
-        "--no-handshake",
-        Phase::Start,
-        "Handshake",
-        "done=1",
-    ),
-    fault(
-        "silent from the first line",
-        Protocol::Uci,
-        "--hang-after 0",
-        Phase::Start,
-        "Handshake",
-        "no uciok",
-    ),
-    fault(
-        "crash while asked (uci)",
-        Protocol::Uci,
-        "--crash-after 6",
-        Phase::Question,
-        "Exited",
-        "exit status: 3",
-    ),
-    fault(
-        "crash while asked (xboard)",
-        Protocol::Xboard,
-        "--crash-after 11",
-        Phase::Question,
-        "Exited",
-        "exit status: 3",
-    ),
-    fault(
-        "hang while asked (uci)",
-        Protocol::Uci,
-        "--hang-after 6",
-        Phase::Question,
-        "Timeout",
-        "no answer",
-    ),
-    fault(
-        "hang while asked (xboard)",
-        Protocol::Xboard,
-        "--hang-after 11",
-        Phase::Question,
-        "Timeout",
-        "no answer",
-    ),
-    fault(
-        "garbage moves (uci)",
-        Protocol::Uci,
-        "--garbage moves",
-        Phase::Start,
-        "Garbage",
-        "is not a move",
-    ),
-    fault(
-        "garbage counts (uci)",
-        Protocol::Uci,
-        "--garbage counts",
-        Phase::Start,
-        "Garbage",
-        "is not a count",
-    ),
-    fault(
-        "garbage moves (xboard)",
-        Protocol::Xboard,
-        "--garbage moves",
-        Phase::Start,
-        "Garbage",
-        "is not a move",
-    ),
-    fault(
-        "garbage counts (xboard totals)",
-        Protocol::Xboard,
-        "--garbage counts --totals-only",
-        Phase::Start,
-        "Garbage",
-        "is not a count",
-    ),
-    fault(
-        "searching engine",
-        Protocol::Uci,
-        "--search",
-        Phase::Start,
-        "Garbage",
-        "searched instead of running perft",
-    ),
-    Fault {
-        fen_letters: FenLetters::NB,
-        ..fault(
-            "refuses the FEN letters",
-            Protocol::Uci,
-            "--fen-letters he",
-            Phase::Start,
-            "Refused",
-            "unknown piece type 'n'",
-        )
-    },
-    Fault {
-        path: &["h2e2", "a9a5"],
-        ..fault(
-            "refuses a path move (uci)",
-            Protocol::Uci,
-            "",
-            Phase::Question,
-            "Refused",
-            "move a9a5",
-        )
-    },
-    Fault {
-        path: &["a0a5"],
-        ..fault(
-            "refuses a path move (xboard)",
-            Protocol::Xboard,
-            "",
-            Phase::Question,
-            "Refused",
-            "move a0a5",
-        )
-    },
+    Fault { program: Some("/nonexistent/xqdiff-no-such-engine"),
+        ..fault("nonexistent program", "uci", Start, "Spawn", "could not start") },
+    fault("exits at once", "uci --crash-after 0", Start, "Exited", "exit status: 3"),
+    fault("no handshake (uci)", "uci --no-handshake", Start, "Handshake", "no uciok"),
+    fault("no handshake (ucci)", "ucci --no-handshake", Start, "Handshake", "no ucciok"),
+    fault("no handshake (xboard)", "xboard --no-handshake", Start, "Handshake", "done=1"),
+    fault("silent from the first line", "uci --hang-after 0", Start, "Handshake", "no uciok"),
+    fault("crash while asked (uci)", "uci --crash-after 6", Question, "Exited", "exit status: 3"),
+    fault("crash while asked (xboard)", "xboard --crash-after 11", Question, "Exited", "exit status: 3"),
+    fault("hang while asked (uci)", "uci --hang-after 6", Question, "Timeout", "no answer"),
+    fault("hang while asked (xboard)", "xboard --hang-after 11", Question, "Timeout", "no answer"),
+    fault("garbage moves (uci)", "uci --garbage moves", Start, "Garbage", "is not a move"),
+    fault("garbage counts (uci)", "uci --garbage counts", Start, "Garbage", "is not a count"),
+    fault("garbage moves (xboard)", "xboard --garbage moves", Start, "Garbage", "is not a move"),
+    fault("garbage counts (xboard totals)", "xboard --garbage counts --totals-only", Start, "Garbage", "is not a count"),
+    fault("searching engine", "uci --search", Start, "Garbage", "searched instead of running perft"),
+    Fault { fen_letters: FenLetters::NB,
+        ..fault("refuses the FEN letters", "uci --fen-letters he", Start, "Refused", "unknown piece type 'n'") },
+    Fault { path: &["h2e2", "a9a5"],
+        ..fault("refuses a path move (uci)", "uci", Question, "Refused", "move a9a5") },
+    Fault { path: &["a0a5"],
+        ..fault("refuses a path move (xboard)", "xboard", Question, "Refused", "move a0a5") },
 ];
 
 #[test]
@@ -281,11 +139,8 @@ fn every_fault_is_reported_in_time_and_leaves_no_process() {
     for f in FAULTS {
         let file = pid_file(f.name);
         let _ = std::fs::remove_file(&file);
-        let mut config = test_engine(
-            f.protocol,
-            &format!("{} --pid-file '{}'", f.args, file.display()),
-            FAULT_TIMEOUT,
-        );
+        let engine = format!("{} --pid-file '{}'", f.engine, file.display());
+        let mut config = test_engine(&engine, FAULT_TIMEOUT);
         if let Some(program) = f.program {
             config.command = program.to_string();
         }
@@ -335,97 +190,30 @@ fn every_fault_is_reported_in_time_and_leaves_no_process() {
 
 #[test]
 fn dropping_a_healthy_engine_ends_it() {
-    for protocol in [Protocol::Uci, Protocol::Xboard] {
-        let engine = ExternalEngine::start(&test_engine(protocol, "", Duration::from_secs(5)))
-            .unwrap_or_else(|e| panic!("{protocol:?}: {e}"));
+    for protocol in ["uci", "xboard"] {
+        let engine = ExternalEngine::start(&test_engine(protocol, Duration::from_secs(5)))
+            .unwrap_or_else(|e| panic!("{protocol}: {e}"));
         let pid = engine.pid();
         assert!(!gone(pid));
         drop(engine);
-        assert!(gone(pid), "{protocol:?}: process {pid} survived the drop");
+        assert!(gone(pid), "{protocol}: process {pid} survived the drop");
     }
 }
 
-/// A protocol and notation the test engine can be switched to, and what start() must
-/// detect from it.
-struct Mode {
-    protocol: Protocol,
-    args: &'static str,
-    ranks: Ranks,
-    fen_letters: FenLetters,
-    divides: bool,
-}
-
-const MODES: &[Mode] = &[
-    Mode {
-        protocol: Protocol::Uci,
-        args: "",
-        ranks: Ranks::Zero,
-        fen_letters: FenLetters::NB,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Uci,
-        args: "--ranks 1",
-        ranks: Ranks::One,
-        fen_letters: FenLetters::NB,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Uci,
-        args: "--fen-letters he",
-        ranks: Ranks::Zero,
-        fen_letters: FenLetters::HE,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Uci,
-        args: "--ranks 1 --fen-letters he",
-        ranks: Ranks::One,
-        fen_letters: FenLetters::HE,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Uci,
-        args: "--totals-only --ranks 1",
-        ranks: Ranks::One,
-        fen_letters: FenLetters::NB,
-        divides: false,
-    },
-    Mode {
-        protocol: Protocol::Ucci,
-        args: "--fen-letters nb",
-        ranks: Ranks::Zero,
-        fen_letters: FenLetters::NB,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Xboard,
-        args: "--fen-letters he",
-        ranks: Ranks::Zero,
-        fen_letters: FenLetters::HE,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Xboard,
-        args: "--ranks 1",
-        ranks: Ranks::One,
-        fen_letters: FenLetters::NB,
-        divides: true,
-    },
-    Mode {
-        protocol: Protocol::Xboard,
-        args: "--totals-only --fen-letters he",
-        ranks: Ranks::Zero,
-        fen_letters: FenLetters::HE,
-        divides: false,
-    },
-    Mode {
-        protocol: Protocol::Xboard,
-        args: "--totals-only --ranks 1",
-        ranks: Ranks::One,
-        fen_letters: FenLetters::NB,
-        divides: false,
-    },
+/// A protocol and notation the test engine can be switched to (protocol first, then
+/// switches), and what start() must detect from it: ranks, FEN letters, per-move lines.
+#[rustfmt::skip]
+const MODES: &[(&str, Ranks, FenLetters, bool)] = &[
+    ("uci", Ranks::Zero, FenLetters::NB, true),
+    ("uci --ranks 1", Ranks::One, FenLetters::NB, true),
+    ("uci --fen-letters he", Ranks::Zero, FenLetters::HE, true),
+    ("uci --ranks 1 --fen-letters he", Ranks::One, FenLetters::HE, true),
+    ("uci --totals-only --ranks 1", Ranks::One, FenLetters::NB, false),
+    ("ucci --fen-letters nb", Ranks::Zero, FenLetters::NB, true),
+    ("xboard --fen-letters he", Ranks::Zero, FenLetters::HE, true),
+    ("xboard --ranks 1", Ranks::One, FenLetters::NB, true),
+    ("xboard --totals-only --fen-letters he", Ranks::Zero, FenLetters::HE, false),
+    ("xboard --totals-only --ranks 1", Ranks::One, FenLetters::NB, false),
 ];
 
 /// The start position and a few suite positions, each with a two-move path into it.
@@ -490,27 +278,21 @@ fn assert_agrees(subject: &mut dyn Subject, label: &str, questions: &[(Position,
 
 #[test]
 fn the_test_engine_agrees_in_every_protocol_and_notation() {
-    for m in MODES {
-        let label = format!("{} {}", protocol_name(m.protocol), m.args);
-        let mut engine =
-            ExternalEngine::start(&test_engine(m.protocol, m.args, Duration::from_secs(10)))
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-        assert_eq!(engine.id(), "xqdiff-test-engine", "{label}");
-        assert_eq!(engine.name(), "xqdiff-test-engine", "{label}");
-        assert_eq!(engine.ranks(), m.ranks, "{label}");
-        assert_eq!(engine.fen_letters(), m.fen_letters, "{label}");
-        assert_eq!(engine.divides(), m.divides, "{label}");
-        assert_agrees(&mut engine, &label, &questions());
+    for &(mode, ranks, fen_letters, divides) in MODES {
+        let mut engine = ExternalEngine::start(&test_engine(mode, Duration::from_secs(10)))
+            .unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert_eq!(engine.id(), "xqdiff-test-engine", "{mode}");
+        assert_eq!(engine.name(), "xqdiff-test-engine", "{mode}");
+        assert_eq!(engine.ranks(), ranks, "{mode}");
+        assert_eq!(engine.fen_letters(), fen_letters, "{mode}");
+        assert_eq!(engine.divides(), divides, "{mode}");
+        assert_agrees(&mut engine, mode, &questions());
     }
 }
 
 #[test]
 fn fixed_notation_is_used_as_given() {
-    let mut config = test_engine(
-        Protocol::Uci,
-        "--ranks 1 --fen-letters he",
-        Duration::from_secs(10),
-    );
+    let mut config = test_engine("uci --ranks 1 --fen-letters he", Duration::from_secs(10));
     config.ranks = Ranks::One;
     config.fen_letters = FenLetters::HE;
     let mut engine = ExternalEngine::start(&config).unwrap();
@@ -529,11 +311,7 @@ fn fixed_notation_is_used_as_given() {
 
 #[test]
 fn a_planted_bug_shows_as_a_divide_difference_at_depth_2() {
-    let config = test_engine(
-        Protocol::Uci,
-        "--bug cannon-cannot-capture",
-        Duration::from_secs(10),
-    );
+    let config = test_engine("uci --bug cannon-cannot-capture", Duration::from_secs(10));
     let mut engine = ExternalEngine::start(&config).unwrap();
     let start = Position::startpos();
     let consensus: Vec<Vec<(Move, u64)>> = registry()
@@ -656,16 +434,15 @@ fn sjaak_agrees() {
 #[ignore]
 fn questions_per_second() {
     const N: usize = 1000;
-    let mut subjects: Vec<(String, EngineConfig)> = vec![
-        (
-            "test engine, uci".into(),
-            test_engine(Protocol::Uci, "", Duration::from_secs(5)),
-        ),
-        (
-            "test engine, xboard".into(),
-            test_engine(Protocol::Xboard, "", Duration::from_secs(5)),
-        ),
-    ];
+    let mut subjects: Vec<(String, EngineConfig)> = ["uci", "xboard"]
+        .iter()
+        .map(|p| {
+            (
+                format!("test engine, {p}"),
+                test_engine(p, Duration::from_secs(5)),
+            )
+        })
+        .collect();
     if installed(FAIRY_STOCKFISH) {
         subjects.push(("fairy-stockfish".into(), fairy_stockfish()));
     }

@@ -10,8 +10,9 @@
 //! A buggy engine may get the start position wrong, so the best attempt is taken even
 //! when nothing matches exactly, as long as it is recognisably the start position.
 
+use super::driver::{ExternalEngine, Reply};
 use super::notation::{fen_with_letters, RawMove};
-use super::{EngineConfig, ExternalEngine, FenLetters, Ranks, Reply};
+use super::{EngineConfig, FenLetters, Ranks};
 use crate::engine::Engine;
 use crate::fen::START_FEN;
 use crate::generators::bitboard::BitboardGen;

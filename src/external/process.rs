@@ -218,10 +218,19 @@ impl Process {
         }
     }
 
-    /// The next stdout line of the answer to `request`, waiting at most the timeout.
-    pub(crate) fn line(&mut self, request: &str) -> Result<String, SubjectError> {
-        self.next_line(self.timeout)
-            .map_err(|f| self.error(f, request))
+    /// The instant a wait that starts now must end: the configured timeout from now.
+    pub(crate) fn deadline(&self) -> Instant {
+        Instant::now() + self.timeout
+    }
+
+    /// The next stdout line of the answer to `request`, if it comes before `deadline`.
+    pub(crate) fn line_by(
+        &mut self,
+        deadline: Instant,
+        request: &str,
+    ) -> Result<String, SubjectError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        self.next_line(wait).map_err(|f| self.error(f, request))
     }
 
     /// The next stdout line if one comes within `wait`.

@@ -33,9 +33,10 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, S
         ("uci", "uciok")
     };
     p.send(&format!("{hello}\n"), hello)?;
+    let deadline = p.deadline();
     let mut name = None;
     loop {
-        let line = p.line(hello).map_err(|e| match e {
+        let line = p.line_by(deadline, hello).map_err(|e| match e {
             SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
                 expected: ok,
                 timeout,
@@ -98,9 +99,10 @@ pub(crate) fn sync(
     };
     p.send("isready\n", request)?;
     state.owed += 1;
+    let deadline = p.deadline();
     let mut refusal = None;
     while state.owed > 0 {
-        let line = p.line(request)?;
+        let line = p.line_by(deadline, request)?;
         match classify(&line) {
             Line::ReadyOk => state.owed -= 1,
             Line::Refusal => {
@@ -142,6 +144,8 @@ pub(crate) fn perft(
     }
     p.send(&text, &request)?;
     let mut tally = Tally::default();
+    // Chatter and search output do not extend the wait; progress does.
+    let mut deadline = p.deadline();
     let mut asked_again = false;
     let mut stopped = false;
     loop {
@@ -166,9 +170,17 @@ pub(crate) fn perft(
                 }
             }
         } else {
-            p.line(&request)?
+            match p.line_by(deadline, &request) {
+                Ok(line) => line,
+                // A search that ignores `stop` is still a search, not a slow perft.
+                Err(SubjectError::Timeout { .. }) if tally.searching => break,
+                Err(e) => return Err(e),
+            }
         };
         let kind = classify(&line);
+        if !matches!(kind, Line::Other | Line::Searching { .. }) {
+            deadline = p.deadline();
+        }
         match kind {
             Line::ReadyOk => state.owed = state.owed.saturating_sub(1),
             Line::Refusal if !asked_again => {

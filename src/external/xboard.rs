@@ -17,9 +17,10 @@ pub(crate) struct State {
 pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError> {
     let request = "xboard; protover 2";
     p.send("xboard\nprotover 2\n", request)?;
+    let deadline = p.deadline();
     let mut name = None;
     loop {
-        let line = p.line(request).map_err(|e| match e {
+        let line = p.line_by(deadline, request).map_err(|e| match e {
             SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
                 expected: "feature done=1",
                 timeout,
@@ -86,9 +87,10 @@ pub(crate) fn sync(
     request: &str,
 ) -> Result<Option<String>, SubjectError> {
     let k = ping(p, state, request)?;
+    let deadline = p.deadline();
     let mut refusal = None;
     loop {
-        let line = p.line(request)?;
+        let line = p.line_by(deadline, request)?;
         match classify(&line) {
             Line::Pong(n) if n == k => return Ok(refusal),
             Line::Refusal => {
@@ -130,9 +132,14 @@ pub(crate) fn perft(
     p.send(&text, &request)?;
     let k = ping(p, state, &request)?;
     let mut tally = Tally::default();
+    // Chatter does not extend the wait; progress does.
+    let mut deadline = p.deadline();
     loop {
-        let line = p.line(&request)?;
+        let line = p.line_by(deadline, &request)?;
         let kind = classify(&line);
+        if kind != Line::Other {
+            deadline = p.deadline();
+        }
         if kind == Line::Pong(k) {
             return Ok((request, tally));
         }
