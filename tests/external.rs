@@ -212,6 +212,8 @@ const MODES: &[(&str, Ranks, FenLetters, bool)] = &[
     ("ucci --fen-letters nb", Ranks::Zero, FenLetters::NB, true),
     ("xboard --fen-letters he", Ranks::Zero, FenLetters::HE, true),
     ("xboard --ranks 1", Ranks::One, FenLetters::NB, true),
+    ("xboard --list-illegal --fen-letters he", Ranks::Zero, FenLetters::HE, true),
+    ("uci --list-illegal", Ranks::Zero, FenLetters::NB, true),
     ("xboard --totals-only --fen-letters he", Ranks::Zero, FenLetters::HE, false),
     ("xboard --totals-only --ranks 1", Ranks::One, FenLetters::NB, false),
 ];
@@ -287,6 +289,28 @@ fn the_test_engine_agrees_in_every_protocol_and_notation() {
         assert_eq!(engine.fen_letters(), fen_letters, "{mode}");
         assert_eq!(engine.divides(), divides, "{mode}");
         assert_agrees(&mut engine, mode, &questions());
+    }
+}
+
+#[test]
+fn a_mating_move_keeps_its_zero_where_illegal_moves_are_dropped() {
+    // i7i9 mates: 0 below it at depth 2, yet it is legal, unlike the zero-count
+    // pseudo-legal moves the engine also lists.
+    let pos = Position::from_fen("4k4/R8/8R/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let want = InProcess::new(&NaiveGen).divide(&pos, &[], 2).unwrap();
+    assert!(want
+        .per_move
+        .iter()
+        .flatten()
+        .any(|&(m, n)| m.to_string() == "i7i9" && n == 0));
+    for spec in ["uci --list-illegal", "xboard --list-illegal"] {
+        let mut engine =
+            ExternalEngine::start(&test_engine(spec, Duration::from_secs(10))).unwrap();
+        for depth in [1, 2] {
+            let want = InProcess::new(&NaiveGen).divide(&pos, &[], depth).unwrap();
+            let got = engine.divide(&pos, &[], depth).unwrap();
+            assert_eq!(sorted(&got), sorted(&want), "{spec} depth {depth}");
+        }
     }
 }
 

@@ -51,6 +51,10 @@ struct Args {
     /// Print only totals, never a count per move.
     #[arg(long)]
     totals_only: bool,
+    /// Also list every pseudo-legal move that is illegal, with a count of 0, as
+    /// Sjaak II does.
+    #[arg(long)]
+    list_illegal: bool,
     /// Search instead of counting: answer `go perft` with `info depth` lines, and
     /// `bestmove` on `stop`, as an engine without perft would.
     #[arg(long)]
@@ -199,7 +203,7 @@ impl TestEngine<'_> {
     }
 
     fn uci_perft(&self, depth: u32, out: &mut String) {
-        let counts = self.generator.divide(&self.pos, depth, false, None);
+        let counts = self.divide(depth);
         if !self.args.totals_only {
             for &(mv, n) in &counts {
                 *out += &format!("{}: {}\n", self.move_text(mv), self.count_text(n));
@@ -245,7 +249,7 @@ impl TestEngine<'_> {
         for d in 1..=depth {
             let total = if per_move && !self.args.totals_only {
                 let mut running = 0;
-                for (mv, n) in self.generator.divide(&self.pos, d, false, None) {
+                for (mv, n) in self.divide(d) {
                     running += n;
                     let letter = self
                         .pos
@@ -267,6 +271,21 @@ impl TestEngine<'_> {
             let total = self.count_text(total);
             *out += &format!(" {d} {total:>10}  0.00  0nps\n");
         }
+    }
+
+    /// The count below each root move, with `--list-illegal` the illegal ones as 0.
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut counts = self.generator.divide(&self.pos, depth, false, None);
+        if self.args.list_illegal {
+            let probe = self.generator.probe(&self.pos);
+            let legal = probe.legal_moves();
+            let illegal = probe
+                .pseudo_legal
+                .into_iter()
+                .filter(|m| !legal.contains(m));
+            counts.extend(illegal.map(|m| (m, 0)));
+        }
+        counts
     }
 
     /// Reads a FEN, refusing the letters `--fen-letters` excludes the way Sjaak does.

@@ -86,7 +86,8 @@ pub(crate) fn sync(
     state: &mut State,
     request: &str,
 ) -> Result<Option<String>, SubjectError> {
-    let k = ping(p, state, request)?;
+    let k = state.ping();
+    p.send(&format!("ping {k}\n"), request)?;
     let deadline = p.deadline();
     let mut refusal = None;
     loop {
@@ -101,10 +102,12 @@ pub(crate) fn sync(
     }
 }
 
-fn ping(p: &mut Process, state: &mut State, request: &str) -> Result<u64, SubjectError> {
-    state.next_ping += 1;
-    p.send(&format!("ping {}\n", state.next_ping), request)?;
-    Ok(state.next_ping)
+impl State {
+    /// A number no earlier `ping` used.
+    fn ping(&mut self) -> u64 {
+        self.next_ping += 1;
+        self.next_ping
+    }
 }
 
 /// Asks perft `depth` from `fen` after `moves` and reads the whole answer: per move
@@ -129,8 +132,9 @@ pub(crate) fn perft(
     text += &perft;
     text.push('\n');
     let request = text.trim_end().replace('\n', "; ");
+    let k = state.ping();
+    text += &format!("ping {k}\n");
     p.send(&text, &request)?;
-    let k = ping(p, state, &request)?;
     let mut tally = Tally::default();
     // Chatter does not extend the wait; progress does.
     let mut deadline = p.deadline();
