@@ -1,5 +1,28 @@
 //! External engines as subjects: a child process spoken to over stdin/stdout in UCI,
 //! UCCI or xboard, with a timeout on every answer.
+//!
+//! [`ExternalEngine::start`] spawns the engine, completes the handshake, sends the
+//! options and learns from the start position how the engine writes FEN and moves;
+//! after that every [`crate::subject::Subject::divide`] is one question: the root's
+//! FEN, the path's moves for the engine to play itself, and `perft N`.
+//!
+//! The timeout bounds every wait: for the handshake, for a synchronisation, and for
+//! each step of an answer (a per-move line, a total, the end marker). Lines that are
+//! not part of an answer (banners, `info string`, search output) do not extend it, so a
+//! chattering engine times out like a silent one. After a timeout the next question
+//! first waits for the engine to catch up, so a late answer is never taken for the
+//! next one.
+
+mod answer;
+mod detect;
+mod driver;
+mod notation;
+mod process;
+mod uci;
+mod xboard;
+
+pub use driver::ExternalEngine;
+pub use process::split_command;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -23,7 +46,9 @@ impl FromStr for Protocol {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
-            _ => Err(format!("unknown protocol {s:?}: expected uci, ucci or xboard")),
+            _ => Err(format!(
+                "unknown protocol {s:?}: expected uci, ucci or xboard"
+            )),
         }
     }
 }
@@ -46,7 +71,9 @@ impl FromStr for Ranks {
             "auto" => Ok(Ranks::Auto),
             "0" => Ok(Ranks::Zero),
             "1" => Ok(Ranks::One),
-            _ => Err(format!("unknown rank numbering {s:?}: expected auto, 0 or 1")),
+            _ => Err(format!(
+                "unknown rank numbering {s:?}: expected auto, 0 or 1"
+            )),
         }
     }
 }
@@ -69,7 +96,9 @@ impl FromStr for FenLetters {
             "auto" => Ok(FenLetters::Auto),
             "nb" => Ok(FenLetters::NB),
             "he" => Ok(FenLetters::HE),
-            _ => Err(format!("unknown FEN letters {s:?}: expected auto, nb or he")),
+            _ => Err(format!(
+                "unknown FEN letters {s:?}: expected auto, nb or he"
+            )),
         }
     }
 }

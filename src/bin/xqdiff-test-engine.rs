@@ -1,0 +1,383 @@
+//! A small engine for testing xqdiff's external-engine driver. It speaks UCI, UCCI or
+//! xboard and counts perft with xqdiff's bitboard generator, or with the naive one
+//! carrying a planted rule bug (`--bug`). Other switches make it misbehave the ways
+//! real engines do: crash, hang, print unreadable counts, never finish the handshake,
+//! search instead of counting, number ranks from 1, read only one set of FEN letters.
+//!
+//! UCI:    `go perft N` prints `h2e2: 45` per root move, then `Nodes searched: N`.
+//! xboard: `perft N 1` prints, for each depth up to N, Sjaak-style lines
+//!         `  Ch2-e2   45   960` (move, count, running total), then ` N  total  0.00  0nps`;
+//!         plain `perft N` prints only the total lines.
+
+use clap::{Parser, ValueEnum};
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+use xqdiff::engine::Engine;
+use xqdiff::external::Protocol;
+use xqdiff::generators::bitboard::BitboardGen;
+use xqdiff::planted::{Bug, Planted};
+use xqdiff::{Move, Position, Role, Square};
+
+#[derive(Parser)]
+#[command(about = "A UCI/UCCI/xboard perft engine with switchable faults, for testing xqdiff")]
+struct Args {
+    /// uci, ucci or xboard.
+    #[arg(long, default_value = "uci")]
+    protocol: Protocol,
+    /// Count with the naive generator carrying this planted bug (e.g. cannon-cannot-capture).
+    #[arg(long)]
+    bug: Option<Bug>,
+    /// Exit with status 3 after this many commands (0: at once).
+    #[arg(long)]
+    crash_after: Option<u64>,
+    /// After this many commands, stop reading and answering, for good.
+    #[arg(long)]
+    hang_after: Option<u64>,
+    /// Make the per-move lines unreadable: moves that are not moves, or counts that
+    /// are not numbers.
+    #[arg(long)]
+    garbage: Option<Garbage>,
+    /// Never finish the handshake (no `uciok`, no `feature done=1`).
+    #[arg(long)]
+    no_handshake: bool,
+    /// Number ranks in move text from 0 (ICCS) or from 1.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+    ranks: u8,
+    /// Read only these FEN letters for horse and elephant and refuse the others
+    /// (default: read both).
+    #[arg(long)]
+    fen_letters: Option<Letters>,
+    /// Print only totals, never a count per move.
+    #[arg(long)]
+    totals_only: bool,
+    /// Also list every pseudo-legal move that is illegal, with a count of 0, as
+    /// Sjaak II does.
+    #[arg(long)]
+    list_illegal: bool,
+    /// Search instead of counting: answer `go perft` with `info depth` lines, and
+    /// `bestmove` on `stop`, as an engine without perft would.
+    #[arg(long)]
+    search: bool,
+    /// Write the process id to this file first (tests check the process is gone).
+    #[arg(long)]
+    pid_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Garbage {
+    Moves,
+    Counts,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Letters {
+    Nb,
+    He,
+}
+
+const NAME: &str = "xqdiff-test-engine";
+
+struct TestEngine<'a> {
+    args: &'a Args,
+    generator: &'a dyn Engine,
+    pos: Position,
+    /// A search is running (`--search`) and waits for `stop`.
+    searching: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Some(path) = &args.pid_file {
+        if let Err(e) = std::fs::write(path, std::process::id().to_string()) {
+            eprintln!("cannot write {}: {e}", path.display());
+        }
+    }
+    let planted;
+    let generator: &dyn Engine = match args.bug {
+        Some(bug) => {
+            planted = Planted(bug);
+            &planted
+        }
+        None => &BitboardGen,
+    };
+    let mut engine = TestEngine {
+        args: &args,
+        generator,
+        pos: Position::startpos(),
+        searching: false,
+    };
+    let mut input = io::stdin().lock().lines();
+    let mut stdout = io::stdout().lock();
+    for commands in 0u64.. {
+        if args.crash_after == Some(commands) {
+            std::process::exit(3);
+        }
+        if args.hang_after == Some(commands) {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        let Some(Ok(line)) = input.next() else {
+            return;
+        };
+        let reply = match args.protocol {
+            Protocol::Xboard => engine.xboard(&line),
+            Protocol::Uci | Protocol::Ucci => engine.uci(&line),
+        };
+        let Some(reply) = reply else {
+            return;
+        };
+        if stdout
+            .write_all(reply.as_bytes())
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+impl TestEngine<'_> {
+    /// One UCI or UCCI command; `None` means quit.
+    fn uci(&mut self, line: &str) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut out = String::new();
+        match words.as_slice() {
+            [hello @ ("uci" | "ucci")] => {
+                if !self.args.no_handshake {
+                    out += &format!("id name {NAME}\nid author xqdiff\n{hello}ok\n");
+                }
+            }
+            ["isready"] => out += "readyok\n",
+            ["setoption", ..] => {}
+            ["position", rest @ ..] => self.uci_position(rest, &mut out),
+            ["go", "perft", depth] if !self.args.search => match depth.parse::<u32>() {
+                Ok(depth) => self.uci_perft(depth.max(1), &mut out),
+                Err(_) => out += &format!("Error: bad depth {depth}\n"),
+            },
+            ["go", ..] => {
+                self.searching = true;
+                out += &format!("info depth 1 score cp 0 pv {}\n", self.some_move());
+            }
+            ["stop"] => {
+                if std::mem::take(&mut self.searching) {
+                    out += &format!("bestmove {}\n", self.some_move());
+                }
+            }
+            ["quit"] => return None,
+            [] => {}
+            _ => out += &format!("Unknown command: {line}\n"),
+        }
+        Some(out)
+    }
+
+    /// `position (fen FEN | startpos) [moves ...]`: on a refused move the position
+    /// stays where it was before that move.
+    fn uci_position(&mut self, rest: &[&str], out: &mut String) {
+        let split = rest
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(rest.len());
+        let (setup, moves) = rest.split_at(split);
+        match setup {
+            ["startpos"] => self.pos = Position::startpos(),
+            ["fen", fen @ ..] => match self.read_fen(&fen.join(" ")) {
+                Ok(pos) => self.pos = pos,
+                Err(e) => {
+                    *out += &format!("Error: {e}\n");
+                    return;
+                }
+            },
+            _ => {
+                *out += &format!("Error: bad position command: {}\n", rest.join(" "));
+                return;
+            }
+        }
+        for text in moves.iter().skip(1) {
+            if !self.play(text) {
+                *out += &format!("Error (Illegal move): {text}\n");
+                return;
+            }
+        }
+    }
+
+    fn uci_perft(&self, depth: u32, out: &mut String) {
+        let counts = self.divide(depth);
+        if !self.args.totals_only {
+            for &(mv, n) in &counts {
+                *out += &format!("{}: {}\n", self.move_text(mv), self.count_text(n));
+            }
+        }
+        let total: u64 = counts.iter().map(|(_, n)| n).sum();
+        *out += &format!("\nNodes searched: {}\n\n", self.count_text(total));
+    }
+
+    /// One xboard command; `None` means quit.
+    fn xboard(&mut self, line: &str) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut out = String::new();
+        match words.as_slice() {
+            ["protover", _] => {
+                if !self.args.no_handshake {
+                    out += &format!("feature myname=\"{NAME}\" setboard=1 ping=1 done=1\n");
+                }
+            }
+            ["new"] => self.pos = Position::startpos(),
+            ["variant", "xiangqi"] => {}
+            ["variant", other] => out += &format!("Error (unsupported variant): {other}\n"),
+            ["setboard", fen @ ..] => match self.read_fen(&fen.join(" ")) {
+                Ok(pos) => self.pos = pos,
+                Err(e) => out += &format!("tellusererror Illegal position\nError: {e}\n"),
+            },
+            ["ping", k] => out += &format!("pong {k}\n"),
+            ["perft", depth, per_move @ ..] => match depth.parse::<u32>() {
+                Ok(depth) => self.xboard_perft(depth.max(1), per_move == ["1"], &mut out),
+                Err(_) => out += &format!("Error (bad depth): {line}\n"),
+            },
+            ["quit"] => return None,
+            ["xboard" | "force" | "post" | "nopost" | "hard" | "easy" | "random" | "computer"]
+            | ["accepted" | "rejected" | "option", ..]
+            | [] => {}
+            [text] if self.play(text) => {}
+            _ => out += &format!("Error (Illegal move or unknown command): {line}\n"),
+        }
+        Some(out)
+    }
+
+    fn xboard_perft(&self, depth: u32, per_move: bool, out: &mut String) {
+        for d in 1..=depth {
+            let total = if per_move && !self.args.totals_only {
+                let mut running = 0;
+                for (mv, n) in self.divide(d) {
+                    running += n;
+                    let letter = self
+                        .pos
+                        .piece_at(mv.from)
+                        .map_or('?', |p| role_letter(p.role));
+                    let sep = if self.pos.piece_at(mv.to).is_some() {
+                        'x'
+                    } else {
+                        '-'
+                    };
+                    let (from, to) = (self.square_text(mv.from), self.move_to_text(mv));
+                    let count = self.count_text(n);
+                    *out += &format!("  {letter}{from}{sep}{to} {count:>10} {running:>10}\n");
+                }
+                running
+            } else {
+                self.generator.perft(&self.pos, d)
+            };
+            let total = self.count_text(total);
+            *out += &format!(" {d} {total:>10}  0.00  0nps\n");
+        }
+    }
+
+    /// The count below each root move, with `--list-illegal` the illegal ones as 0.
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut counts = self.generator.divide(&self.pos, depth, false, None);
+        if self.args.list_illegal {
+            let probe = self.generator.probe(&self.pos);
+            let legal = probe.legal_moves();
+            let illegal = probe
+                .pseudo_legal
+                .into_iter()
+                .filter(|m| !legal.contains(m));
+            counts.extend(illegal.map(|m| (m, 0)));
+        }
+        counts
+    }
+
+    /// Reads a FEN, refusing the letters `--fen-letters` excludes the way Sjaak does.
+    fn read_fen(&self, fen: &str) -> Result<Position, String> {
+        let placement = fen.split_whitespace().next().unwrap_or("");
+        let refused = match self.args.fen_letters {
+            Some(Letters::Nb) => "hHeE",
+            Some(Letters::He) => "nNbB",
+            None => "",
+        };
+        if let Some(c) = placement.chars().find(|c| refused.contains(*c)) {
+            return Err(format!("unknown piece type '{c}' (bad FEN {fen})"));
+        }
+        Position::from_fen(fen).map_err(|e| format!("bad FEN {fen}: {e}"))
+    }
+
+    /// Plays a move written in this engine's numbering, if it is legal here.
+    fn play(&mut self, text: &str) -> bool {
+        let Some(mv) = parse_move(text, self.args.ranks) else {
+            return false;
+        };
+        let after = self
+            .generator
+            .probe(&self.pos)
+            .legal
+            .into_iter()
+            .find(|l| l.mv == mv);
+        match after.map(|l| Position::new(l.after)) {
+            Some(Ok(pos)) => {
+                self.pos = pos;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn some_move(&self) -> String {
+        let legal = self.generator.probe(&self.pos).legal_moves();
+        legal
+            .first()
+            .map_or("(none)".to_string(), |&mv| self.move_text(mv))
+    }
+
+    fn square_text(&self, sq: Square) -> String {
+        format!(
+            "{}{}",
+            char::from(b'a' + sq.file()),
+            sq.rank() + self.args.ranks
+        )
+    }
+
+    /// The to-square as printed: with `--garbage moves` on no file of the board.
+    fn move_to_text(&self, mv: Move) -> String {
+        if self.args.garbage == Some(Garbage::Moves) {
+            format!("z{}", mv.to.rank() + self.args.ranks)
+        } else {
+            self.square_text(mv.to)
+        }
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        format!("{}{}", self.square_text(mv.from), self.move_to_text(mv))
+    }
+
+    fn count_text(&self, n: u64) -> String {
+        if self.args.garbage == Some(Garbage::Counts) {
+            format!("{n}?")
+        } else {
+            n.to_string()
+        }
+    }
+}
+
+/// Sjaak's letters: H for horse, E for elephant.
+fn role_letter(role: Role) -> char {
+    match role {
+        Role::Horse => 'H',
+        Role::Elephant => 'E',
+        other => other.upper_char(),
+    }
+}
+
+/// `h2e2` (or `b3b10` when ranks start at 1).
+fn parse_move(text: &str, first_rank: u8) -> Option<Move> {
+    if !text.is_ascii() || text.len() < 4 {
+        return None;
+    }
+    let split = 1 + text[1..].find(|c: char| c.is_ascii_alphabetic())?;
+    let square = |s: &str| {
+        let file = s.as_bytes()[0].checked_sub(b'a')?;
+        let rank: u8 = s[1..].parse().ok()?;
+        Square::new(file, rank.checked_sub(first_rank)?)
+    };
+    Some(Move::new(square(&text[..split])?, square(&text[split..])?))
+}

@@ -1,0 +1,205 @@
+//! UCI and UCCI: the handshake, options, `isready` synchronisation, and one perft
+//! question (`position fen ... moves ...`, `go perft N`).
+//!
+//! Engines of the Stockfish family answer `isready` at once even while a `go perft`
+//! runs, so `readyok` does not mark the end of a perft answer; their
+//! `Nodes searched: N` line does. `isready` is therefore sent only to engines that print
+//! no total line, after a refusal, and to resynchronise; the `readyok`s owed are
+//! counted so a late one never ends the wrong answer.
+
+use super::answer::{classify, Line, Tally};
+use super::process::Process;
+use crate::subject::SubjectError;
+use std::time::Duration;
+
+/// How long to wait, once, for a total line after `readyok` when it is not yet known
+/// whether the engine prints one.
+const TOTAL_GRACE: Duration = Duration::from_millis(300);
+
+/// What the conversation has learnt so far.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// Whether `go perft` ends with a total line; `None` until the first answer.
+    pub(crate) total_line: Option<bool>,
+    /// `readyok`s still owed.
+    owed: u32,
+}
+
+/// `uci`/`uciok` (or `ucci`/`ucciok`), collecting `id name`.
+pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, SubjectError> {
+    let (hello, ok) = if ucci {
+        ("ucci", "ucciok")
+    } else {
+        ("uci", "uciok")
+    };
+    p.send(&format!("{hello}\n"), hello)?;
+    let deadline = p.deadline();
+    let mut name = None;
+    loop {
+        let line = p.line_by(deadline, hello).map_err(|e| match e {
+            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
+                expected: ok,
+                timeout,
+                last,
+            },
+            e => e,
+        })?;
+        let line = line.trim();
+        if line == ok {
+            return Ok(name);
+        }
+        if let Some(n) = line.strip_prefix("id name ") {
+            name = Some(n.trim().to_string());
+        }
+    }
+}
+
+/// Sends the options, then waits for `readyok`; a refusal on the way (`No such
+/// option: X`) fails with [`SubjectError::Refused`].
+pub(crate) fn set_options(
+    p: &mut Process,
+    state: &mut State,
+    options: &[(String, String)],
+    ucci: bool,
+) -> Result<(), SubjectError> {
+    let mut text = String::new();
+    for (name, value) in options {
+        text += &match (ucci, value.is_empty()) {
+            (true, _) => format!("setoption {name} {value}\n"),
+            (false, true) => format!("setoption name {name}\n"),
+            (false, false) => format!("setoption name {name} value {value}\n"),
+        };
+    }
+    let request = text.trim_end().replace('\n', "; ");
+    p.send(&text, &request)?;
+    let refusal = sync(p, state, &request)?;
+    match refusal {
+        Some(reason) => Err(SubjectError::Refused {
+            what: if request.is_empty() {
+                "isready".to_string()
+            } else {
+                request
+            },
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `isready`, then reads up to every owed `readyok`. Returns the first refusal seen.
+pub(crate) fn sync(
+    p: &mut Process,
+    state: &mut State,
+    request: &str,
+) -> Result<Option<String>, SubjectError> {
+    let request = if request.is_empty() {
+        "isready"
+    } else {
+        request
+    };
+    p.send("isready\n", request)?;
+    state.owed += 1;
+    let deadline = p.deadline();
+    let mut refusal = None;
+    while state.owed > 0 {
+        let line = p.line_by(deadline, request)?;
+        match classify(&line) {
+            Line::ReadyOk => state.owed -= 1,
+            Line::Refusal => {
+                refusal.get_or_insert_with(|| line.trim().to_string());
+            }
+            _ => {}
+        }
+    }
+    Ok(refusal)
+}
+
+/// Counts `readyok`s that arrived late, so they are not taken for the next answer's.
+pub(crate) fn absorb(state: &mut State, lines: &[String]) {
+    for line in lines {
+        if line.trim() == "readyok" {
+            state.owed = state.owed.saturating_sub(1);
+        }
+    }
+}
+
+/// Asks perft `depth` from `fen` after `moves` and reads the whole answer.
+pub(crate) fn perft(
+    p: &mut Process,
+    state: &mut State,
+    (fen, moves, depth): (&str, &[String], u32),
+) -> Result<(String, Tally), SubjectError> {
+    let mut position = format!("position fen {fen}");
+    if !moves.is_empty() {
+        position += " moves ";
+        position += &moves.join(" ");
+    }
+    let go = format!("go perft {depth}");
+    let request = format!("{position}; {go}");
+    let learning = state.total_line.is_none();
+    let mut text = format!("{position}\n{go}\n");
+    if state.total_line != Some(true) {
+        text += "isready\n";
+        state.owed += 1;
+    }
+    p.send(&text, &request)?;
+    let mut tally = Tally::default();
+    // Chatter and search output do not extend the wait; progress does.
+    let mut deadline = p.deadline();
+    let mut asked_again = false;
+    let mut stopped = false;
+    loop {
+        let done = if tally.searching {
+            tally.bestmove && state.owed == 0
+        } else if tally.refusal.is_some() || state.total_line == Some(false) {
+            state.owed == 0
+        } else {
+            tally.total.is_some() && state.owed == 0
+        };
+        if done {
+            break;
+        }
+        let line = if learning && state.owed == 0 && !tally.searching {
+            // `readyok` came and no total yet: either the total is on its way (the
+            // engine answered `isready` while counting) or the engine prints none.
+            match p.line_within(TOTAL_GRACE.min(p.timeout), &request)? {
+                Some(line) => line,
+                None => {
+                    state.total_line = Some(false);
+                    continue;
+                }
+            }
+        } else {
+            match p.line_by(deadline, &request) {
+                Ok(line) => line,
+                // A search that ignores `stop` is still a search, not a slow perft.
+                Err(SubjectError::Timeout { .. }) if tally.searching => break,
+                Err(e) => return Err(e),
+            }
+        };
+        let kind = classify(&line);
+        if !matches!(kind, Line::Other | Line::Searching { .. }) {
+            deadline = p.deadline();
+        }
+        match kind {
+            Line::ReadyOk => state.owed = state.owed.saturating_sub(1),
+            Line::Refusal if !asked_again => {
+                // Some engines print nothing more after refusing; `readyok` ends the
+                // answer for them.
+                asked_again = true;
+                p.send("isready\n", &request)?;
+                state.owed += 1;
+            }
+            Line::Searching { bestmove: false } if !stopped => {
+                stopped = true;
+                p.send("stop\n", &request)?;
+            }
+            _ => {}
+        }
+        tally.add(&line, kind, depth);
+    }
+    if learning && tally.refusal.is_none() && !tally.searching {
+        state.total_line = Some(tally.total.is_some());
+    }
+    Ok((request, tally))
+}

@@ -1,0 +1,170 @@
+//! xboard (CECP): the `protover 2` feature handshake, the game setup, `ping`/`pong`
+//! synchronisation, and one perft question (`setboard`, the path's moves, `perft N 1`).
+//! An engine answers `ping K` only after everything sent before it, so `pong K` ends
+//! an answer exactly, and a late answer to an earlier question carries an older `K`.
+
+use super::answer::{classify, Line, Tally};
+use super::process::Process;
+use crate::subject::SubjectError;
+
+/// What the conversation needs to remember.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    next_ping: u64,
+}
+
+/// `xboard`, `protover 2`, then feature lines up to `done=1`; returns `myname`.
+pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError> {
+    let request = "xboard; protover 2";
+    p.send("xboard\nprotover 2\n", request)?;
+    let deadline = p.deadline();
+    let mut name = None;
+    loop {
+        let line = p.line_by(deadline, request).map_err(|e| match e {
+            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
+                expected: "feature done=1",
+                timeout,
+                last,
+            },
+            e => e,
+        })?;
+        let Some(features) = line.trim().strip_prefix("feature ") else {
+            continue;
+        };
+        if let Some(n) = feature_value(features, "myname") {
+            name = Some(n);
+        }
+        if feature_value(features, "done").as_deref() == Some("1") {
+            return Ok(name);
+        }
+    }
+}
+
+/// The value of `key=value` or `key="quoted value"` in a feature line.
+fn feature_value(features: &str, key: &str) -> Option<String> {
+    let mut rest = features;
+    while let Some(at) = rest.find(key) {
+        let before_ok = at == 0 || rest.as_bytes()[at - 1] == b' ';
+        let after = &rest[at + key.len()..];
+        if let (true, Some(value)) = (before_ok, after.strip_prefix('=')) {
+            return Some(match value.strip_prefix('"') {
+                Some(quoted) => quoted.split('"').next().unwrap_or("").to_string(),
+                None => value.split_whitespace().next().unwrap_or("").to_string(),
+            });
+        }
+        rest = after;
+    }
+    None
+}
+
+/// Sends the options and the game setup (`new`, `variant xiangqi`, `force`), then
+/// synchronises; a refusal on the way fails with [`SubjectError::Refused`].
+pub(crate) fn setup(
+    p: &mut Process,
+    state: &mut State,
+    options: &[(String, String)],
+) -> Result<(), SubjectError> {
+    let mut text: String = options
+        .iter()
+        .map(|(name, value)| format!("option {name}={value}\n"))
+        .collect();
+    text += "new\nvariant xiangqi\nforce\n";
+    let request = text.trim_end().replace('\n', "; ");
+    p.send(&text, &request)?;
+    match sync(p, state, &request)? {
+        Some(reason) => Err(SubjectError::Refused {
+            what: request,
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `ping K`, then reads up to `pong K`. Returns the first refusal seen.
+pub(crate) fn sync(
+    p: &mut Process,
+    state: &mut State,
+    request: &str,
+) -> Result<Option<String>, SubjectError> {
+    let k = state.ping();
+    p.send(&format!("ping {k}\n"), request)?;
+    let deadline = p.deadline();
+    let mut refusal = None;
+    loop {
+        let line = p.line_by(deadline, request)?;
+        match classify(&line) {
+            Line::Pong(n) if n == k => return Ok(refusal),
+            Line::Refusal => {
+                refusal.get_or_insert_with(|| line.trim().to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
+impl State {
+    /// A number no earlier `ping` used.
+    fn ping(&mut self) -> u64 {
+        self.next_ping += 1;
+        self.next_ping
+    }
+}
+
+/// Asks perft `depth` from `fen` after `moves` and reads the whole answer: per move
+/// (`perft N 1`) when `divides`, else the plain `perft N`.
+pub(crate) fn perft(
+    p: &mut Process,
+    state: &mut State,
+    question: (&str, &[String], u32),
+    divides: bool,
+) -> Result<(String, Tally), SubjectError> {
+    let (fen, moves, depth) = question;
+    let perft = if divides {
+        format!("perft {depth} 1")
+    } else {
+        format!("perft {depth}")
+    };
+    let mut text = format!("setboard {fen}\n");
+    for mv in moves {
+        text += mv;
+        text.push('\n');
+    }
+    text += &perft;
+    text.push('\n');
+    let request = text.trim_end().replace('\n', "; ");
+    let k = state.ping();
+    text += &format!("ping {k}\n");
+    p.send(&text, &request)?;
+    let mut tally = Tally::default();
+    // Chatter does not extend the wait; progress does.
+    let mut deadline = p.deadline();
+    loop {
+        let line = p.line_by(deadline, &request)?;
+        let kind = classify(&line);
+        if kind != Line::Other {
+            deadline = p.deadline();
+        }
+        if kind == Line::Pong(k) {
+            return Ok((request, tally));
+        }
+        tally.add(&line, kind, depth);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::feature_value;
+
+    #[test]
+    fn feature_values_are_read_quoted_or_bare() {
+        let line = r#"setboard=1 ping=1 myname="Sjaak II 1.4.1" myversion="[1.4.1]" done=1"#;
+        assert_eq!(
+            feature_value(line, "myname").as_deref(),
+            Some("Sjaak II 1.4.1")
+        );
+        assert_eq!(feature_value(line, "done").as_deref(), Some("1"));
+        assert_eq!(feature_value(line, "ping").as_deref(), Some("1"));
+        assert_eq!(feature_value(line, "name"), None);
+        assert_eq!(feature_value("done=0", "done").as_deref(), Some("0"));
+    }
+}
