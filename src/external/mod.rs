@@ -23,7 +23,9 @@ impl FromStr for Protocol {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
-            _ => Err(format!("unknown protocol {s:?}: expected uci, ucci or xboard")),
+            _ => Err(format!(
+                "unknown protocol {s:?}: expected uci, ucci or xboard"
+            )),
         }
     }
 }
@@ -46,7 +48,9 @@ impl FromStr for Ranks {
             "auto" => Ok(Ranks::Auto),
             "0" => Ok(Ranks::Zero),
             "1" => Ok(Ranks::One),
-            _ => Err(format!("unknown rank numbering {s:?}: expected auto, 0 or 1")),
+            _ => Err(format!(
+                "unknown rank numbering {s:?}: expected auto, 0 or 1"
+            )),
         }
     }
 }
@@ -69,7 +73,9 @@ impl FromStr for FenLetters {
             "auto" => Ok(FenLetters::Auto),
             "nb" => Ok(FenLetters::NB),
             "he" => Ok(FenLetters::HE),
-            _ => Err(format!("unknown FEN letters {s:?}: expected auto, nb or he")),
+            _ => Err(format!(
+                "unknown FEN letters {s:?}: expected auto, nb or he"
+            )),
         }
     }
 }
@@ -90,3 +96,6 @@ pub struct EngineConfig {
     /// The longest xqdiff waits for any one answer.
     pub timeout: Duration,
 }
+
+mod driver_stub;
+pub use driver_stub::{split_command, ExternalEngine};
