@@ -205,6 +205,10 @@ impl Comparison {
     }
 }
 
+/// Differing count rows shown; a bug near the root changes nearly every row, and the
+/// first few say as much as all of them.
+const SHOWN_ROWS: usize = 12;
+
 fn moves_with_counts(list: &[(Move, u64)]) -> String {
     list.iter()
         .map(|(mv, n)| format!("{mv} ({n})"))
@@ -235,8 +239,12 @@ impl fmt::Display for Comparison {
         }
         if !self.counts_differ.is_empty() {
             write!(f, "\n  {:<6}{:>14}{:>14}", "move", "subject", "built-ins")?;
-            for c in &self.counts_differ {
+            for c in self.counts_differ.iter().take(SHOWN_ROWS) {
                 write!(f, "\n  {:<6}{:>14}{:>14}", c.mv, c.subject, c.consensus)?;
+            }
+            if self.counts_differ.len() > SHOWN_ROWS {
+                let more = self.counts_differ.len() - SHOWN_ROWS;
+                write!(f, "\n  ... and {more} more moves whose counts differ")?;
             }
         }
         if self.unnamed() > 0 {

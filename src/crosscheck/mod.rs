@@ -88,7 +88,7 @@ pub struct Options<'a> {
     /// How the run was started, recorded in saved cases.
     pub found_by: String,
     /// Hears every change of target and stage.
-    pub progress: Option<&'a dyn Fn(&Status<'_>)>,
+    pub progress: Option<&'a (dyn Fn(&Status<'_>) + Sync)>,
 }
 
 /// How one target went.
@@ -412,7 +412,8 @@ fn reduce(
             Err(_) => {}
         }
     }
-    let expected = engines[0].divide(&minimized, k, true, None);
+    let mut expected = engines[0].divide(&minimized, k, true, None);
+    expected.sort();
     Ok((
         Reproduction {
             ply,
