@@ -536,3 +536,34 @@ fn external_findings_stay_out_of_the_corpus_replay() {
         );
     }
 }
+
+/// When the consensus engines disagree among themselves there is nothing to hold the
+/// subject to: that is reported as a disagreement among ours, followed down, minimized
+/// and filed in the corpus proper, and the subject is not blamed.
+#[test]
+fn a_split_consensus_is_reported_as_ours() {
+    let dir = TempDir::new("ours");
+    let planted = Planted(Bug::RookJumpsOne);
+    let consensus: Vec<&dyn Engine> = vec![&MailboxGen, &planted];
+    let options = Options {
+        corpus: Some(dir.0.clone()),
+        subject_dir: Some(dir.0.join("external")),
+        ..Options::default()
+    };
+    let report = crosscheck::check(
+        &mut InProcess::new(&NaiveGen),
+        &consensus,
+        &[targets::start(2)],
+        &options,
+    )
+    .unwrap();
+    assert!(report.findings.is_empty() && report.failure.is_none());
+    assert_eq!(report.checked[0].verdict, Verdict::OursDisagree);
+    let ours = report.ours.first().expect("reported");
+    let f = ours.finding.as_ref().expect("descended");
+    assert!(f.minimized.pieces().count() <= 5, "{}", f.minimized.fen());
+    let file = ours.file.as_ref().expect("saved");
+    assert_eq!(file.parent(), Some(dir.0.as_path()));
+    let failing = replay(&dir.0, &consensus).unwrap();
+    assert_eq!(failing.failures.len(), 1);
+}

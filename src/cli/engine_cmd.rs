@@ -10,6 +10,7 @@ use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::external::{split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
 use crate::generators::registry;
 use crate::moves::Move;
+use crate::position::Position;
 use crate::progress::Progress;
 use crate::subject::Subject;
 use std::path::PathBuf;
@@ -56,8 +57,8 @@ pub struct EngineArgs {
     /// Keep findings out of the corpus (print only).
     #[arg(long)]
     no_save: bool,
-    /// Run each suite position at the deepest depth (up to --depth) whose published
-    /// count is at most this many nodes.
+    /// Run the start and each suite position at the deepest depth (up to --depth) whose
+    /// published count is at most this many nodes.
     #[arg(long)]
     max_nodes: Option<u64>,
     /// Stop after this many differences (0: check every position).
@@ -87,7 +88,19 @@ fn protocol_name(p: Protocol) -> &'static str {
 
 /// Every position to check, in order: the start, the suite, the corpus, random ones.
 fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError> {
-    let mut list = vec![targets::start(args.depth)];
+    let start = targets::start(args.depth);
+    // The published counts of the start position bound its depth like any suite line's.
+    let reference = parse_suite(REFERENCE_SUITE).unwrap_or_default();
+    let start_depth = match reference.iter().find(|e| e.position == start.position) {
+        Some(entry) => targets::suite(std::slice::from_ref(entry), args.depth, args.max_nodes)
+            .first()
+            .map(|t| t.depth),
+        None => Some(args.depth),
+    };
+    let mut list: Vec<Target> = start_depth
+        .map(|depth| Target { depth, ..start })
+        .into_iter()
+        .collect();
     let suite_text = match args.suite.as_str() {
         "none" => None,
         "reference" => Some(REFERENCE_SUITE.to_owned()),
@@ -103,7 +116,12 @@ fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError
             path: args.suite.clone(),
             source,
         })?;
-        list.extend(targets::suite(&entries, args.depth, args.max_nodes));
+        let suite = targets::suite(&entries, args.depth, args.max_nodes);
+        list.extend(
+            suite
+                .into_iter()
+                .filter(|t| t.position != Position::startpos()),
+        );
     }
     match load_dir(&args.corpus) {
         Ok(loaded) => {
