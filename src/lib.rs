@@ -8,6 +8,7 @@
 pub mod campaign;
 pub mod cli;
 pub mod corpus;
+pub mod crosscheck;
 pub mod descent;
 pub mod engine;
 pub mod epd;

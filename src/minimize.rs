@@ -1,5 +1,6 @@
-//! Shrinks a position on which generators disagree to the smallest, simplest position
-//! that still shows the same disagreement (same check, same odd generator).
+//! Shrinks a position to the smallest, simplest position that still fails: for the
+//! built-in generators, one that still shows the same disagreement (same check, same odd
+//! generator); for anything else, whatever the caller's predicate says ([`shrink`]).
 //!
 //! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
 //! simpler kind; move a piece one step toward its nearest corner; give Red the move.
@@ -27,19 +28,6 @@ fn complexity(role: Role) -> usize {
         .iter()
         .position(|&r| r == role)
         .unwrap_or(SIMPLICITY.len())
-}
-
-/// Whether `setup` is valid and still shows a disagreement of `target`'s kind.
-fn still_fails(
-    setup: Setup,
-    target: &Disagreement,
-    engines: &[&dyn Engine],
-) -> Option<(Position, Disagreement)> {
-    let pos = Position::new(setup).ok()?;
-    let found = check_position(&pos, engines)
-        .into_iter()
-        .find(|d| d.same_kind(target))?;
-    Some((pos, found))
 }
 
 /// The candidates one step simpler than `pos`, in the order they are tried.
@@ -110,6 +98,28 @@ fn toward_corner(sq: Square) -> Vec<Square> {
     out
 }
 
+/// Shrinks `pos` one step at a time, keeping a valid candidate whenever `still_fails`
+/// holds for it, until no candidate does; returns the last position kept (`pos` itself
+/// if no candidate fails). `still_fails` is asked only about valid positions, and is
+/// never asked about `pos`: the caller already knows it fails there.
+///
+/// A predicate that cannot answer (an engine that died, say) should record why and
+/// answer `false` from then on without asking again: the loop then ends after one pass
+/// over the current candidates.
+pub fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) -> Position {
+    let mut best = pos.clone();
+    loop {
+        let step = candidates(&best)
+            .into_iter()
+            .filter_map(|c| Position::new(c).ok())
+            .find(|c| still_fails(c));
+        match step {
+            Some(next) => best = next,
+            None => return best,
+        }
+    }
+}
+
 /// Shrinks `pos`, on which `target` was found, and returns the smallest position
 /// reached with the disagreement it shows there. If `pos` does not show `target`'s kind
 /// of disagreement at all, it is returned as it is, with `target`.
@@ -118,16 +128,22 @@ pub fn minimize(
     target: &Disagreement,
     engines: &[&dyn Engine],
 ) -> (Position, Disagreement) {
-    let mut best = (pos.clone(), target.clone());
-    loop {
-        let step = candidates(&best.0)
+    // `shrink` stops at the first candidate that fails, so the last disagreement seen
+    // belongs to the position it returns.
+    let mut last = target.clone();
+    let best = shrink(pos, |c| {
+        match check_position(c, engines)
             .into_iter()
-            .find_map(|c| still_fails(c, target, engines));
-        match step {
-            Some(next) => best = next,
-            None => return best,
+            .find(|d| d.same_kind(target))
+        {
+            Some(d) => {
+                last = d;
+                true
+            }
+            None => false,
         }
-    }
+    });
+    (best, last)
 }
 
 /// The first disagreement on `pos` (in the oracle's order), minimized.
@@ -162,5 +178,23 @@ mod tests {
             assert_eq!(kings, 2);
         }
         assert!(minimize_first(&pos, &crate::generators::registry()).is_none());
+    }
+
+    /// A predicate that only counts pieces drives `shrink` to the two kings plus the
+    /// number of pieces it insists on, and never asks about the starting position.
+    #[test]
+    fn shrink_keeps_what_the_predicate_needs() {
+        let start = Position::startpos();
+        for keep in [0usize, 1, 3] {
+            let mut asked_start = false;
+            let small = shrink(&start, |c| {
+                asked_start |= *c == start;
+                c.pieces().count() >= 2 + keep
+            });
+            assert!(!asked_start);
+            assert_eq!(small.pieces().count(), 2 + keep, "{}", small.fen());
+        }
+        let unchanged = shrink(&start, |_| false);
+        assert_eq!(unchanged, start);
     }
 }

@@ -78,6 +78,55 @@ fn exit_codes_and_messages() {
             "all 3 generators agree",
         ),
         (&["no-such-command"], 2, "unrecognized subcommand"),
+        (
+            &[
+                "perft",
+                "--depth",
+                "2",
+                "--no-save",
+                "--corpus",
+                "/nonexistent/dir",
+            ],
+            0,
+            "all 3 generators agree: 1920",
+        ),
+        // `xqdiff engine` checks its own arguments before it starts an engine.
+        (&["engine"], 2, "--cmd"),
+        (
+            &["engine", "--cmd", "x", "--option", "novalue"],
+            2,
+            "is not NAME=VALUE",
+        ),
+        (
+            &["engine", "--cmd", "x", "--protocol", "morse"],
+            2,
+            "unknown protocol",
+        ),
+        (
+            &["engine", "--cmd", "x", "--ranks", "2"],
+            2,
+            "unknown rank numbering",
+        ),
+        (
+            &["engine", "--cmd", "x", "--fen-letters", "xy"],
+            2,
+            "unknown FEN letters",
+        ),
+        (
+            &["engine", "--cmd", "x", "--depth", "0"],
+            2,
+            "--depth must be at least 1",
+        ),
+        (
+            &["engine", "--cmd", "x", "--timeout", "0"],
+            2,
+            "not a positive number of seconds",
+        ),
+        (
+            &["engine", "--cmd", "x", "--suite", "/nonexistent/suite.epd"],
+            2,
+            "cannot read",
+        ),
     ];
     for (args, code, needle) in table {
         let out = xqdiff(args);

@@ -2,6 +2,7 @@
 //! so it can be tested.
 
 mod bench_cmd;
+mod engine_cmd;
 mod fuzz_cmd;
 mod minimize_cmd;
 mod moves_cmd;
@@ -41,6 +42,9 @@ enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
     FuzzSeeds(seeds_cmd::SeedsArgs),
+    /// Check an external engine's perft against the built-in generators; differences are
+    /// followed down, minimized and saved.
+    Engine(engine_cmd::EngineArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -93,6 +97,14 @@ pub enum CliError {
     /// Flags that do not go together, or a required one missing.
     #[error("{0}")]
     Usage(String),
+    /// An external engine could not be driven: it would not start, or failed mid-check.
+    #[error("engine failed during {during}: {source}")]
+    Engine {
+        /// What it was doing: start-up, or the label of the position it was asked about.
+        during: String,
+        /// What went wrong, with the engine's last lines.
+        source: crate::subject::SubjectError,
+    },
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -133,6 +145,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Minimize(args)) => minimize_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
+        Some(Command::Engine(args)) => engine_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }

@@ -1,12 +1,16 @@
 //! `xqdiff perft`: one position to a depth, or a whole EPD suite, on one generator or all.
+//! When the generators' counts differ, it follows the difference down to the position
+//! where their move sets differ, minimizes that, and saves it to the corpus.
 
 use super::{pool, select_generators, CliError, Outcome};
+use crate::descent;
 use crate::engine::Engine;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::progress::Progress;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Arguments of `xqdiff perft`.
@@ -33,6 +37,12 @@ pub struct PerftArgs {
     /// With --suite, skip published counts above this many nodes.
     #[arg(long, requires = "suite")]
     max_nodes: Option<u64>,
+    /// Directory that minimized disagreements are written into.
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// Keep disagreements out of the corpus (print only).
+    #[arg(long)]
+    no_save: bool,
 }
 
 impl PerftArgs {
@@ -47,7 +57,13 @@ impl PerftArgs {
             threads: 0,
             suite: Some("reference".into()),
             max_nodes: Some(10_000_000),
+            corpus: PathBuf::from("corpus"),
+            no_save: false,
         }
+    }
+
+    fn save_dir(&self) -> Option<&Path> {
+        (!self.no_save).then_some(self.corpus.as_path())
     }
 }
 
@@ -57,7 +73,19 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
         let suite = load_suite(path)?;
-        return Ok(pool.install(|| run_suite(&suite, &generators, args.depth, args.max_nodes)));
+        let found_by = format!("xqdiff perft --suite {path}");
+        return Ok(pool.install(|| {
+            run_suite(
+                &suite,
+                &generators,
+                args.depth,
+                args.max_nodes,
+                Investigation {
+                    save: args.save_dir(),
+                    found_by: &found_by,
+                },
+            )
+        }));
     }
     let depth = args
         .depth
@@ -66,7 +94,69 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         Some(fen) => Position::from_fen(fen)?,
         None => Position::startpos(),
     };
-    Ok(pool.install(|| run_one(&pos, depth, &generators, args.divide)))
+    let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", pos.fen());
+    let investigation = Investigation {
+        save: args.save_dir(),
+        found_by: &found_by,
+    };
+    Ok(pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation)))
+}
+
+/// What to do with a disagreement once it is found.
+#[derive(Clone, Copy)]
+struct Investigation<'a> {
+    /// Where to save the minimized case, if anywhere.
+    save: Option<&'a Path>,
+    /// The command, for the case's notes.
+    found_by: &'a str,
+}
+
+impl Investigation<'_> {
+    /// Follows the disagreement seen in `runs` (one per generator, at `depth` from `pos`)
+    /// down to where the move sets differ, minimizes it, prints it and saves it.
+    fn run(&self, pos: &Position, depth: u32, generators: &[&dyn Engine], runs: &[Run]) {
+        let known: Vec<Vec<(Move, u64)>> = runs.iter().map(|r| r.divide.clone()).collect();
+        let bar = Progress::new("descent", 0);
+        let report = |ply: usize, done: u64, total: u64| {
+            bar.update(done, total);
+            bar.message(format!("{ply} plies down"));
+        };
+        let found = descent::explain(pos, depth, generators, Some(&known), Some(&report));
+        bar.finish();
+        let Some(f) = found else {
+            println!(
+                "descent: no position on the way shows the disagreement to the oracle \
+                 (the counts differ only deeper than the oracle looks)"
+            );
+            return;
+        };
+        let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
+        println!(
+            "descent:   {}",
+            if path.is_empty() {
+                "(the root itself)".to_owned()
+            } else {
+                path.join(" ")
+            }
+        );
+        println!("position:  {}", f.descent.position.fen());
+        for d in &f.descent.disagreements {
+            println!("  {d}");
+        }
+        println!(
+            "minimized: {}  ({} pieces)",
+            f.minimized.fen(),
+            f.minimized.pieces().count()
+        );
+        println!("  {}", f.disagreement);
+        if let Some(dir) = self.save {
+            match f.save(dir, self.found_by) {
+                Ok((file, true)) => println!("saved:     {}", file.display()),
+                Ok((file, false)) => println!("already in corpus: {}", file.display()),
+                Err(e) => eprintln!("xqdiff: could not save the finding: {e}"),
+            }
+        }
+    }
 }
 
 fn load_suite(path: &str) -> Result<Vec<SuiteEntry>, CliError> {
@@ -120,7 +210,13 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
     format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
 }
 
-fn run_one(pos: &Position, depth: u32, generators: &[&dyn Engine], divide: bool) -> Outcome {
+fn run_one(
+    pos: &Position,
+    depth: u32,
+    generators: &[&dyn Engine],
+    divide: bool,
+    investigation: Investigation<'_>,
+) -> Outcome {
     println!("position  {}", pos.fen());
     println!(
         "depth     {depth}  ({} threads)",
@@ -140,10 +236,7 @@ fn run_one(pos: &Position, depth: u32, generators: &[&dyn Engine], divide: bool)
         );
     }
     let table = divide_table(&runs);
-    let agree = runs.iter().all(|r| r.nodes == runs[0].nodes)
-        && table
-            .values()
-            .all(|counts| counts.iter().all(|c| *c == counts[0]));
+    let agree = runs_agree(&runs);
     if divide || !agree {
         let rows: Vec<_> = table
             .iter()
@@ -162,9 +255,18 @@ fn run_one(pos: &Position, depth: u32, generators: &[&dyn Engine], divide: bool)
         }
         (_, false) => {
             println!("generators DISAGREE");
+            investigation.run(pos, depth, generators, &runs);
             Outcome::Disagree
         }
     }
+}
+
+/// Whether every run has the same total and the same count below every root move.
+fn runs_agree(runs: &[Run]) -> bool {
+    runs.iter().all(|r| r.nodes == runs[0].nodes)
+        && divide_table(runs)
+            .values()
+            .all(|counts| counts.iter().all(|c| *c == counts[0]))
 }
 
 /// Per root move (in ICCS order), each generator's count, `None` where it lacks the move.
@@ -197,6 +299,7 @@ fn run_suite(
     generators: &[&dyn Engine],
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
+    investigation: Investigation<'_>,
 ) -> Outcome {
     let mut runs = 0;
     let mut mismatches = 0;
@@ -205,9 +308,12 @@ fn run_suite(
         let selected = entry.counts.iter().filter(|&&(d, n)| {
             max_depth.is_none_or(|m| d <= m) && max_nodes.is_none_or(|m| n <= m)
         });
+        // One descent per position: a deeper disagreement there is usually the same one.
+        let mut investigated = false;
         for &(depth, expected) in selected {
             let mut cells = Vec::new();
             let mut ok = true;
+            let mut these = Vec::new();
             for g in generators {
                 let run = timed_divide(*g, &entry.position, depth);
                 runs += 1;
@@ -224,6 +330,7 @@ fn run_suite(
                     verdict,
                     run.elapsed.as_secs_f64()
                 ));
+                these.push(run);
             }
             if !ok {
                 mismatches += 1;
@@ -233,6 +340,19 @@ fn run_suite(
                 entry.line,
                 cells.join(", ")
             );
+            if !investigated && !runs_agree(&these) {
+                investigated = true;
+                println!("generators DISAGREE with each other here");
+                let found_by = format!(
+                    "{} (line {}, depth {depth})",
+                    investigation.found_by, entry.line
+                );
+                Investigation {
+                    found_by: &found_by,
+                    ..investigation
+                }
+                .run(&entry.position, depth, generators, &these);
+            }
         }
     }
     println!(

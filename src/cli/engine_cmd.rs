@@ -1,0 +1,354 @@
+//! `xqdiff engine`: an external engine's perft against the built-in generators, on the
+//! start position, a perft suite, the corpus and seeded random positions. A difference
+//! is followed down, minimized, printed beside the consensus and saved under
+//! `<corpus>/external/<engine>/`.
+
+use super::{pool, CliError, Outcome};
+use crate::corpus::load_dir;
+use crate::crosscheck::{self, targets, Finding, Options, Stage, Status, Target, Verdict};
+use crate::epd::{parse_suite, REFERENCE_SUITE};
+use crate::external::{split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
+use crate::generators::registry;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::progress::Progress;
+use crate::subject::Subject;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `xqdiff engine`.
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    /// The engine's command line; quotes group words (`--cmd "sjaakii -xboard"`).
+    #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
+    cmd: String,
+    /// The protocol it speaks: uci, ucci or xboard.
+    #[arg(long, default_value = "uci")]
+    protocol: Protocol,
+    /// An option sent after the handshake, in order; repeat for more
+    /// (`--option UCI_Variant=xiangqi`).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    options: Vec<(String, String)>,
+    /// Rank numbering in its moves: auto, 0 (ICCS) or 1 (1-10).
+    #[arg(long, default_value = "auto")]
+    ranks: Ranks,
+    /// Horse and elephant letters in its FEN: auto, nb or he.
+    #[arg(long, default_value = "auto")]
+    fen_letters: FenLetters,
+    /// Seconds to wait for any one answer.
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Perft depth (suite positions: at most this).
+    #[arg(long, default_value_t = 3)]
+    depth: u32,
+    /// How many random positions to check, from seeded playouts.
+    #[arg(long, default_value_t = 100)]
+    positions: usize,
+    /// Seed of the random positions (default: from the clock, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Suite positions to check: `reference` (the built-in published suite), an EPD
+    /// file, or `none`.
+    #[arg(long, default_value = "reference", value_name = "reference|FILE|none")]
+    suite: String,
+    /// The corpus: its positions are checked, and findings go to `DIR/external/<engine>/`.
+    #[arg(long, default_value = "corpus", value_name = "DIR")]
+    corpus: PathBuf,
+    /// Keep findings out of the corpus (print only).
+    #[arg(long)]
+    no_save: bool,
+    /// Run the start and each suite position at the deepest depth (up to --depth) whose
+    /// published count is at most this many nodes.
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Stop after this many differences (0: check every position).
+    #[arg(long, default_value_t = 1)]
+    max_findings: usize,
+    /// Worker threads for the built-in generators (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!("{s:?} is not NAME=VALUE")),
+    }
+}
+
+fn protocol_name(p: Protocol) -> &'static str {
+    match p {
+        Protocol::Uci => "uci",
+        Protocol::Ucci => "ucci",
+        Protocol::Xboard => "xboard",
+    }
+}
+
+/// Every position to check, in order: the start, the suite, the corpus, random ones.
+fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError> {
+    let start = targets::start(args.depth);
+    // The published counts of the start position bound its depth like any suite line's.
+    let reference = parse_suite(REFERENCE_SUITE).unwrap_or_default();
+    let start_depth = match reference.iter().find(|e| e.position == start.position) {
+        Some(entry) => targets::suite(std::slice::from_ref(entry), args.depth, args.max_nodes)
+            .first()
+            .map(|t| t.depth),
+        None => Some(args.depth),
+    };
+    let mut list: Vec<Target> = start_depth
+        .map(|depth| Target { depth, ..start })
+        .into_iter()
+        .collect();
+    let suite_text = match args.suite.as_str() {
+        "none" => None,
+        "reference" => Some(REFERENCE_SUITE.to_owned()),
+        path => Some(
+            std::fs::read_to_string(path).map_err(|source| CliError::Io {
+                path: path.into(),
+                source,
+            })?,
+        ),
+    };
+    if let Some(text) = suite_text {
+        let entries = parse_suite(&text).map_err(|source| CliError::Suite {
+            path: args.suite.clone(),
+            source,
+        })?;
+        let suite = targets::suite(&entries, args.depth, args.max_nodes);
+        list.extend(
+            suite
+                .into_iter()
+                .filter(|t| t.position != Position::startpos()),
+        );
+    }
+    match load_dir(&args.corpus) {
+        Ok(loaded) => {
+            for e in &loaded.damaged {
+                eprintln!("xqdiff: skipped damaged corpus file: {e}");
+            }
+            list.extend(targets::corpus(&loaded.cases, args.depth));
+        }
+        // No corpus yet is no reason not to check the engine.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(CliError::Io {
+                path: args.corpus.clone(),
+                source,
+            })
+        }
+    }
+    list.extend(targets::random(
+        seed,
+        args.positions,
+        args.depth,
+        registry()[0],
+    ));
+    Ok(list)
+}
+
+fn stage_text(stage: Stage) -> String {
+    match stage {
+        Stage::Comparing => "comparing".into(),
+        Stage::Descending { ply } => format!("descending, {ply} plies down"),
+        Stage::Reproducing { ply, depth } => {
+            format!("reproducing from ply {ply} at depth {depth}")
+        }
+        Stage::Minimizing { tried, pieces } => {
+            format!("minimizing, {tried} tried, {pieces} pieces")
+        }
+        Stage::OursDisagree => "the built-ins disagree here: descending".into(),
+    }
+}
+
+fn line(moves: &[Move]) -> String {
+    if moves.is_empty() {
+        "(none: at the root)".into()
+    } else {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn print_finding(f: &Finding) {
+    println!(
+        "DIFFERENCE on {} at depth {}: {}",
+        f.label,
+        f.depth,
+        f.root.fen()
+    );
+    println!("  path       {}", line(&f.path));
+    println!("  position   {}", f.position.fen());
+    println!("{}", indent(&f.comparison.to_string()));
+    if let Some(note) = &f.note {
+        println!("  note: {note}");
+    }
+    match &f.reproduction {
+        Some(r) => {
+            println!(
+                "  reproduces from the FEN alone at depth {}, {} plies down the path: {}",
+                r.depth,
+                r.ply,
+                r.from.fen()
+            );
+            println!(
+                "  minimized  {}  ({} pieces, depth {})",
+                r.minimized.fen(),
+                r.minimized.pieces().count(),
+                r.depth
+            );
+            match &r.comparison {
+                Some(c) => println!("{}", indent(&c.to_string())),
+                None => println!("  (the engine failed before it could answer there)"),
+            }
+        }
+        None => println!("  (the engine failed before the difference could be reproduced)"),
+    }
+    if let Some(file) = &f.file {
+        println!("  saved      {}", file.display());
+    }
+}
+
+/// Runs `xqdiff engine`.
+pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
+    if args.depth == 0 {
+        return Err(CliError::Usage("--depth must be at least 1".into()));
+    }
+    let timeout = Duration::try_from_secs_f64(args.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "--timeout {} is not a positive number of seconds",
+                args.timeout
+            ))
+        })?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let list = collect_targets(args, seed)?;
+    split_command(&args.cmd).map_err(|e| CliError::Usage(format!("bad --cmd: {e}")))?;
+    let config = EngineConfig {
+        command: args.cmd.clone(),
+        protocol: args.protocol,
+        options: args.options.clone(),
+        ranks: args.ranks,
+        fen_letters: args.fen_letters,
+        timeout,
+    };
+    let pool = pool(args.threads)?;
+    let mut engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
+        during: "start-up".into(),
+        source,
+    })?;
+    let name = engine.name();
+    println!(
+        "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
+        args.cmd,
+        protocol_name(args.protocol),
+        args.depth,
+        list.len(),
+        crate::generators::names().join(", ")
+    );
+    let bar = Progress::new("engine", list.len() as u64);
+    let show = |s: &Status<'_>| {
+        bar.update(s.index as u64, s.of as u64);
+        bar.message(format!("{}: {}", s.label, stage_text(s.stage)));
+    };
+    let save = !args.no_save;
+    let options = Options {
+        subject_dir: save.then(|| crosscheck::external_dir(&args.corpus, &name)),
+        corpus: save.then(|| args.corpus.clone()),
+        max_findings: args.max_findings,
+        found_by: format!(
+            "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
+            args.cmd,
+            protocol_name(args.protocol),
+            args.depth
+        ),
+        progress: Some(&show),
+    };
+    let engines = registry();
+    let report = pool
+        .install(|| crosscheck::check(&mut engine, &engines, &list, &options))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    bar.finish();
+    drop(engine);
+
+    for c in &report.checked {
+        let verdict = match c.verdict {
+            Verdict::Agree => "ok",
+            Verdict::Differs => "DIFFERS",
+            Verdict::OursDisagree => "OURS DISAGREE",
+        };
+        println!(
+            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
+            c.depth,
+            c.subject_total,
+            c.consensus_total,
+            c.elapsed.as_secs_f64(),
+            c.label
+        );
+    }
+    for f in &report.findings {
+        print_finding(f);
+    }
+    for o in &report.ours {
+        println!("the built-in generators DISAGREE on {}", o.label);
+        if let Some(f) = &o.finding {
+            println!("  path       {}", line(&f.descent.path));
+            println!(
+                "  minimized  {}  ({} pieces)",
+                f.minimized.fen(),
+                f.minimized.pieces().count()
+            );
+            println!("  {}", f.disagreement);
+        }
+        if let Some(file) = &o.file {
+            println!("  saved      {}", file.display());
+        }
+    }
+    for e in &report.write_errors {
+        eprintln!("xqdiff: could not save a finding: {e}");
+    }
+    let summary = format!(
+        "{} position(s), {} nodes compared in {:.1} s (seed {seed})",
+        report.checked.len(),
+        report.nodes_compared(),
+        report.elapsed.as_secs_f64()
+    );
+    if !report.findings.is_empty() || !report.ours.is_empty() {
+        // The difference is the news even if the engine then failed; say both.
+        if let Some(f) = &report.failure {
+            eprintln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
+        }
+        println!(
+            "{name}: {} difference(s), {} disagreement(s) among the built-ins; {summary}",
+            report.findings.len(),
+            report.ours.len()
+        );
+        return Ok(Outcome::Disagree);
+    }
+    if let Some(f) = report.failure {
+        println!("{summary} before the engine failed");
+        return Err(CliError::Engine {
+            during: f.label,
+            source: f.error,
+        });
+    }
+    println!("agreement: {name} matches the built-in generators on {summary}");
+    Ok(Outcome::Agree)
+}

@@ -1,0 +1,569 @@
+//! The engine check with in-process subjects: every planted rule bug is found from a
+//! root position, followed down, reproduced from a FEN alone and minimized to a few
+//! pieces, with the right moves on each side; a correct generator agrees with counts; a
+//! bug in a subject's make shows only from the parent; a subject that prints only totals
+//! is still caught. Also the perft auto-descent among the built-ins ([`descent::explain`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use xqdiff::corpus::{load_dir, replay, Case};
+use xqdiff::crosscheck::{self, targets, Comparison, Options, Report, Target, Verdict};
+use xqdiff::descent;
+use xqdiff::generators::{mailbox::MailboxGen, naive::NaiveGen, registry};
+use xqdiff::oracle::{check_position, CheckKind};
+use xqdiff::planted::{Bug, Planted};
+use xqdiff::subject::{Divide, InProcess, Subject, SubjectError};
+use xqdiff::{Engine, Move, Position};
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("xqdiff-crosscheck-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A subject that prints only totals, as an xboard engine without divide does.
+struct TotalsOnly<S>(S);
+
+impl<S: Subject> Subject for TotalsOnly<S> {
+    fn name(&self) -> String {
+        format!("{} (totals only)", self.0.name())
+    }
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        let d = self.0.divide(root, path, depth)?;
+        Ok(Divide {
+            per_move: None,
+            total: d.total,
+        })
+    }
+}
+
+fn play(pos: &Position, mv: Move) -> Position {
+    let after = MailboxGen
+        .probe(pos)
+        .legal
+        .into_iter()
+        .find(|l| l.mv == mv)
+        .unwrap_or_else(|| panic!("{mv} is not legal on {}", pos.fen()))
+        .after;
+    Position::new(after).unwrap()
+}
+
+fn after_moves(fen: &str, moves: &str) -> Position {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for mv in moves.split_whitespace() {
+        pos = play(&pos, mv.parse().unwrap());
+    }
+    pos
+}
+
+/// Moves one divide has and the other lacks, with the first's counts.
+fn only(a: &[(Move, u64)], b: &[(Move, u64)]) -> Vec<(Move, u64)> {
+    let b: BTreeSet<Move> = b.iter().map(|&(m, _)| m).collect();
+    let mut out: Vec<(Move, u64)> = a.iter().copied().filter(|(m, _)| !b.contains(m)).collect();
+    out.sort();
+    out
+}
+
+/// Checks a comparison against the two generators' own divides at `pos`: the moves
+/// only one side has are exactly those, with their counts. A totals-only subject
+/// cannot name its extra moves, but its total must exceed what it named by their counts.
+fn assert_only_in(c: &Comparison, pos: &Position, subject: &dyn Engine, named: bool, what: &str) {
+    let theirs = subject.divide(pos, c.depth, false, None);
+    let ours = MailboxGen.divide(pos, c.depth, false, None);
+    let expected_subject_only = only(&theirs, &ours);
+    assert_eq!(
+        c.only_consensus,
+        only(&ours, &theirs),
+        "{what}: {}\n{c}",
+        pos.fen()
+    );
+    if named {
+        assert_eq!(
+            c.only_subject,
+            expected_subject_only,
+            "{what}: {}\n{c}",
+            pos.fen()
+        );
+    } else {
+        assert!(c.only_subject.is_empty(), "{what}: {c}");
+        let extra: u64 = expected_subject_only.iter().map(|&(_, n)| n).sum();
+        assert_eq!(c.unnamed(), extra, "{what}: {}\n{c}", pos.fen());
+    }
+}
+
+fn run(subject: &mut dyn Subject, targets: &[Target], options: &Options<'_>) -> Report {
+    crosscheck::check(subject, &registry(), targets, options).expect("check starts")
+}
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Every planted bug, per-move and totals-only, from the start position or (for bugs
+/// that need a piece moved twice first) two plies in, at depth 3.
+#[test]
+fn every_planted_bug_is_found_minimized_and_filed() {
+    // An elephant needs two moves to reach the river and a king two to reach its
+    // palace's edge: five plies from the start. Two plies in, three are enough.
+    let table: &[(Bug, &str)] = &[
+        (Bug::CannonCannotCapture, ""),
+        (Bug::HorseLegIgnored, ""),
+        (Bug::ElephantCrossesRiver, "c0e2 c9e7"),
+        (Bug::ElephantEyeIgnored, ""),
+        (Bug::PawnSidewaysBeforeRiver, ""),
+        (Bug::KingLeavesPalace, "e0e1 e9e8"),
+        (Bug::RookJumpsOne, ""),
+    ];
+    let dir = TempDir::new("planted");
+    let mut summary = Vec::new();
+    for &(bug, moves) in table {
+        for named in [true, false] {
+            let planted = Planted(bug);
+            let root = after_moves(START, moves);
+            let target = Target {
+                label: format!("start {moves}"),
+                position: root.clone(),
+                depth: 3,
+            };
+            let what = format!("{bug:?} named={named}");
+            let save = dir.0.join(bug.as_str());
+            let options = Options {
+                subject_dir: Some(save.clone()),
+                max_findings: 1,
+                found_by: "tests/crosscheck.rs".into(),
+                ..Options::default()
+            };
+            let report = if named {
+                run(&mut InProcess::new(&planted), &[target], &options)
+            } else {
+                run(
+                    &mut TotalsOnly(InProcess::new(&planted)),
+                    &[target],
+                    &options,
+                )
+            };
+            assert!(report.failure.is_none(), "{what}: {:?}", report.failure);
+            assert_eq!(report.checked[0].verdict, Verdict::Differs, "{what}");
+            let f = report
+                .findings
+                .first()
+                .unwrap_or_else(|| panic!("{what}: not found"));
+
+            // The path is playable and ends where the finding says, with the sets
+            // differing there exactly as the two generators' own divides do.
+            let mut pos = root.clone();
+            for &mv in &f.path {
+                pos = play(&pos, mv);
+            }
+            assert_eq!(pos, f.position, "{what}");
+            assert_eq!(f.comparison.depth as usize, 3 - f.path.len(), "{what}");
+            assert!(f.comparison.sets_differ(), "{what}: {}", f.comparison);
+            assert_only_in(&f.comparison, &f.position, &planted, named, &what);
+
+            let r = f
+                .reproduction
+                .as_ref()
+                .unwrap_or_else(|| panic!("{what}: no reproduction"));
+            // A rule bug is a move-generation bug: it shows from the FEN where the sets
+            // differ, at depth 1.
+            assert_eq!((r.ply, r.depth), (f.path.len(), 1), "{what}");
+            let pieces = r.minimized.pieces().count();
+            assert!(
+                pieces <= 5,
+                "{what}: {pieces} pieces: {}",
+                r.minimized.fen()
+            );
+            let c = r
+                .comparison
+                .as_ref()
+                .expect("comparison at the minimized position");
+            assert!(c.differs(), "{what}: {c}");
+            assert_eq!(c.depth, r.depth);
+            assert_only_in(c, &r.minimized, &planted, named, &what);
+            let mut expected = MailboxGen.divide(&r.minimized, r.depth, false, None);
+            expected.sort();
+            assert_eq!(r.expected, expected, "{what}");
+
+            // Filed under its own folder, readable, and the built-ins meet its expectations.
+            let file = f
+                .file
+                .as_ref()
+                .unwrap_or_else(|| panic!("{what}: not saved"));
+            let case = Case::parse(&std::fs::read_to_string(file).unwrap(), file).unwrap();
+            assert_eq!(case.position, r.minimized, "{what}");
+            assert_eq!(case.note("engine"), Some(report.subject.as_str()));
+            assert_eq!(case.note("depth"), Some(r.depth.to_string().as_str()));
+            let replayed = replay(&save, &registry()).unwrap();
+            assert!(
+                replayed.failures.is_empty() && replayed.unmet.is_empty(),
+                "{what}: {:?} {:?}",
+                replayed.failures,
+                replayed.unmet
+            );
+            summary.push(format!(
+                "{what}: path [{}], reproduced at ply {} depth {}, {pieces} pieces: {}",
+                f.path
+                    .iter()
+                    .map(Move::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                r.ply,
+                r.depth,
+                r.minimized.fen()
+            ));
+        }
+    }
+    println!("{}", summary.join("\n"));
+}
+
+/// The naive generator, answering per move and totals-only, agrees with the consensus
+/// everywhere; the report's counts are the built-ins' own perft counts.
+#[test]
+fn a_correct_generator_agrees_with_counts() {
+    let suite = xqdiff::epd::parse_suite(xqdiff::epd::REFERENCE_SUITE).unwrap();
+    let mut list = vec![targets::start(3)];
+    list.extend(targets::suite(&suite, 3, Some(20_000)));
+    list.extend(targets::random(5, 4, 2, &MailboxGen));
+    for named in [true, false] {
+        let report = if named {
+            run(&mut InProcess::new(&NaiveGen), &list, &Options::default())
+        } else {
+            run(
+                &mut TotalsOnly(InProcess::new(&NaiveGen)),
+                &list,
+                &Options::default(),
+            )
+        };
+        assert!(report.all_agree(), "named={named}: {report:?}");
+        assert_eq!(report.checked.len(), list.len());
+        let mut nodes = 0;
+        for (c, t) in report.checked.iter().zip(&list) {
+            let expected = MailboxGen.perft(&t.position, t.depth);
+            assert_eq!(
+                (c.consensus_total, c.subject_total),
+                (expected, expected),
+                "{}",
+                t.label
+            );
+            assert_eq!(c.depth, t.depth);
+            nodes += expected;
+        }
+        assert_eq!(report.nodes_compared(), nodes);
+    }
+}
+
+/// A subject whose make turns a capture into a swap: the captured piece lands where
+/// the capturing piece stood (when that leaves a valid position; otherwise the capture
+/// is made properly). Its move generation is right, so from any FEN alone at depth 1
+/// it agrees; the bug shows only when it plays a capture itself.
+struct SwapOnCapture;
+
+impl SwapOnCapture {
+    fn make(pos: &Position, mv: Move) -> Result<Position, SubjectError> {
+        let mut s = pos.setup().clone();
+        let mover = s.board[mv.from.index()].take();
+        let taken = std::mem::replace(&mut s.board[mv.to.index()], mover);
+        s.turn = s.turn.other();
+        let right = Position::new(s.clone());
+        s.board[mv.from.index()] = taken;
+        Position::new(s)
+            .or(right)
+            .map_err(|e| SubjectError::Refused {
+                what: format!("{mv} on {}", pos.fen()),
+                reason: e.to_string(),
+            })
+    }
+
+    fn perft(pos: &Position, depth: u32) -> Result<u64, SubjectError> {
+        let legal = MailboxGen.probe(pos).legal_moves();
+        if depth <= 1 {
+            return Ok(legal.len() as u64);
+        }
+        legal
+            .into_iter()
+            .map(|mv| Self::perft(&Self::make(pos, mv)?, depth - 1))
+            .sum()
+    }
+}
+
+impl Subject for SwapOnCapture {
+    fn name(&self) -> String {
+        "swap-on-capture".into()
+    }
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        let mut pos = root.clone();
+        for &mv in path {
+            pos = Self::make(&pos, mv)?;
+        }
+        let per_move = MailboxGen
+            .probe(&pos)
+            .legal_moves()
+            .into_iter()
+            .map(|mv| match depth {
+                // The last ply is counted, not played, as real engines do.
+                1 => Ok((mv, 1)),
+                _ => Ok((mv, Self::perft(&Self::make(&pos, mv)?, depth - 1)?)),
+            })
+            .collect::<Result<Vec<_>, SubjectError>>()?;
+        let total = per_move.iter().map(|&(_, n)| n).sum();
+        Ok(Divide {
+            per_move: Some(per_move),
+            total,
+        })
+    }
+}
+
+/// From the start at depth 3 the descent ends two plies down, after the subject's own
+/// capture; that position's FEN alone shows nothing at depth 1, so the reproduction
+/// walks up to its parent, where depth 2 includes the capture.
+#[test]
+fn a_make_bug_reproduces_from_the_parent_at_depth_2() {
+    let report = run(
+        &mut SwapOnCapture,
+        &[targets::start(3)],
+        &Options::default(),
+    );
+    assert!(report.failure.is_none(), "{:?}", report.failure);
+    let f = report.findings.first().expect("found");
+    assert_eq!(f.path.len(), 2, "{:?} {:?}", f.path, f.note);
+    assert!(!f.comparison.only_subject.is_empty(), "{}", f.comparison);
+    let r = f.reproduction.as_ref().expect("reproduced");
+    assert_eq!((r.ply, r.depth), (f.path.len() - 1, 2));
+    assert_eq!(r.from, after_moves(START, &f.path[0].to_string()));
+    assert!(r.minimized.pieces().count() <= 5, "{}", r.minimized.fen());
+    // From the minimized FEN at depth 1 it is right, at depth 2 it is not.
+    let mut s = SwapOnCapture;
+    let mut at = |d| s.divide(&r.minimized, &[], d).unwrap().total;
+    let (one, two) = (at(1), at(2));
+    assert_eq!(one, MailboxGen.perft(&r.minimized, 1));
+    assert_ne!(two, MailboxGen.perft(&r.minimized, 2));
+}
+
+/// A subject that stops being able to answer mid-check: the finding made so far is
+/// kept, the failure is reported, and the minimization does not keep asking.
+struct DiesAfter<S> {
+    inner: S,
+    answers: usize,
+    asked_after_death: usize,
+}
+
+impl<S: Subject> Subject for DiesAfter<S> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        if self.answers == 0 {
+            self.asked_after_death += 1;
+            return Err(SubjectError::Exited {
+                request: format!("perft {depth}"),
+                status: "exit status: 3".into(),
+                last: vec!["bye".into()],
+            });
+        }
+        self.answers -= 1;
+        self.inner.divide(root, path, depth)
+    }
+}
+
+#[test]
+fn a_dying_subject_stops_the_check_with_its_error() {
+    let planted = Planted(Bug::CannonCannotCapture);
+    // Enough answers to find and descend, too few to finish minimizing.
+    let mut subject = DiesAfter {
+        inner: InProcess::new(&planted),
+        answers: 5,
+        asked_after_death: 0,
+    };
+    let report = run(
+        &mut subject,
+        &[targets::start(2), targets::start(1)],
+        &Options::default(),
+    );
+    let failure = report.failure.as_ref().expect("failure reported");
+    assert!(
+        matches!(failure.error, SubjectError::Exited { .. }),
+        "{}",
+        failure.error
+    );
+    assert!(failure.error.to_string().contains("bye"));
+    assert_eq!(report.findings.len(), 1);
+    let r = report.findings[0]
+        .reproduction
+        .as_ref()
+        .expect("reproduced before it died");
+    assert!(r.comparison.is_none());
+    assert_eq!(
+        report.checked.len(),
+        1,
+        "the second target is not asked about"
+    );
+    assert_eq!(subject.asked_after_death, 1);
+}
+
+/// `xqdiff perft`'s auto-descent: two generators that disagree at some depth are
+/// followed to the position where their move sets differ, minimized, and filed.
+#[test]
+fn perft_disagreement_descends_minimizes_and_saves() {
+    let table: &[(Bug, &str, u32)] = &[
+        (Bug::CannonCannotCapture, "", 2),
+        (Bug::HorseLegIgnored, "", 2),
+        (Bug::ElephantCrossesRiver, "c0e2 c9e7", 3),
+        (Bug::ElephantEyeIgnored, "", 3),
+        (Bug::PawnSidewaysBeforeRiver, "", 2),
+        (Bug::KingLeavesPalace, "e0e1 e9e8", 3),
+        (Bug::RookJumpsOne, "", 2),
+    ];
+    let dir = TempDir::new("perft");
+    for &(bug, moves, depth) in table {
+        let planted = Planted(bug);
+        let engines: Vec<&dyn Engine> = vec![&MailboxGen, &planted];
+        let root = after_moves(START, moves);
+        assert_ne!(
+            MailboxGen.perft(&root, depth),
+            planted.perft(&root, depth),
+            "{bug:?}"
+        );
+        let f = descent::explain(&root, depth, &engines, None, None)
+            .unwrap_or_else(|| panic!("{bug:?}: no descent"));
+        let mut pos = root.clone();
+        for &mv in &f.descent.path {
+            pos = play(&pos, mv);
+        }
+        assert_eq!(pos, f.descent.position, "{bug:?}");
+        assert!(
+            f.minimized.pieces().count() <= 5,
+            "{bug:?}: {}",
+            f.minimized.fen()
+        );
+        assert_eq!(f.disagreement.fen, f.minimized.fen());
+        // The moves each side has at the minimized position are the generators' own.
+        if f.disagreement.check == CheckKind::Legal {
+            let planted_legal = planted.probe(&f.minimized).legal_moves();
+            for o in &f.disagreement.only_in {
+                let has_planted = o.has.iter().any(|h| h == "planted");
+                assert_eq!(
+                    has_planted,
+                    planted_legal.contains(&o.mv),
+                    "{bug:?} {}",
+                    o.mv
+                );
+            }
+        }
+        let (file, new) = f.save(&dir.0, "tests/crosscheck.rs").unwrap();
+        assert!(new);
+        let case = Case::parse(&std::fs::read_to_string(&file).unwrap(), &file).unwrap();
+        assert_eq!(case.position, f.minimized);
+        let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
+        let path = if path.is_empty() {
+            "(root)".to_owned()
+        } else {
+            path.join(" ")
+        };
+        assert_eq!(case.note("path"), Some(path.as_str()));
+        assert_eq!(case.note("perft-root"), Some(root.fen().as_str()));
+        let still: Vec<_> = check_position(&case.position, &engines);
+        assert!(
+            still.iter().any(|d| d.same_kind(&f.disagreement)),
+            "{bug:?}"
+        );
+    }
+    // The corpus they were saved to replays clean on the correct generators.
+    let r = replay(&dir.0, &registry()).unwrap();
+    assert_eq!(r.replayed, table.len());
+    assert!(r.failures.is_empty() && r.unmet.is_empty() && r.damaged.is_empty());
+}
+
+/// Findings about an external engine live under `external/<name>/`, which a replay of
+/// the corpus does not read, so someone else's bug never fails our regression run.
+#[test]
+fn external_findings_stay_out_of_the_corpus_replay() {
+    let corpus = TempDir::new("external");
+    let planted = Planted(Bug::PawnSidewaysBeforeRiver);
+    let mut subject = InProcess::new(&planted);
+    let dir = crosscheck::external_dir(&corpus.0, &subject.name());
+    let options = Options {
+        subject_dir: Some(dir.clone()),
+        ..Options::default()
+    };
+    let report = run(&mut subject, &[targets::start(1)], &options);
+    let file = report.findings[0].file.clone().expect("saved");
+    assert!(
+        file.starts_with(corpus.0.join("external")),
+        "{}",
+        file.display()
+    );
+    let top = replay(&corpus.0, &registry()).unwrap();
+    assert_eq!((top.replayed, top.failures.len()), (0, 0));
+    assert_eq!(load_dir(&dir).unwrap().cases.len(), 1);
+
+    let names: BTreeMap<&str, &str> = [
+        ("Fairy-Stockfish 14.0.1 LB", "fairy-stockfish-14.0.1-lb"),
+        ("../../etc", "etc"),
+        ("", "engine"),
+    ]
+    .into_iter()
+    .collect();
+    for (name, slug) in names {
+        assert_eq!(
+            crosscheck::external_dir(&corpus.0, name),
+            corpus.0.join("external").join(slug)
+        );
+    }
+}
+
+/// When the consensus engines disagree among themselves there is nothing to hold the
+/// subject to: that is reported as a disagreement among ours, followed down, minimized
+/// and filed in the corpus proper, and the subject is not blamed.
+#[test]
+fn a_split_consensus_is_reported_as_ours() {
+    let dir = TempDir::new("ours");
+    let planted = Planted(Bug::RookJumpsOne);
+    let consensus: Vec<&dyn Engine> = vec![&MailboxGen, &planted];
+    let options = Options {
+        corpus: Some(dir.0.clone()),
+        subject_dir: Some(dir.0.join("external")),
+        ..Options::default()
+    };
+    let report = crosscheck::check(
+        &mut InProcess::new(&NaiveGen),
+        &consensus,
+        &[targets::start(2)],
+        &options,
+    )
+    .unwrap();
+    assert!(report.findings.is_empty() && report.failure.is_none());
+    assert_eq!(report.checked[0].verdict, Verdict::OursDisagree);
+    let ours = report.ours.first().expect("reported");
+    let f = ours.finding.as_ref().expect("descended");
+    assert!(f.minimized.pieces().count() <= 5, "{}", f.minimized.fen());
+    let file = ours.file.as_ref().expect("saved");
+    assert_eq!(file.parent(), Some(dir.0.as_path()));
+    let failing = replay(&dir.0, &consensus).unwrap();
+    assert_eq!(failing.failures.len(), 1);
+}
