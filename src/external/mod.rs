@@ -120,5 +120,3 @@ pub struct EngineConfig {
     pub timeout: Duration,
 }
 
-mod driver_stub;
-pub use driver_stub::{split_command, ExternalEngine};
