@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Real, independent engines through `xqdiff engine`: Fairy-Stockfish (UCI, ranks 1-10)
+# and Sjaak II (xboard, H/E letters), from Debian's packages. What they disagree on is a
+# finding about that engine, saved under corpus/external/<engine>/ and flagged here; it
+# does not fail the run. The run fails when an engine cannot be driven (exit 2), or
+# when our own three generators disagree with each other.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+seed="${GITHUB_RUN_ID:-1}"
+
+install() {
+    local missing=()
+    [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
+    [ -x /usr/games/sjaakii ] || missing+=(sjaakii)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get install -y "${missing[@]}" || {
+        $sudo apt-get update && $sudo apt-get install -y "${missing[@]}"
+    }
+}
+
+# One engine, every kind of position: start, reference suite, corpus, 300 random.
+check_engine() {
+    local label="$1" log status=0
+    shift
+    log=$(mktemp)
+    cargo run --release --quiet -- engine "$@" --depth 3 --positions 300 --seed "$seed" \
+        --max-findings 0 --timeout 20 >"$log" 2>&1 || status=$?
+    # Every position's line is in the log; show only what did not simply agree.
+    grep -v '^ok ' "$log" || true
+    # Exit 1 covers both an engine finding and our own generators disagreeing; the
+    # summary line tells which.
+    if [ "$status" -eq 1 ] && ! grep -q ' 0 disagreement(s) among the built-ins' "$log"; then
+        echo "$label: the built-in generators disagree with each other (see above)" >&2
+        status=3
+    fi
+    rm -f "$log"
+    case "$status" in
+        0) echo "== $label agrees with the built-ins everywhere it was checked" ;;
+        1) echo "== FINDINGS about $label (not about xqdiff): see corpus/external/" ;;
+        *) echo "== $label could not be checked (exit $status)" >&2; return 1 ;;
+    esac
+}
+
+install
+check_engine "Fairy-Stockfish" --cmd /usr/games/fairy-stockfish --option UCI_Variant=xiangqi
+check_engine "Sjaak II" --cmd /usr/games/sjaakii --protocol xboard
+if [ -d corpus/external ]; then
+    echo "external findings on record:"
+    find corpus/external -type f | sort
+fi
