@@ -119,4 +119,3 @@ pub struct EngineConfig {
     /// The longest xqdiff waits for any one answer.
     pub timeout: Duration,
 }
-
