@@ -7,6 +7,7 @@ mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod replay_cmd;
+mod report_cmd;
 mod seeds_cmd;
 
 use crate::engine::Engine;
@@ -41,6 +42,8 @@ enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
     FuzzSeeds(seeds_cmd::SeedsArgs),
+    /// Render a saved correctness report (JSON) as HTML or Markdown.
+    Report(report_cmd::ReportArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -93,6 +96,14 @@ pub enum CliError {
     /// Flags that do not go together, or a required one missing.
     #[error("{0}")]
     Usage(String),
+    /// A file that is not a report this build can read.
+    #[error("bad report {path}: {source}")]
+    Report {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: crate::report::ReportError,
+    },
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -133,6 +144,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Minimize(args)) => minimize_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
+        Some(Command::Report(args)) => report_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }
