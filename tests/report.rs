@@ -26,9 +26,15 @@ const CANNON: &str = "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w";
 /// The same capture among pieces that have nothing to do with it, for the minimizer.
 const CANNON_BUSY: &str = "3k5/4a4/4r4/2n6/4p4/6B2/9/4C4/4A4/5K3 w";
 
-fn planted() -> Vec<&'static dyn Engine> {
-    static PLANTED: Planted = Planted(Bug::CannonCannotCapture);
-    vec![&MailboxGen, &BitboardGen, &PLANTED]
+/// Two real generators and one with `bug` planted: the planted one is the odd one out.
+fn planted(bug: Bug) -> Vec<&'static dyn Engine> {
+    static CANNON_BUG: Planted = Planted(Bug::CannonCannotCapture);
+    static HORSE_BUG: Planted = Planted(Bug::HorseLegIgnored);
+    let odd: &'static dyn Engine = match bug {
+        Bug::HorseLegIgnored => &HORSE_BUG,
+        _ => &CANNON_BUG,
+    };
+    vec![&MailboxGen, &BitboardGen, odd]
 }
 
 fn sel(css: &str) -> Selector {
@@ -250,21 +256,30 @@ fn check_page(report: &Report, page: &str, opts: &RenderOptions) {
     }
 }
 
-/// Each row: the positions of a run with the planted cannon bug (minimized or not),
-/// then the rendering option. Every run must fail and every page must show it.
+/// Each row: the planted bug, the positions of a run with it (minimized or not), then
+/// the rendering option. Every run must fail and every page must show it. The cannon
+/// that cannot capture lacks moves; the horse that ignores its leg has extra ones, so
+/// both arrow colours are drawn.
 #[test]
 fn a_planted_bug_gives_a_failed_report_with_one_arrow_per_disputed_move() {
-    let table: &[(&[(&str, bool)], RenderOptions)] = &[
-        (&[(CANNON_BUSY, true)], RenderOptions { latin: false }),
-        (&[(START, false)], RenderOptions { latin: false }),
-        (&[(CANNON, false)], RenderOptions { latin: false }),
+    let latin = RenderOptions { latin: true };
+    let chinese = RenderOptions { latin: false };
+    /// FENs, each with whether to minimize the first disagreement on it.
+    type Positions<'a> = &'a [(&'a str, bool)];
+    let table: &[(Bug, Positions, RenderOptions)] = &[
+        (Bug::CannonCannotCapture, &[(CANNON_BUSY, true)], chinese),
+        (Bug::CannonCannotCapture, &[(START, false)], chinese),
+        (Bug::CannonCannotCapture, &[(CANNON, false)], chinese),
         (
+            Bug::CannonCannotCapture,
             &[(START, true), (CANNON_BUSY, true)],
-            RenderOptions { latin: true },
+            latin,
         ),
+        (Bug::HorseLegIgnored, &[(START, false)], chinese),
+        (Bug::HorseLegIgnored, &[(START, true)], latin),
     ];
-    for (positions, opts) in table {
-        let report = run_report(&planted(), positions);
+    for (bug, positions, opts) in table {
+        let report = run_report(&planted(*bug), positions);
         assert!(!report.disagreements.is_empty(), "{positions:?}");
         assert_eq!(report.status(), Status::Failed);
         for d in &report.disagreements {
@@ -291,7 +306,7 @@ fn a_planted_bug_gives_a_failed_report_with_one_arrow_per_disputed_move() {
 /// generator lacks: drawn as two blue "lacks-odd" arrows.
 #[test]
 fn the_start_position_shows_both_cannon_captures() {
-    let report = run_report(&planted(), &[(START, false)]);
+    let report = run_report(&planted(Bug::CannonCannotCapture), &[(START, false)]);
     let page = html::render(&report, &RenderOptions::default());
     let doc = Html::parse_document(&page);
     let first = doc
@@ -322,7 +337,7 @@ fn an_all_agree_report_passes_and_draws_no_arrows() {
 
 /// A report with every kind of phase, as a writer would fill it.
 fn full_report() -> Report {
-    let mut report = run_report(&planted(), &[(CANNON, true)]);
+    let mut report = run_report(&planted(Bug::CannonCannotCapture), &[(CANNON, true)]);
     let t = Instant::now();
     let replay = xqdiff::corpus::replay(std::path::Path::new("corpus"), &registry())
         .expect("the repository's corpus");
@@ -537,4 +552,15 @@ fn the_report_command_renders_saved_reports_and_rejects_bad_files() {
     let saved = Report::from_json(&std::fs::read_to_string(&failed).unwrap()).unwrap();
     check_page(&saved, &page, &RenderOptions { latin: true });
     assert!(std::fs::read_to_string(&md_out).unwrap().contains("FAILED"));
+}
+
+/// The example in the schema document is a report this build reads, and a failed one.
+#[test]
+fn the_documented_example_parses() {
+    let doc = std::fs::read_to_string("docs/report-schema.md").unwrap();
+    let start = doc.find("```json\n").expect("an example") + "```json\n".len();
+    let len = doc[start..].find("```").expect("end of the example");
+    let report = Report::from_json(&doc[start..start + len]).unwrap();
+    assert_eq!(report.status(), Status::Failed);
+    assert_eq!(report.disagreements[0].moves[0].mv, "d0d7");
 }

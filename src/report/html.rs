@@ -73,6 +73,8 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
     );
     summary(&mut out, report, status);
     phases(&mut out, report);
+    // What went wrong first; the numbers of the phases that found it after.
+    disagreements(&mut out, report, opts);
     for phase in &report.phases {
         match &phase.details {
             Some(PhaseDetails::Perft(p)) => perft(&mut out, phase, p),
@@ -83,7 +85,6 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             None => {}
         }
     }
-    disagreements(&mut out, report, opts);
     out.push_str("</body>\n</html>\n");
     out
 }
@@ -177,7 +178,9 @@ fn status_cell(status: Status) -> String {
 
 /// Seconds as a person reads them.
 pub(crate) fn duration(seconds: f64) -> String {
-    if seconds < 1.0 {
+    if seconds < 0.001 {
+        format!("{:.0} µs", seconds * 1e6)
+    } else if seconds < 1.0 {
         format!("{:.0} ms", seconds * 1000.0)
     } else if seconds < 120.0 {
         format!("{seconds:.2} s")
@@ -285,24 +288,33 @@ fn perft(out: &mut String, phase: &Phase, p: &PerftPhase) {
 
 fn fuzz(out: &mut String, phase: &Phase, f: &FuzzPhase) {
     section_head(out, "fuzz", &format!("Fuzzing: {}", phase.name), phase);
-    out.push_str("<dl class=\"facts\">");
-    for (name, value) in [
-        ("cases", f.cases.to_string()),
-        ("positions", f.positions.to_string()),
-        ("time", duration(phase.seconds)),
-        ("cases/s", format!("{:.1}", f.cases_per_second)),
-        ("positions/s", format!("{:.1}", f.positions_per_second)),
-        ("findings", f.findings.to_string()),
-    ] {
-        fact(out, name, &value);
+    out.push_str(
+        "<table class=\"stats\">\n<tr><th class=\"num\">cases</th><th class=\"num\">positions</th>\
+         <th class=\"num\">time</th><th class=\"num\">cases/s</th><th class=\"num\">positions/s</th>\
+         <th class=\"num\">findings</th></tr>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+         <td class=\"num\">{:.1}</td><td class=\"num\">{:.1}</td><td class=\"num\">{}</td></tr>\n</table>",
+        f.cases,
+        f.positions,
+        duration(phase.seconds),
+        f.cases_per_second,
+        f.positions_per_second,
+        f.findings
+    );
+    if f.interrupted || !f.write_errors.is_empty() {
+        out.push_str("<dl class=\"facts\">");
+        if f.interrupted {
+            fact(out, "interrupted", "yes");
+        }
+        for e in &f.write_errors {
+            fact(out, "not saved", e);
+        }
+        out.push_str("</dl>\n");
     }
-    if f.interrupted {
-        fact(out, "interrupted", "yes");
-    }
-    for e in &f.write_errors {
-        fact(out, "not saved", e);
-    }
-    out.push_str("</dl>\n<h3>Feature coverage</h3>\n<table class=\"coverage\">\n\
+    out.push_str("<h3>Feature coverage</h3>\n<table class=\"coverage\">\n\
          <tr><th>feature</th><th class=\"num\">positions</th><th class=\"num\">share</th><th></th></tr>\n");
     let total = f.coverage.total;
     for row in &f.coverage.features {

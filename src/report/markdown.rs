@@ -91,7 +91,7 @@ pub fn render(report: &Report) -> String {
         if let Some(f) = &d.corpus_file {
             let _ = writeln!(out, "   - saved: {}", code(f));
         }
-        let _ = writeln!(out, "   - {}", text(&d.detail));
+        let _ = writeln!(out, "   - detail: {}", text(&d.detail));
     }
     out
 }

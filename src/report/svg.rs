@@ -11,6 +11,7 @@ use super::{escape, DisputedMove, RenderOptions};
 use crate::fen::{self, FenError};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
+use crate::position::Setup;
 use crate::square::{FILES, RANKS};
 use std::fmt::Write as _;
 
@@ -27,6 +28,9 @@ pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
 
 const WOOD: &str = "#f1d9a5";
 const DISC_FILL: &str = "#fbf1dc";
+/// Fonts with the traditional characters, the common ones on Linux, macOS and Windows.
+const CJK_FONTS: &str =
+    "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
 const INK: &str = "#5b3a1a";
 const RED_INK: &str = "#b71c1c";
 const BLACK_INK: &str = "#1b1b1b";
@@ -148,12 +152,12 @@ pub fn board(fen: &str, groups: &[ArrowGroup], opts: &RenderOptions) -> Result<S
     marks(&mut out);
     river(&mut out, opts);
     coordinates(&mut out);
+    arrows(&mut out, groups, &setup);
     out.push_str(r#"<g class="pieces">"#);
     for (sq, p) in setup.pieces() {
         piece(&mut out, sq.file(), sq.rank(), p, opts);
     }
     out.push_str("</g>");
-    arrows(&mut out, groups);
     out.push_str("</svg>");
     Ok(out)
 }
@@ -226,15 +230,16 @@ fn marks(out: &mut String) {
 }
 
 fn river(out: &mut String, opts: &RenderOptions) {
-    let (left, right) = if opts.latin {
-        ("Chu River", "Han Border")
+    // Latin words are wider than two characters: smaller and without the spacing.
+    let (left, right, size, spacing) = if opts.latin {
+        ("Chu River", "Han Border", 15, 1)
     } else {
-        ("楚河", "漢界")
+        ("楚河", "漢界", 22, 6)
     };
     let y = (point(0, 4).1 + point(0, 5).1) / 2.0;
     let _ = write!(
         out,
-        r#"<g class="river" fill="{INK}" font-size="22" text-anchor="middle" dominant-baseline="central" font-family="'Noto Serif CJK SC','Noto Serif CJK TC','Songti SC','SimSun',serif" letter-spacing="6">"#
+        r#"<g class="river" fill="{INK}" font-size="{size}" text-anchor="middle" dominant-baseline="central" font-family="{CJK_FONTS}" letter-spacing="{spacing}">"#
     );
     let _ = write!(
         out,
@@ -301,11 +306,7 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let (glyph, family, size) = if opts.latin {
         (p.fen_char(), "'DejaVu Sans',Arial,sans-serif", 20)
     } else {
-        (
-            chinese(p),
-            "'Noto Serif CJK SC','Noto Serif CJK TC','Songti SC','SimSun',serif",
-            23,
-        )
+        (chinese(p), CJK_FONTS, 23)
     };
     let sq = crate::square::Square::new(file, rank).map(|s| s.to_string());
     let _ = write!(
@@ -321,9 +322,12 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     );
 }
 
-/// One arrow per move of every group, drawn above the pieces. The head is a polygon
-/// of the arrow's own colour rather than a marker, so no shared definitions are needed.
-fn arrows(out: &mut String, groups: &[ArrowGroup]) {
+/// One arrow per move of every group. Arrows lie under the pieces: a cannon's arrow
+/// runs beneath its screen instead of hiding it, and since each arrow starts outside
+/// the moving piece and ends at the rim of the piece taken, nothing of it that matters
+/// is covered. The head is a polygon of the arrow's own colour rather than a marker,
+/// so no shared definitions are needed.
+fn arrows(out: &mut String, groups: &[ArrowGroup], setup: &Setup) {
     out.push_str(r#"<g class="arrows">"#);
     for g in groups {
         for text in &g.moves {
@@ -338,17 +342,23 @@ fn arrows(out: &mut String, groups: &[ArrowGroup]) {
                 continue;
             }
             let (ux, uy) = (dx / len, dy / len);
-            // Start at the rim of the moving piece, stop the tip just inside the target
-            // point's disc so the head never hides a whole piece.
-            let start = (from.0 + ux * (DISC - 4.0), from.1 + uy * (DISC - 4.0));
-            let tip = (to.0 - ux * 6.0, to.1 - uy * 6.0);
+            // Start outside the moving piece's disc and end at the rim of a piece taken,
+            // so no arrow hides the character of either; an empty target gets the tip
+            // close to its point.
+            let start = (from.0 + ux * (DISC + 1.0), from.1 + uy * (DISC + 1.0));
+            let stop = if setup.piece_at(mv.to).is_some() {
+                DISC + 1.0
+            } else {
+                5.0
+            };
+            let tip = (to.0 - ux * stop, to.1 - uy * stop);
             let (head, half) = (17.0, 9.0);
             let base = (tip.0 - ux * head, tip.1 - uy * head);
             let left = (base.0 - uy * half, base.1 + ux * half);
             let right = (base.0 + uy * half, base.1 - ux * half);
             let _ = write!(
                 out,
-                r#"<g class="arrow {}" data-move="{}" data-has="{}" fill="{c}" stroke="{c}" opacity="0.85"><title>{}: {}</title>"#,
+                r#"<g class="arrow {}" data-move="{}" data-has="{}" fill="{c}" stroke="{c}"><title>{}: {}</title>"#,
                 g.class,
                 escape(text),
                 escape(&g.has.join(" ")),
@@ -358,7 +368,7 @@ fn arrows(out: &mut String, groups: &[ArrowGroup]) {
             );
             let _ = write!(
                 out,
-                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="6" stroke-linecap="round"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" stroke-width="1" stroke-linejoin="round"/></g>"#,
+                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="5" stroke-linecap="round"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" stroke-width="1" stroke-linejoin="round"/></g>"#,
                 start.0,
                 start.1,
                 base.0 + ux * 2.0,
