@@ -10,13 +10,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use xqdiff::campaign::{self, Config};
 use xqdiff::engine::Engine;
+use xqdiff::external::{EngineConfig, FenLetters, Protocol, Ranks};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen, registry};
 use xqdiff::minimize::minimize_first;
 use xqdiff::oracle::check_position;
 use xqdiff::planted::{Bug, Planted};
 use xqdiff::report::{
-    html, markdown, Dispute, EnginePhase, EngineRow, GeneratorInfo, MetamorphicPhase, PerftPhase,
-    PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions, Report, ReportError, Status,
+    html, markdown, Dispute, EngineInfo, EnginePhase, EngineRow, GeneratorInfo, MetamorphicPhase,
+    PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions, Report, ReportError,
+    Status,
 };
 use xqdiff::{Color, Position, Role};
 
@@ -379,7 +381,52 @@ fn full_report() -> Report {
     report
         .phases
         .push(Phase::skipped("external", "no --engine given"));
+    report.engines.push(EngineInfo::from_config(
+        &EngineConfig {
+            command: "test-engine --uci".into(),
+            protocol: Protocol::Uci,
+            options: vec![("Threads".into(), "1".into())],
+            ranks: Ranks::Auto,
+            fen_letters: FenLetters::Auto,
+            timeout: Duration::from_secs(5),
+        },
+        "test-engine 1.0",
+    ));
     report
+}
+
+/// Names, FENs and details come from engines and files: whatever they hold is text
+/// on the page, never markup.
+#[test]
+fn hostile_text_stays_text() {
+    let hostile = "<script>alert(1)</script> \"quoted\" & 'single' <b>bold</b>";
+    let mut report = full_report();
+    report.command = Some(hostile.to_owned());
+    report.engines[0].name = hostile.to_owned();
+    report.phases[0].name = hostile.to_owned();
+    for d in &mut report.disagreements {
+        d.detail = hostile.to_owned();
+        d.phase = hostile.to_owned();
+        d.generators.push(hostile.to_owned());
+        for m in &mut d.moves {
+            m.has.push(hostile.to_owned());
+        }
+    }
+    let page = html::render(&report, &RenderOptions::default());
+    let doc = Html::parse_document(&page);
+    assert_eq!(doc.select(&sel("script, b")).count(), 0);
+    let text: String = doc.root_element().text().collect();
+    assert!(text.matches(hostile).count() >= 3, "{text}");
+    for arrow in doc.select(&sel("g.arrow")) {
+        assert!(attr(&arrow, "data-has").ends_with(hostile));
+    }
+    // In Markdown, only a code span may hold the tag unescaped: it shows there as text.
+    let md = markdown::render(&report);
+    for line in md.lines() {
+        let outside_code = line.split('`').step_by(2).collect::<String>();
+        assert!(!outside_code.contains("<script>"), "{line}");
+    }
+    assert!(md.contains("\\<script\\>"), "{md}");
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! them needs a line or two per phase.
 
 use super::{
-    rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, FeatureCount, FoundPath,
-    FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, ReplayFailure, ReplayPhase, Report,
-    Status,
+    rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, EngineOption, FeatureCount,
+    FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, ReplayFailure,
+    ReplayPhase, Report, Status,
 };
 use crate::campaign;
 use crate::corpus::Replay;
@@ -76,7 +76,14 @@ impl EngineInfo {
                 Protocol::Xboard => "xboard",
             }
             .to_owned(),
-            options: config.options.iter().cloned().collect(),
+            options: config
+                .options
+                .iter()
+                .map(|(name, value)| EngineOption {
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
         }
     }
 }
@@ -277,5 +284,84 @@ impl Report {
                     .map(|d| Dispute::from_oracle(name, d).with_corpus_file(file)),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::external::{FenLetters, Ranks};
+    use crate::moves::Move;
+    use crate::oracle::OnlyIn;
+
+    /// Each row: the check, the FEN it was found on, and the FEN its moves belong to.
+    #[test]
+    fn mirror_and_colour_swap_moves_are_placed_on_the_transformed_board() {
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        let table: &[(CheckKind, Option<&str>)] = &[
+            (CheckKind::Legal, None),
+            (CheckKind::PseudoLegal, None),
+            (
+                CheckKind::Mirror,
+                Some("5k3/9/9/9/9/9/9/9/9/4K3R w - - 0 1"),
+            ),
+            (
+                CheckKind::ColorSwap,
+                Some("r3k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1"),
+            ),
+        ];
+        for &(check, want) in table {
+            let d = Disagreement {
+                check,
+                fen: fen.to_owned(),
+                generators: vec!["a".into(), "b".into()],
+                odd_one_out: Some("b".into()),
+                only_in: vec![OnlyIn {
+                    mv: "a0a5".parse::<Move>().unwrap(),
+                    has: vec!["symmetry".into()],
+                }],
+                detail: String::new(),
+            };
+            let dispute = Dispute::from_oracle("p", &d);
+            assert_eq!(dispute.moves_fen.as_deref(), want, "{check}");
+            assert_eq!(dispute.moves[0].mv, "a0a5");
+            assert_eq!(dispute.check, check.as_str());
+        }
+    }
+
+    #[test]
+    fn engine_options_keep_their_order() {
+        let config = EngineConfig {
+            command: "engine --uci".into(),
+            protocol: Protocol::Xboard,
+            options: vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())],
+            ranks: Ranks::Auto,
+            fen_letters: FenLetters::Auto,
+            timeout: Duration::from_secs(5),
+        };
+        let info = EngineInfo::from_config(&config, "Test 1.0");
+        let names: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["Threads", "Hash"]);
+        assert_eq!(info.protocol, "xboard");
+        assert_eq!(info.name, "Test 1.0");
+    }
+
+    #[test]
+    fn coverage_table_names_every_feature_with_its_count() {
+        let mut c = Coverage::new();
+        for fen in [
+            "3k5/9/9/9/9/9/9/9/9/r3K4 w",
+            "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w",
+        ] {
+            c.add(&Position::from_fen(fen).unwrap());
+        }
+        let table = CoverageTable::from(&c);
+        assert_eq!(table.total, 2);
+        assert_eq!(table.features.len(), Feature::ALL.len());
+        for (row, f) in table.features.iter().zip(Feature::ALL) {
+            assert_eq!(row.feature, f.as_str());
+            assert_eq!(row.positions, c.count(f));
+        }
+        assert_eq!(table.missing().count(), c.missing().len());
     }
 }

@@ -149,7 +149,11 @@ fn summary(out: &mut String, report: &Report, status: Status) {
         .collect();
     fact(out, "generators", &gens.join(", "));
     for e in &report.engines {
-        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let options: Vec<String> = e
+            .options
+            .iter()
+            .map(|o| format!("{}={}", o.name, o.value))
+            .collect();
         let mut text = format!("{} ({}): {}", e.name, e.protocol, e.command);
         if !options.is_empty() {
             let _ = write!(text, " [{}]", options.join(", "));

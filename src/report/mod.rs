@@ -124,9 +124,18 @@ pub struct EngineInfo {
     pub command: String,
     /// `uci`, `ucci` or `xboard`.
     pub protocol: String,
-    /// Options sent after the handshake, name to value.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub options: BTreeMap<String, String>,
+    /// Options sent after the handshake, in the order sent (an engine may care).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<EngineOption>,
+}
+
+/// One option sent to an engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineOption {
+    /// Its name.
+    pub name: String,
+    /// The value sent.
+    pub value: String,
 }
 
 /// How a phase, or the whole run, ended.
