@@ -339,10 +339,13 @@ fn an_all_agree_report_passes_and_draws_no_arrows() {
 
 /// A report with every kind of phase, as a writer would fill it.
 fn full_report() -> Report {
-    let mut report = run_report(&planted(Bug::CannonCannotCapture), &[(CANNON, true)]);
+    let engines = planted(Bug::CannonCannotCapture);
+    let mut report = run_report(&engines, &[(CANNON, true)]);
+    // The corpus's cannon cases fail with the planted bug: real replay failures.
     let t = Instant::now();
-    let replay = xqdiff::corpus::replay(std::path::Path::new("corpus"), &registry())
+    let replay = xqdiff::corpus::replay(std::path::Path::new("corpus"), &engines)
         .expect("the repository's corpus");
+    assert!(!replay.failures.is_empty());
     report.add_replay(
         "corpus",
         std::path::Path::new("corpus"),
@@ -440,6 +443,23 @@ fn json_round_trips() {
     assert_eq!(value["schema"], "xqdiff-report/1");
     assert_eq!(value["disagreements"][0]["odd_one_out"], "planted");
     // Every phase kind is tagged in the JSON as documented.
+    // Replay failures are disagreements too, each naming its corpus file.
+    let replayed: Vec<&str> = report
+        .disagreements
+        .iter()
+        .filter(|d| d.phase == "corpus")
+        .filter_map(|d| d.corpus_file.as_deref())
+        .collect();
+    let Some(PhaseDetails::Replay(r)) = &report.phases[2].details else {
+        panic!("third phase is the replay");
+    };
+    assert_eq!(
+        r.failures.len(),
+        replayed.iter().collect::<BTreeSet<_>>().len()
+    );
+    for f in &r.failures {
+        assert!(replayed.contains(&f.file.as_str()), "{}", f.file);
+    }
     let kinds: Vec<&str> = value["phases"]
         .as_array()
         .unwrap()

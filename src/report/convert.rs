@@ -329,6 +329,32 @@ mod tests {
         }
     }
 
+    /// Red has nothing to dispute at the root; after Red's move Black's cannon b7 takes
+    /// the red rook over the b5 pawn, which the planted generator cannot.
+    #[test]
+    fn a_perft_descent_keeps_its_path() {
+        use crate::descent::descend;
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        use crate::planted::{Bug, Planted};
+        let planted = Planted(Bug::CannonCannotCapture);
+        let engines: [&dyn Engine; 3] = [&MailboxGen, &BitboardGen, &planted];
+        let root = Position::from_fen("3k5/9/1c7/9/1P7/9/9/9/9/1R2K4 w").unwrap();
+        assert!(crate::oracle::check_position(&root, &engines).is_empty());
+        let descent = descend(&root, 2, &engines).expect("perft(2) differs");
+        let d = Dispute::from_descent("perft", &root, &descent).unwrap();
+        let path = d.path.as_ref().unwrap();
+        assert_eq!(path.root_fen, root.fen());
+        assert_eq!(path.moves.len(), 1);
+        assert_eq!(d.odd_one_out.as_deref(), Some("planted"));
+        // Whichever rook move the path took, the disputed move is the cannon's capture.
+        assert!(
+            d.moves.iter().all(|m| m.mv.starts_with("b7")),
+            "{:?}",
+            d.moves
+        );
+        assert_ne!(d.fen, root.fen());
+    }
+
     #[test]
     fn engine_options_keep_their_order() {
         let config = EngineConfig {
