@@ -9,8 +9,8 @@
 
 use super::svg::{self, ArrowGroup};
 use super::{
-    escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase, Phase, PhaseDetails,
-    RenderOptions, ReplayPhase, Report, Status,
+    counted, escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase, Phase,
+    PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
 };
 use crate::fen;
 use crate::piece::Color;
@@ -102,12 +102,10 @@ pub(crate) fn verdict(status: Status) -> &'static str {
 /// The one sentence under the headline.
 pub(crate) fn headline(report: &Report) -> String {
     let count = |s: Status| report.phases.iter().filter(|p| p.status == s).count();
-    let n = report.disagreements.len();
     format!(
-        "{n} disagreement{}; {} phase{}: {} passed, {} failed, {} error, {} skipped",
-        if n == 1 { "" } else { "s" },
-        report.phases.len(),
-        if report.phases.len() == 1 { "" } else { "s" },
+        "{}; {}: {} passed, {} failed, {} error, {} skipped",
+        counted(report.disagreements.len() as u64, "disagreement"),
+        counted(report.phases.len() as u64, "phase"),
         count(Status::Passed),
         count(Status::Failed),
         count(Status::Error),

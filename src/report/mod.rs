@@ -570,32 +570,39 @@ impl Phase {
         match details {
             PhaseDetails::Perft(p) => {
                 let off = p.rows.iter().filter(|r| !r.agrees()).count();
-                format!("{} position/depth pairs, {off} differ", p.rows.len())
+                format!(
+                    "{}, {off} differ",
+                    counted(p.rows.len() as u64, "position/depth pair")
+                )
             }
             PhaseDetails::Replay(r) => format!(
-                "{} cases, {} failing, {} unmet expectations, {} damaged files",
-                r.cases,
+                "{}, {} failing, {}, {}",
+                counted(r.cases, "case"),
                 r.failures.len(),
-                r.unmet.len(),
-                r.damaged.len()
+                counted(r.unmet.len() as u64, "unmet expectation"),
+                counted(r.damaged.len() as u64, "damaged file")
             ),
             PhaseDetails::Fuzz(f) => format!(
-                "{} cases, {} positions ({:.0} cases/s), {} findings{}",
-                f.cases,
-                f.positions,
+                "{}, {} ({:.0} cases/s), {}{}",
+                counted(f.cases, "case"),
+                counted(f.positions, "position"),
                 f.cases_per_second,
-                f.findings,
+                counted(f.findings, "finding"),
                 if f.interrupted { ", interrupted" } else { "" }
             ),
             PhaseDetails::Metamorphic(m) => format!(
-                "{} positions, {} transforms, {} failures",
-                m.positions,
-                m.transforms.len(),
-                m.failures
+                "{}, {}, {}",
+                counted(m.positions, "position"),
+                counted(m.transforms.len() as u64, "transform"),
+                counted(m.failures, "failure")
             ),
             PhaseDetails::Engine(e) => format!(
-                "{}: {} positions to depth {}, {} nodes compared, {} findings",
-                e.engine, e.positions, e.depth, e.nodes, e.findings
+                "{}: {} to depth {}, {} compared, {}",
+                e.engine,
+                counted(e.positions, "position"),
+                e.depth,
+                counted(e.nodes, "node"),
+                counted(e.findings, "finding")
             ),
         }
     }
@@ -636,4 +643,13 @@ pub(crate) fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// `n` and `noun`, plural unless `n` is 1.
+pub(crate) fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
