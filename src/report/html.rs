@@ -263,11 +263,7 @@ fn perft(out: &mut String, phase: &Phase, p: &PerftPhase) {
                 None => out.push_str("<td></td>"),
                 Some(r) => {
                     let class = if row.is_off(r) { "num off" } else { "num" };
-                    let main = match (r.nodes, &r.error) {
-                        (Some(n), _) => n.to_string(),
-                        (None, Some(e)) => format!("no answer: {e}"),
-                        (None, None) => "no answer".to_owned(),
-                    };
+                    let main = answer(r.nodes, r.error.as_deref());
                     let rate = r
                         .nodes_per_second()
                         .map(|n| format!(", {:.1} M nodes/s", n / 1e6))
@@ -286,6 +282,15 @@ fn perft(out: &mut String, phase: &Phase, p: &PerftPhase) {
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n</section>\n");
+}
+
+/// A count, or why there is none.
+fn answer(nodes: Option<u64>, error: Option<&str>) -> String {
+    match (nodes, error) {
+        (Some(n), _) => n.to_string(),
+        (None, Some(e)) => format!("no answer: {e}"),
+        (None, None) => "no answer".to_owned(),
+    }
 }
 
 fn fuzz(out: &mut String, phase: &Phase, f: &FuzzPhase) {
@@ -412,11 +417,7 @@ fn engine(out: &mut String, phase: &Phase, e: &EnginePhase) {
         );
         for r in &e.rows {
             let off = r.subject != Some(r.consensus);
-            let answer = match (r.subject, &r.error) {
-                (Some(n), _) => n.to_string(),
-                (None, Some(err)) => format!("no answer: {err}"),
-                (None, None) => "no answer".to_owned(),
-            };
+            let answer = answer(r.subject, r.error.as_deref());
             let _ = writeln!(
                 out,
                 "<tr class=\"{}\"><td title=\"{}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
