@@ -25,6 +25,7 @@ pub mod planted;
 pub mod playout;
 pub mod position;
 pub mod progress;
+pub mod report;
 pub mod rng;
 pub mod square;
 pub mod structured;

@@ -8,6 +8,7 @@ mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod replay_cmd;
+mod report_cmd;
 mod seeds_cmd;
 
 use crate::engine::Engine;
@@ -45,6 +46,8 @@ enum Command {
     /// Check an external engine's perft against the built-in generators; differences are
     /// followed down, minimized and saved.
     Engine(engine_cmd::EngineArgs),
+    /// Render a saved correctness report (JSON) as HTML or Markdown.
+    Report(report_cmd::ReportArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -105,6 +108,14 @@ pub enum CliError {
         /// What went wrong, with the engine's last lines.
         source: crate::subject::SubjectError,
     },
+    /// A file that is not a report this build can read.
+    #[error("bad report {path}: {source}")]
+    Report {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: crate::report::ReportError,
+    },
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -146,6 +157,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
         Some(Command::Engine(args)) => engine_cmd::run(&args),
+        Some(Command::Report(args)) => report_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }

@@ -1,0 +1,81 @@
+//! `xqdiff report`: renders a saved report again, as HTML or Markdown.
+
+use super::{CliError, Outcome};
+use crate::report::{html, markdown, RenderOptions, Report};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `xqdiff report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// The report to render, as written by a run (JSON, schema xqdiff-report/1).
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Where a report goes besides its JSON; any command that makes a report can flatten
+/// these into its own arguments.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OutputArgs {
+    /// Write the self-contained HTML page (board pictures, tables) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write the Markdown summary to FILE, or to stdout with `-` (for
+    /// `>> $GITHUB_STEP_SUMMARY`).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Latin FEN letters on the pieces instead of Chinese characters.
+    #[arg(long)]
+    pub latin: bool,
+}
+
+/// Runs `xqdiff report`: with neither `--html` nor `--markdown` the Markdown goes to
+/// stdout. Exit 0 if the report says everything passed, 1 if it failed or a phase
+/// errored, 2 if the file cannot be read as a report.
+pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
+    let text = std::fs::read_to_string(&args.from).map_err(|source| CliError::Io {
+        path: args.from.clone(),
+        source,
+    })?;
+    let report = Report::from_json(&text).map_err(|source| CliError::Report {
+        path: args.from.clone(),
+        source,
+    })?;
+    let mut out = args.out.clone();
+    if out.html.is_none() && out.markdown.is_none() {
+        out.markdown = Some(PathBuf::from("-"));
+    }
+    write_outputs(&report, &out)?;
+    Ok(if report.passed() {
+        Outcome::Agree
+    } else {
+        Outcome::Disagree
+    })
+}
+
+/// Writes the HTML and Markdown `out` asks for, and says where on stderr (stdout may
+/// be carrying the Markdown).
+pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), CliError> {
+    let opts = RenderOptions { latin: out.latin };
+    if let Some(path) = &out.html {
+        write(path, &html::render(report, &opts))?;
+    }
+    if let Some(path) = &out.markdown {
+        write(path, &markdown::render(report))?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
+    if path.as_os_str() == "-" {
+        print!("{text}");
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|source| CliError::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    eprintln!("xqdiff: wrote {}", path.display());
+    Ok(())
+}

@@ -1,0 +1,655 @@
+//! The correctness report: what a run checked, how long it took, and every disagreement
+//! it found, as one value that renders to JSON (for machines), a self-contained HTML page
+//! with board pictures (for people) and Markdown (for a CI job summary).
+//!
+//! The model holds plain strings and numbers, not the library's types: a report read
+//! back from a file years later must parse even if a FEN in it no longer validates, and
+//! the JSON is a published format (`docs/report-schema.md`) that must not change shape
+//! when an internal type does. [`convert`] fills it from the oracle, the fuzz campaign,
+//! the corpus replay and perft descent.
+
+pub mod convert;
+pub mod html;
+pub mod markdown;
+pub mod svg;
+mod time;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+pub use time::utc_now;
+
+/// The schema this build writes and the only one it reads. The number after the slash
+/// is bumped when a field is removed, renamed or changes meaning; adding an optional
+/// field does not bump it (readers ignore fields they do not know).
+pub const SCHEMA: &str = "xqdiff-report/1";
+
+/// Why a report could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// Not JSON at all.
+    #[error("not JSON: {0}")]
+    Syntax(serde_json::Error),
+    /// JSON without a `schema` string at the top.
+    #[error(
+        "no \"schema\" string at the top: not an xqdiff report (expected \"schema\": \"{SCHEMA}\")"
+    )]
+    MissingSchema,
+    /// An xqdiff report of another schema version.
+    #[error("schema {found:?} is not supported by this xqdiff, which reads {SCHEMA:?}")]
+    UnsupportedVersion {
+        /// The version the file declares.
+        found: String,
+    },
+    /// JSON with some other schema.
+    #[error("schema {found:?} is not an xqdiff report (expected {SCHEMA:?})")]
+    OtherSchema {
+        /// The schema the file declares.
+        found: String,
+    },
+    /// The right schema, but a field is missing or of the wrong type.
+    #[error("does not match {SCHEMA}: {0}")]
+    Shape(serde_json::Error),
+    /// Serializing failed (a map with non-string keys; cannot happen for this model).
+    #[error("cannot serialize the report: {0}")]
+    Serialize(serde_json::Error),
+}
+
+/// One correctness report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA`] when written by this build.
+    pub schema: String,
+    /// The program that wrote the report.
+    pub tool: Tool,
+    /// When the run started, RFC 3339 UTC (`2026-11-30T14:55:00Z`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// The command line of the run, for reproducing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The seed every random choice of the run derives from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The in-process generators compared.
+    #[serde(default)]
+    pub generators: Vec<GeneratorInfo>,
+    /// The external engines checked.
+    #[serde(default)]
+    pub engines: Vec<EngineInfo>,
+    /// What the run did, in order.
+    #[serde(default)]
+    pub phases: Vec<Phase>,
+    /// Every disagreement found, in the order found.
+    #[serde(default)]
+    pub disagreements: Vec<Dispute>,
+}
+
+/// The program that wrote a report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// `xqdiff`.
+    pub name: String,
+    /// Its version, from Cargo.toml.
+    pub version: String,
+}
+
+impl Tool {
+    /// This build of xqdiff.
+    pub fn this() -> Tool {
+        Tool {
+            name: env!("CARGO_PKG_NAME").to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
+/// A move generator that ran in-process.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneratorInfo {
+    /// The name reports and corpus files use (`mailbox`).
+    pub name: String,
+    /// A version, where the generator has its own; built-ins share the tool's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// An external engine, driven over a pipe.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    /// The name it gave (`id name` or `myname`), else the program's.
+    pub name: String,
+    /// The command line it was started with.
+    pub command: String,
+    /// `uci`, `ucci` or `xboard`.
+    pub protocol: String,
+    /// Options sent after the handshake, in the order sent (an engine may care).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<EngineOption>,
+}
+
+/// One option sent to an engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineOption {
+    /// Its name.
+    pub name: String,
+    /// The value sent.
+    pub value: String,
+}
+
+/// How a phase, or the whole run, ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Everything agreed.
+    Passed,
+    /// Something disagreed, or a count missed its expected value.
+    Failed,
+    /// The phase could not run to the end (an engine that could not be driven, a
+    /// corpus that could not be read); its message says why.
+    Error,
+    /// Not run (not asked for, or nothing to run it on).
+    Skipped,
+}
+
+impl Status {
+    /// The lower-case word used in JSON and as a CSS class.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One part of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// What it is called in the report (`reference perft`, `fuzz`).
+    pub name: String,
+    /// How it ended.
+    pub status: Status,
+    /// Wall time, in seconds.
+    pub seconds: f64,
+    /// Why it errored or was skipped, or anything else a reader should know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Its numbers; `None` for a phase that never started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<PhaseDetails>,
+}
+
+/// The numbers of one phase, by kind of phase.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PhaseDetails {
+    /// Perft counts per position, depth and generator.
+    Perft(PerftPhase),
+    /// The regression corpus through the oracle.
+    Replay(ReplayPhase),
+    /// A fuzz campaign.
+    Fuzz(FuzzPhase),
+    /// Mirror and colour-swap checks.
+    Metamorphic(MetamorphicPhase),
+    /// An external engine against the built-in generators' consensus.
+    Engine(EnginePhase),
+}
+
+/// Perft counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerftPhase {
+    /// One row per position and depth.
+    pub rows: Vec<PerftRow>,
+}
+
+/// One position at one depth, counted by every generator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerftRow {
+    /// The position's label (`start`, an EPD `id`).
+    pub position: String,
+    /// The position.
+    pub fen: String,
+    /// The depth.
+    pub depth: u32,
+    /// The published count, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<u64>,
+    /// Each generator's answer, in registry order.
+    pub results: Vec<PerftResult>,
+}
+
+impl PerftRow {
+    /// Whether every generator answered, all with the same count, and that count is
+    /// the expected one where there is one.
+    pub fn agrees(&self) -> bool {
+        let Some(first) = self.results.first().and_then(|r| r.nodes) else {
+            return false;
+        };
+        self.results.iter().all(|r| r.nodes == Some(first))
+            && self.expected.is_none_or(|e| e == first)
+    }
+
+    /// Whether `result` is a count that differs from the expected one, or (with
+    /// nothing expected) from the majority of the row.
+    pub fn is_off(&self, result: &PerftResult) -> bool {
+        let Some(nodes) = result.nodes else {
+            return true;
+        };
+        match self.expected.or_else(|| self.majority()) {
+            Some(want) => nodes != want,
+            None => false,
+        }
+    }
+
+    /// The count more than half the generators gave, if any.
+    fn majority(&self) -> Option<u64> {
+        let mut tally: BTreeMap<u64, usize> = BTreeMap::new();
+        for n in self.results.iter().filter_map(|r| r.nodes) {
+            *tally.entry(n).or_default() += 1;
+        }
+        tally
+            .into_iter()
+            .find(|&(_, c)| 2 * c > self.results.len())
+            .map(|(n, _)| n)
+    }
+}
+
+/// One generator's perft answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerftResult {
+    /// The generator or engine.
+    pub subject: String,
+    /// Its count; `None` when it gave no answer (see `error`).
+    pub nodes: Option<u64>,
+    /// How long it took, in seconds.
+    pub seconds: f64,
+    /// Why there is no count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl PerftResult {
+    /// Nodes per second, when there is a count and a measurable time.
+    pub fn nodes_per_second(&self) -> Option<f64> {
+        let n = self.nodes?;
+        (self.seconds > 0.0).then(|| n as f64 / self.seconds)
+    }
+}
+
+/// The regression corpus, replayed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayPhase {
+    /// The corpus directory.
+    pub dir: String,
+    /// Cases put through the oracle.
+    pub cases: u64,
+    /// Cases on which the generators disagree now.
+    pub failures: Vec<ReplayFailure>,
+    /// Hand-written expectations some generator misses, one sentence each.
+    #[serde(default)]
+    pub unmet: Vec<String>,
+    /// Files that could not be read, each with what is wrong.
+    #[serde(default)]
+    pub damaged: Vec<String>,
+}
+
+/// A corpus case that fails now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayFailure {
+    /// The case file.
+    pub file: String,
+    /// The checks that disagree on it (`legal`, `mirror`).
+    pub checks: Vec<String>,
+}
+
+/// A fuzz campaign's numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FuzzPhase {
+    /// Cases run.
+    pub cases: u64,
+    /// Positions put through the oracle (a playout case checks every ply).
+    pub positions: u64,
+    /// Cases per second of wall time.
+    pub cases_per_second: f64,
+    /// Positions per second of wall time.
+    pub positions_per_second: f64,
+    /// Distinct disagreements found (each is in the report's `disagreements`).
+    pub findings: u64,
+    /// Whether it was stopped early (Ctrl-C).
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Corpus files that could not be written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write_errors: Vec<String>,
+    /// How often the positions reached each rare feature.
+    pub coverage: CoverageTable,
+}
+
+/// How many positions of a run had each rare feature (see `features::Feature`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageTable {
+    /// Positions counted.
+    pub total: u64,
+    /// One row per feature, in the feature table's order.
+    pub features: Vec<FeatureCount>,
+}
+
+impl CoverageTable {
+    /// The features no position had.
+    pub fn missing(&self) -> impl Iterator<Item = &FeatureCount> {
+        self.features.iter().filter(|f| f.positions == 0)
+    }
+}
+
+/// One row of a coverage table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureCount {
+    /// The feature's name (`cannon_screen`).
+    pub feature: String,
+    /// Positions that had it.
+    pub positions: u64,
+}
+
+impl FeatureCount {
+    /// Share of `total` positions, in percent.
+    pub fn percent(&self, total: u64) -> f64 {
+        if total == 0 {
+            0.0
+        } else {
+            100.0 * self.positions as f64 / total as f64
+        }
+    }
+}
+
+/// Mirror and colour-swap checks over a set of positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetamorphicPhase {
+    /// Positions checked.
+    pub positions: u64,
+    /// The transforms applied (`mirror`, `color-swap`).
+    pub transforms: Vec<String>,
+    /// Position and generator pairs where a transform did not map the moves.
+    pub failures: u64,
+}
+
+/// An external engine compared with the built-in generators' consensus.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnginePhase {
+    /// The engine's name, as in the report's `engines`.
+    pub engine: String,
+    /// The deepest perft asked.
+    pub depth: u32,
+    /// Positions tried.
+    pub positions: u64,
+    /// Leaf nodes compared, summed over positions.
+    pub nodes: u64,
+    /// Differences found (each is in the report's `disagreements`).
+    pub findings: u64,
+    /// One row per position tried.
+    #[serde(default)]
+    pub rows: Vec<EngineRow>,
+}
+
+/// One position tried on an external engine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineRow {
+    /// The position's label.
+    pub position: String,
+    /// The position.
+    pub fen: String,
+    /// The depth.
+    pub depth: u32,
+    /// The built-in generators' count.
+    pub consensus: u64,
+    /// The engine's count; `None` when it gave none (see `error`).
+    pub subject: Option<u64>,
+    /// The engine's time, in seconds.
+    pub seconds: f64,
+    /// Why there is no count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One disagreement, as a reader needs it: where, what, who, and how to get there again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispute {
+    /// The phase that found it.
+    pub phase: String,
+    /// What was compared: an oracle check (`legal`, `pseudo-legal`, `mirror`, ...,
+    /// `oracle::CheckKind::as_str`) or `perft` for counts that differ.
+    pub check: String,
+    /// The position to look at: minimized when the minimizer ran.
+    pub fen: String,
+    /// The position it was first found on, when that is not `fen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_fen: Option<String>,
+    /// The position `moves` are moves of, when not `fen`: the mirror and colour-swap
+    /// checks list moves on the transformed position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_fen: Option<String>,
+    /// The generators or engines compared.
+    pub generators: Vec<String>,
+    /// The one that differs from all others, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odd_one_out: Option<String>,
+    /// The moves not all of them have (or, for perft, whose counts differ).
+    #[serde(default)]
+    pub moves: Vec<DisputedMove>,
+    /// How the position was reached, when found by walking down from a root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<FoundPath>,
+    /// Perft totals at `fen`, per generator or engine, when counts were compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perft: Option<PerftTotals>,
+    /// The corpus file it was saved to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus_file: Option<String>,
+    /// How to find it again (`xqdiff fuzz --seed 5, case 17`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_by: Option<String>,
+    /// One sentence on what differs.
+    pub detail: String,
+}
+
+/// A move not every generator has.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisputedMove {
+    /// The move, ICCS (`h2e2`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The generators that have it; the others lack it. `symmetry` stands for "the
+    /// mirrored or colour-swapped position says it should be there".
+    pub has: Vec<String>,
+    /// Perft counts below the move, per generator, when counts were compared.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counts: BTreeMap<String, u64>,
+}
+
+/// Moves played from a root to reach a dispute's position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundPath {
+    /// The root.
+    pub root_fen: String,
+    /// The moves from it, ICCS.
+    pub moves: Vec<String>,
+}
+
+/// Perft totals at a dispute's position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerftTotals {
+    /// The depth.
+    pub depth: u32,
+    /// Count per generator or engine.
+    pub counts: BTreeMap<String, u64>,
+}
+
+impl Report {
+    /// An empty report by this build, dated now.
+    pub fn new() -> Report {
+        Report {
+            schema: SCHEMA.to_owned(),
+            tool: Tool::this(),
+            created: Some(utc_now()),
+            command: None,
+            seed: None,
+            generators: Vec::new(),
+            engines: Vec::new(),
+            phases: Vec::new(),
+            disagreements: Vec::new(),
+        }
+    }
+
+    /// How the run ended: failed if any phase failed or anything disagreed, else
+    /// error if a phase could not run, else passed.
+    pub fn status(&self) -> Status {
+        let any = |s: Status| self.phases.iter().any(|p| p.status == s);
+        if any(Status::Failed) || !self.disagreements.is_empty() {
+            Status::Failed
+        } else if any(Status::Error) {
+            Status::Error
+        } else {
+            Status::Passed
+        }
+    }
+
+    /// Whether everything agreed.
+    pub fn passed(&self) -> bool {
+        self.status() == Status::Passed
+    }
+
+    /// Pretty-printed JSON.
+    pub fn to_json(&self) -> Result<String, ReportError> {
+        serde_json::to_string_pretty(self).map_err(ReportError::Serialize)
+    }
+
+    /// Reads a report, checking the schema version before anything else so that a
+    /// report of another version is named as such rather than as a missing field.
+    pub fn from_json(text: &str) -> Result<Report, ReportError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(ReportError::Syntax)?;
+        match value.get("schema") {
+            Some(serde_json::Value::String(s)) if s == SCHEMA => {}
+            Some(serde_json::Value::String(s)) if s.starts_with("xqdiff-report/") => {
+                return Err(ReportError::UnsupportedVersion { found: s.clone() })
+            }
+            Some(serde_json::Value::String(s)) => {
+                return Err(ReportError::OtherSchema { found: s.clone() })
+            }
+            _ => return Err(ReportError::MissingSchema),
+        }
+        // Parsed again from the text, not from `value`, so a shape error carries its line.
+        serde_json::from_str(text).map_err(ReportError::Shape)
+    }
+}
+
+impl Default for Report {
+    fn default() -> Report {
+        Report::new()
+    }
+}
+
+impl Phase {
+    /// A phase that did not run, with the reason.
+    pub fn skipped(name: &str, why: &str) -> Phase {
+        Phase {
+            name: name.to_owned(),
+            status: Status::Skipped,
+            seconds: 0.0,
+            message: Some(why.to_owned()),
+            details: None,
+        }
+    }
+
+    /// One line on what the phase counted, for summary tables.
+    pub fn summary(&self) -> String {
+        let Some(details) = &self.details else {
+            return self.message.clone().unwrap_or_default();
+        };
+        match details {
+            PhaseDetails::Perft(p) => {
+                let off = p.rows.iter().filter(|r| !r.agrees()).count();
+                format!(
+                    "{}, {off} differ",
+                    counted(p.rows.len() as u64, "position/depth pair")
+                )
+            }
+            PhaseDetails::Replay(r) => format!(
+                "{}, {} failing, {}, {}",
+                counted(r.cases, "case"),
+                r.failures.len(),
+                counted(r.unmet.len() as u64, "unmet expectation"),
+                counted(r.damaged.len() as u64, "damaged file")
+            ),
+            PhaseDetails::Fuzz(f) => format!(
+                "{}, {} ({:.0} cases/s), {}{}",
+                counted(f.cases, "case"),
+                counted(f.positions, "position"),
+                f.cases_per_second,
+                counted(f.findings, "finding"),
+                if f.interrupted { ", interrupted" } else { "" }
+            ),
+            PhaseDetails::Metamorphic(m) => format!(
+                "{}, {}, {}",
+                counted(m.positions, "position"),
+                counted(m.transforms.len() as u64, "transform"),
+                counted(m.failures, "failure")
+            ),
+            PhaseDetails::Engine(e) => format!(
+                "{}: {} to depth {}, {} compared, {}",
+                e.engine,
+                counted(e.positions, "position"),
+                e.depth,
+                counted(e.nodes, "node"),
+                counted(e.findings, "finding")
+            ),
+        }
+    }
+}
+
+/// `d` in seconds, to the microsecond. Times in a report are stored this way so that
+/// writing and reading the JSON gives back the same number: a count of microseconds
+/// over 10^6 is what any JSON reader computes from the decimal the writer prints,
+/// where a full-precision double may come back one unit off.
+pub fn seconds(d: Duration) -> f64 {
+    d.as_micros() as f64 / 1e6
+}
+
+/// `x` to three decimals, for rates; exact through JSON for the same reason as [`seconds`].
+pub fn rounded(x: f64) -> f64 {
+    (x * 1e3).round() / 1e3
+}
+
+/// How to draw a report for people.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Latin FEN letters on the pieces instead of Chinese characters, for readers
+    /// without a CJK font.
+    pub latin: bool,
+}
+
+/// `text` safe inside XML or HTML text and quoted attribute values.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `n` and `noun`, plural unless `n` is 1.
+pub(crate) fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,444 @@
+//! A Xiangqi board as inline SVG: the 9x10 grid of points, the river, the palaces, the
+//! pieces as lettered discs, and the disputed moves as arrows coloured by which
+//! generators have them.
+//!
+//! Every element a test or a stylesheet may want to find carries a class and data
+//! attributes: `g.piece[data-square][data-piece]`, `g.arrow[data-move][data-has]`.
+//! Colours are written on the elements too, so the picture keeps them when it is
+//! copied out of the page.
+
+use super::{escape, DisputedMove, RenderOptions};
+use crate::fen::{self, FenError};
+use crate::moves::Move;
+use crate::piece::{Color, Piece, Role};
+use crate::position::Setup;
+use crate::square::{FILES, RANKS};
+use std::fmt::Write as _;
+
+/// Distance between neighbouring points.
+const CELL: f64 = 44.0;
+/// Room around the grid for the outer pieces and the coordinates.
+const MARGIN: f64 = 40.0;
+/// Radius of a piece's disc.
+const DISC: f64 = 19.0;
+/// Width of the whole picture.
+pub const WIDTH: f64 = 2.0 * MARGIN + (FILES - 1) as f64 * CELL;
+/// Height of the whole picture.
+pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
+
+const WOOD: &str = "#f1d9a5";
+const DISC_FILL: &str = "#fbf1dc";
+/// Fonts with the traditional characters, the common ones on Linux, macOS and Windows.
+const CJK_FONTS: &str =
+    "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
+const INK: &str = "#5b3a1a";
+const RED_INK: &str = "#b71c1c";
+const BLACK_INK: &str = "#1b1b1b";
+
+/// Arrow colours: moves only the odd one out has, moves it lacks, then one per further
+/// set of generators.
+const ONLY_ODD: &str = "#d81b60";
+const LACKS_ODD: &str = "#1565c0";
+const PALETTE: [&str; 6] = [
+    "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#795548", "#9e9d24",
+];
+
+/// The disputed moves that the same generators have: one colour, one legend entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrowGroup {
+    /// `only-odd`, `lacks-odd`, or `set-N`: the arrows' class besides `arrow`.
+    pub class: String,
+    /// The arrows' colour.
+    pub colour: &'static str,
+    /// The generators that have these moves.
+    pub has: Vec<String>,
+    /// What the colour means, for the legend.
+    pub label: String,
+    /// The moves, ICCS.
+    pub moves: Vec<String>,
+}
+
+/// Groups `moves` by the set of generators that have them. With an odd one out, the
+/// moves only it has come first and the moves it lacks second, so those two keep their
+/// colours from one disagreement to the next.
+pub fn arrow_groups(
+    moves: &[DisputedMove],
+    generators: &[String],
+    odd: Option<&str>,
+) -> Vec<ArrowGroup> {
+    let mut groups: Vec<ArrowGroup> = Vec::new();
+    for m in moves {
+        if let Some(g) = groups.iter_mut().find(|g| g.has == m.has) {
+            g.moves.push(m.mv.clone());
+            continue;
+        }
+        let lacking: Vec<&str> = generators
+            .iter()
+            .map(String::as_str)
+            .filter(|g| !m.has.iter().any(|h| h == g))
+            .collect();
+        let has = m.has.join(", ");
+        let (class, colour, label) = match odd {
+            Some(o) if m.has.len() == 1 && m.has[0] == o => (
+                "only-odd".to_owned(),
+                ONLY_ODD,
+                format!("only {o} has these moves"),
+            ),
+            Some(o) if !m.has.iter().any(|h| h == o) => (
+                "lacks-odd".to_owned(),
+                LACKS_ODD,
+                format!("{o} lacks these moves; {has} have them"),
+            ),
+            _ => {
+                let n = groups
+                    .iter()
+                    .filter(|g| g.class.starts_with("set-"))
+                    .count();
+                (
+                    format!("set-{n}"),
+                    PALETTE[n % PALETTE.len()],
+                    if lacking.is_empty() {
+                        format!("{has} have these moves")
+                    } else {
+                        format!("{has} have these moves; {} do not", lacking.join(", "))
+                    },
+                )
+            }
+        };
+        groups.push(ArrowGroup {
+            class,
+            colour,
+            has: m.has.clone(),
+            label,
+            moves: vec![m.mv.clone()],
+        });
+    }
+    let rank = |g: &ArrowGroup| match g.class.as_str() {
+        "only-odd" => 0,
+        "lacks-odd" => 1,
+        _ => 2,
+    };
+    groups.sort_by_key(rank);
+    groups
+}
+
+/// Centre of the point at `file`, `rank`, Red at the bottom.
+fn point(file: u8, rank: u8) -> (f64, f64) {
+    (
+        MARGIN + file as f64 * CELL,
+        MARGIN + (RANKS - 1 - rank) as f64 * CELL,
+    )
+}
+
+fn line(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
+    let _ = write!(out, r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#);
+}
+
+/// The board of `fen` with `groups`' moves drawn as arrows. Reads the FEN without
+/// validating it, so a report's position draws even if it breaks a domain rule.
+pub fn board(fen: &str, groups: &[ArrowGroup], opts: &RenderOptions) -> Result<String, FenError> {
+    let setup = fen::parse_setup(fen)?;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="board of {}">"#,
+        escape(fen)
+    );
+    let _ = write!(
+        out,
+        r#"<rect class="wood" x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="8" fill="{WOOD}"/>"#
+    );
+    grid(&mut out);
+    marks(&mut out);
+    river(&mut out, opts);
+    coordinates(&mut out);
+    arrows(&mut out, groups, &setup);
+    out.push_str(r#"<g class="pieces">"#);
+    for (sq, p) in setup.pieces() {
+        piece(&mut out, sq.file(), sq.rank(), p, opts);
+    }
+    out.push_str("</g>");
+    out.push_str("</svg>");
+    Ok(out)
+}
+
+/// Ranks across, files down (broken by the river except at the edges), the frame and
+/// the palace diagonals.
+fn grid(out: &mut String) {
+    let _ = write!(
+        out,
+        r#"<g class="grid" stroke="{INK}" stroke-width="1.4" stroke-linecap="square">"#
+    );
+    for rank in 0..RANKS {
+        line(out, point(0, rank), point(FILES - 1, rank));
+    }
+    for file in 0..FILES {
+        if file == 0 || file == FILES - 1 {
+            line(out, point(file, 0), point(file, RANKS - 1));
+        } else {
+            line(out, point(file, 0), point(file, 4));
+            line(out, point(file, 5), point(file, RANKS - 1));
+        }
+    }
+    for (low, high) in [(0, 2), (7, 9)] {
+        line(out, point(3, low), point(5, high));
+        line(out, point(5, low), point(3, high));
+    }
+    let (x0, y0) = point(0, RANKS - 1);
+    let (x1, y1) = point(FILES - 1, 0);
+    let pad = 5.0;
+    let _ = write!(
+        out,
+        r#"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke-width="2.5"/>"#,
+        x0 - pad,
+        y0 - pad,
+        x1 - x0 + 2.0 * pad,
+        y1 - y0 + 2.0 * pad
+    );
+    out.push_str("</g>");
+}
+
+/// The small corner marks on the cannons' and pawns' starting points.
+fn marks(out: &mut String) {
+    let _ = write!(
+        out,
+        r#"<g class="marks" stroke="{INK}" stroke-width="1.2" fill="none">"#
+    );
+    let points = [(1, 2), (7, 2), (1, 7), (7, 7)]
+        .into_iter()
+        .chain([0u8, 2, 4, 6, 8].into_iter().flat_map(|f| [(f, 3), (f, 6)]));
+    let (gap, arm) = (4.0, 8.0);
+    for (file, rank) in points {
+        let (x, y) = point(file, rank);
+        for sx in [-1.0, 1.0] {
+            // No marks off the board's edge.
+            if (file == 0 && sx < 0.0) || (file == FILES - 1 && sx > 0.0) {
+                continue;
+            }
+            for sy in [-1.0, 1.0] {
+                let (cx, cy) = (x + sx * gap, y + sy * gap);
+                let _ = write!(
+                    out,
+                    r#"<polyline points="{},{cy} {cx},{cy} {cx},{}"/>"#,
+                    cx + sx * arm,
+                    cy + sy * arm
+                );
+            }
+        }
+    }
+    out.push_str("</g>");
+}
+
+fn river(out: &mut String, opts: &RenderOptions) {
+    // Latin words are wider than two characters: smaller and without the spacing.
+    let (left, right, size, spacing) = if opts.latin {
+        ("Chu River", "Han Border", 15, 1)
+    } else {
+        ("楚河", "漢界", 22, 6)
+    };
+    let y = (point(0, 4).1 + point(0, 5).1) / 2.0;
+    let _ = write!(
+        out,
+        r#"<g class="river" fill="{INK}" font-size="{size}" text-anchor="middle" dominant-baseline="central" font-family="{CJK_FONTS}" letter-spacing="{spacing}">"#
+    );
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{y}">{}</text><text x="{}" y="{y}">{}</text></g>"#,
+        point(2, 0).0,
+        escape(left),
+        point(6, 0).0,
+        escape(right)
+    );
+}
+
+/// ICCS coordinates: files a-i below, ranks 0-9 on the left.
+fn coordinates(out: &mut String) {
+    let _ = write!(
+        out,
+        r#"<g class="coords" fill="{INK}" font-size="12" font-family="sans-serif" text-anchor="middle" dominant-baseline="central">"#
+    );
+    let below = point(0, 0).1 + MARGIN * 0.72;
+    for file in 0..FILES {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{below}">{}</text>"#,
+            point(file, 0).0,
+            char::from(b'a' + file)
+        );
+    }
+    let left = MARGIN * 0.28;
+    for rank in 0..RANKS {
+        let _ = write!(
+            out,
+            r#"<text x="{left}" y="{}">{rank}</text>"#,
+            point(0, rank).1
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// The traditional character of a piece: each side has its own for every kind.
+fn chinese(p: Piece) -> char {
+    match (p.color, p.role) {
+        (Color::Red, Role::King) => '帥',
+        (Color::Red, Role::Advisor) => '仕',
+        (Color::Red, Role::Elephant) => '相',
+        (Color::Red, Role::Horse) => '傌',
+        (Color::Red, Role::Rook) => '俥',
+        (Color::Red, Role::Cannon) => '炮',
+        (Color::Red, Role::Pawn) => '兵',
+        (Color::Black, Role::King) => '將',
+        (Color::Black, Role::Advisor) => '士',
+        (Color::Black, Role::Elephant) => '象',
+        (Color::Black, Role::Horse) => '馬',
+        (Color::Black, Role::Rook) => '車',
+        (Color::Black, Role::Cannon) => '砲',
+        (Color::Black, Role::Pawn) => '卒',
+    }
+}
+
+fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
+    let (x, y) = point(file, rank);
+    let ink = match p.color {
+        Color::Red => RED_INK,
+        Color::Black => BLACK_INK,
+    };
+    let (glyph, family, size) = if opts.latin {
+        (p.fen_char(), "'DejaVu Sans',Arial,sans-serif", 20)
+    } else {
+        (chinese(p), CJK_FONTS, 23)
+    };
+    let sq = crate::square::Square::new(file, rank).map(|s| s.to_string());
+    let _ = write!(
+        out,
+        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/><text x="{x}" y="{y}" fill="{ink}" font-size="{size}" font-weight="bold" font-family="{family}" text-anchor="middle" dominant-baseline="central">{glyph}</text></g>"#,
+        p.color,
+        sq.as_deref().unwrap_or(""),
+        p.fen_char(),
+        p.color,
+        p.role,
+        sq.as_deref().unwrap_or(""),
+        DISC - 3.5,
+    );
+}
+
+/// One arrow per move of every group. Arrows lie under the pieces: a cannon's arrow
+/// runs beneath its screen instead of hiding it, and since each arrow starts outside
+/// the moving piece and ends at the rim of the piece taken, nothing of it that matters
+/// is covered. The head is a polygon of the arrow's own colour rather than a marker,
+/// so no shared definitions are needed.
+fn arrows(out: &mut String, groups: &[ArrowGroup], setup: &Setup) {
+    out.push_str(r#"<g class="arrows">"#);
+    for g in groups {
+        for text in &g.moves {
+            let Ok(mv) = text.parse::<Move>() else {
+                continue;
+            };
+            let from = point(mv.from.file(), mv.from.rank());
+            let to = point(mv.to.file(), mv.to.rank());
+            let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+            let len = dx.hypot(dy);
+            if len == 0.0 {
+                continue;
+            }
+            let (ux, uy) = (dx / len, dy / len);
+            // Start outside the moving piece's disc and end at the rim of a piece taken,
+            // so no arrow hides the character of either; an empty target gets the tip
+            // close to its point.
+            let start = (from.0 + ux * (DISC + 1.0), from.1 + uy * (DISC + 1.0));
+            let stop = if setup.piece_at(mv.to).is_some() {
+                DISC + 1.0
+            } else {
+                5.0
+            };
+            let tip = (to.0 - ux * stop, to.1 - uy * stop);
+            let (head, half) = (17.0, 9.0);
+            let base = (tip.0 - ux * head, tip.1 - uy * head);
+            let left = (base.0 - uy * half, base.1 + ux * half);
+            let right = (base.0 + uy * half, base.1 - ux * half);
+            let _ = write!(
+                out,
+                r#"<g class="arrow {}" data-move="{}" data-has="{}" fill="{c}" stroke="{c}"><title>{}: {}</title>"#,
+                g.class,
+                escape(text),
+                escape(&g.has.join(" ")),
+                escape(text),
+                escape(&g.label),
+                c = g.colour,
+            );
+            let _ = write!(
+                out,
+                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="5" stroke-linecap="round"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" stroke-width="1" stroke-linejoin="round"/></g>"#,
+                start.0,
+                start.1,
+                base.0 + ux * 2.0,
+                base.1 + uy * 2.0,
+                tip.0,
+                tip.1,
+                left.0,
+                left.1,
+                right.0,
+                right.1
+            );
+        }
+    }
+    out.push_str("</g>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn disputed(mv: &str, has: &[&str]) -> DisputedMove {
+        DisputedMove {
+            mv: mv.to_owned(),
+            has: has.iter().map(|s| s.to_string()).collect(),
+            counts: Default::default(),
+        }
+    }
+
+    /// Each row: the moves with who has them, the odd one out, and the class each
+    /// move's group must get.
+    #[test]
+    fn groups_are_coloured_by_who_has_the_moves() {
+        let gens: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        type Row<'a> = (
+            &'a [(&'a str, &'a [&'a str])],
+            Option<&'a str>,
+            &'a [&'a str],
+        );
+        let table: &[Row] = &[
+            (&[("h2e2", &["a", "b"])], Some("c"), &["lacks-odd"]),
+            (
+                &[("h2e2", &["c"]), ("b2b9", &["a", "b"])],
+                Some("c"),
+                &["only-odd", "lacks-odd"],
+            ),
+            // Listed the other way round: the odd one's own moves still come first.
+            (
+                &[("b2b9", &["a", "b"]), ("h2e2", &["c"])],
+                Some("c"),
+                &["only-odd", "lacks-odd"],
+            ),
+            (&[("e0e1", &["symmetry"])], Some("b"), &["lacks-odd"]),
+            (
+                &[("h2e2", &["a"]), ("b2b9", &["b"]), ("a0a1", &["a"])],
+                None,
+                &["set-0", "set-1"],
+            ),
+        ];
+        for (moves, odd, classes) in table {
+            let moves: Vec<DisputedMove> = moves.iter().map(|(m, h)| disputed(m, h)).collect();
+            let groups = arrow_groups(&moves, &gens, *odd);
+            let got: Vec<&str> = groups.iter().map(|g| g.class.as_str()).collect();
+            assert_eq!(got, *classes, "{moves:?}");
+            let grouped: usize = groups.iter().map(|g| g.moves.len()).sum();
+            assert_eq!(grouped, moves.len());
+        }
+    }
+
+    #[test]
+    fn a_fen_that_does_not_parse_is_an_error_not_a_picture() {
+        assert!(board("not a fen", &[], &RenderOptions::default()).is_err());
+    }
+}

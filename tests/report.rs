@@ -1,0 +1,633 @@
+//! The correctness report: built from real disagreements (a planted cannon bug against
+//! two real generators), rendered, and read back: the HTML through a real HTML parser,
+//! the JSON through `Report::from_json`, the CLI through the binary.
+
+use scraper::{ElementRef, Html, Selector};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use xqdiff::campaign::{self, Config};
+use xqdiff::engine::Engine;
+use xqdiff::external::{EngineConfig, FenLetters, Protocol, Ranks};
+use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen, registry};
+use xqdiff::minimize::minimize_first;
+use xqdiff::oracle::check_position;
+use xqdiff::planted::{Bug, Planted};
+use xqdiff::report::{
+    html, markdown, Dispute, EngineInfo, EnginePhase, EngineRow, GeneratorInfo, MetamorphicPhase,
+    PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions, Report, ReportError,
+    Status,
+};
+use xqdiff::{Color, Position, Role};
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+/// Red cannon e2, screen e5, black rook e7: a capture only a working cannon makes.
+const CANNON: &str = "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w";
+/// The same capture among pieces that have nothing to do with it, for the minimizer.
+const CANNON_BUSY: &str = "3k5/4a4/4r4/2n6/4p4/6B2/9/4C4/4A4/5K3 w";
+
+/// Two real generators and one with `bug` planted: the planted one is the odd one out.
+fn planted(bug: Bug) -> Vec<&'static dyn Engine> {
+    static CANNON_BUG: Planted = Planted(Bug::CannonCannotCapture);
+    static HORSE_BUG: Planted = Planted(Bug::HorseLegIgnored);
+    let odd: &'static dyn Engine = match bug {
+        Bug::HorseLegIgnored => &HORSE_BUG,
+        _ => &CANNON_BUG,
+    };
+    vec![&MailboxGen, &BitboardGen, odd]
+}
+
+fn sel(css: &str) -> Selector {
+    Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"))
+}
+
+/// Perft of `fen` to `depth` by each engine, timed: a real row.
+fn perft_row(label: &str, fen: &str, depth: u32, engines: &[&dyn Engine]) -> PerftRow {
+    let pos = Position::from_fen(fen).unwrap();
+    PerftRow {
+        position: label.to_owned(),
+        fen: pos.fen(),
+        depth,
+        expected: None,
+        results: engines
+            .iter()
+            .map(|g| {
+                let t = Instant::now();
+                let n = g.perft(&pos, depth);
+                PerftResult::measured(g.name(), n, t.elapsed())
+            })
+            .collect(),
+    }
+}
+
+/// A report of a run with `engines` over `positions`: a perft phase, a short fuzz
+/// campaign, and every disagreement the oracle finds on each position (minimized when
+/// asked), the way `xqdiff check` fills one.
+fn run_report(engines: &[&dyn Engine], positions: &[(&str, bool)]) -> Report {
+    let mut report = Report::new();
+    report.seed = Some(7);
+    report.command = Some("xqdiff check --seed 7".to_owned());
+    report.generators = GeneratorInfo::list(engines);
+
+    let t = Instant::now();
+    let rows = positions
+        .iter()
+        .map(|&(fen, _)| perft_row(fen, fen, 2, engines))
+        .collect();
+    report.phases.push(Phase::finished(
+        "perft",
+        t.elapsed(),
+        PhaseDetails::Perft(PerftPhase { rows }),
+    ));
+
+    let config = Config {
+        seed: 7,
+        cases: Some(24),
+        duration: None,
+        ..Config::default()
+    };
+    let fuzz = campaign::run(&config, engines, &AtomicBool::new(false), &|_, _| {});
+    report.add_fuzz("fuzz", &fuzz, &config);
+
+    for &(fen, minimize) in positions {
+        let pos = Position::from_fen(fen).unwrap();
+        if minimize {
+            if let Some((small, d)) = minimize_first(&pos, engines) {
+                assert_eq!(small.fen(), d.fen);
+                report
+                    .disagreements
+                    .push(Dispute::from_oracle("oracle", &d).with_original(&pos.fen()));
+            }
+        } else {
+            report.disagreements.extend(
+                check_position(&pos, engines)
+                    .iter()
+                    .map(|d| Dispute::from_oracle("oracle", d)),
+            );
+        }
+    }
+    report
+}
+
+/// The class an arrow must have, worked out here from who has the move rather than
+/// taken from the renderer.
+fn expected_class(has: &[String], odd: Option<&str>) -> &'static str {
+    match odd {
+        Some(o) if has.len() == 1 && has[0] == o => "only-odd",
+        Some(o) if !has.iter().any(|h| h == o) => "lacks-odd",
+        _ => "set-",
+    }
+}
+
+fn classes(e: &ElementRef) -> Vec<String> {
+    e.value().classes().map(str::to_owned).collect()
+}
+
+fn attr<'a>(e: &ElementRef<'a>, name: &str) -> &'a str {
+    e.value()
+        .attr(name)
+        .unwrap_or_else(|| panic!("{} has no {name}", e.value().name()))
+}
+
+/// The traditional characters, written out here independently of the renderer.
+fn chinese(color: Color, role: Role) -> &'static str {
+    let red = ["帥", "仕", "相", "傌", "俥", "炮", "兵"];
+    let black = ["將", "士", "象", "馬", "車", "砲", "卒"];
+    match color {
+        Color::Red => red[role.index()],
+        Color::Black => black[role.index()],
+    }
+}
+
+/// Everything the page must show about `report`, checked through a real HTML parser.
+fn check_page(report: &Report, page: &str, opts: &RenderOptions) {
+    let doc = Html::parse_document(page);
+    let status = report.status().as_str();
+    let summary: Vec<_> = doc.select(&sel("header#summary")).collect();
+    assert_eq!(summary.len(), 1, "one summary");
+    assert!(classes(&summary[0]).contains(&status.to_owned()));
+    assert_eq!(attr(&summary[0], "data-status"), status);
+
+    // One phase row per phase, and one perft table row per perft row, the off counts marked.
+    assert_eq!(
+        doc.select(&sel("#phases tr")).count(),
+        report.phases.len() + 1
+    );
+    for phase in &report.phases {
+        if let Some(PhaseDetails::Perft(p)) = &phase.details {
+            let rows: Vec<_> = doc
+                .select(&sel("section.perft tr.agree, section.perft tr.differ"))
+                .collect();
+            assert_eq!(rows.len(), p.rows.len());
+            for (row, tr) in p.rows.iter().zip(&rows) {
+                let want = if row.agrees() { "agree" } else { "differ" };
+                assert!(classes(tr).contains(&want.to_owned()), "{}", row.position);
+                let off: Vec<&str> = tr
+                    .select(&sel("td.off"))
+                    .map(|td| attr(&td, "data-subject"))
+                    .collect();
+                let want_off: Vec<&str> = row
+                    .results
+                    .iter()
+                    .filter(|r| row.is_off(r))
+                    .map(|r| r.subject.as_str())
+                    .collect();
+                assert_eq!(off, want_off, "{}", row.position);
+            }
+        }
+        if let Some(PhaseDetails::Fuzz(f)) = &phase.details {
+            let rows: Vec<_> = doc
+                .select(&sel("section.fuzz table.coverage tr[data-feature]"))
+                .collect();
+            assert_eq!(rows.len(), f.coverage.features.len());
+            for (row, tr) in f.coverage.features.iter().zip(&rows) {
+                assert_eq!(attr(tr, "data-feature"), row.feature);
+            }
+        }
+    }
+
+    let articles: Vec<_> = doc
+        .select(&sel("#disagreements article.disagreement"))
+        .collect();
+    assert_eq!(articles.len(), report.disagreements.len());
+    assert_eq!(
+        doc.select(&sel("g.arrow")).count(),
+        report
+            .disagreements
+            .iter()
+            .map(|d| d.moves.len())
+            .sum::<usize>(),
+        "no arrow outside a disagreement"
+    );
+    for (d, article) in report.disagreements.iter().zip(&articles) {
+        assert_eq!(attr(article, "data-check"), d.check);
+        let boards: Vec<_> = article.select(&sel("svg.board")).collect();
+        assert_eq!(boards.len(), 1, "one board per disagreement");
+        let board = boards[0];
+
+        // One arrow per disputed move, with its move, who has it, and the right colour.
+        let arrows: Vec<_> = board.select(&sel("g.arrow")).collect();
+        assert_eq!(arrows.len(), d.moves.len(), "{}", d.fen);
+        let by_move: BTreeMap<&str, &ElementRef> =
+            arrows.iter().map(|a| (attr(a, "data-move"), a)).collect();
+        for m in &d.moves {
+            let arrow = by_move
+                .get(m.mv.as_str())
+                .unwrap_or_else(|| panic!("no arrow for {}", m.mv));
+            assert_eq!(attr(arrow, "data-has"), m.has.join(" "));
+            let want = expected_class(&m.has, d.odd_one_out.as_deref());
+            let got = classes(arrow);
+            assert!(got.iter().any(|c| c.starts_with(want)), "{}: {got:?}", m.mv);
+            // The legend names the same generators under the same class.
+            let legend = article
+                .select(&sel("ul.legend li"))
+                .find(|li| attr(li, "data-has") == m.has.join(" "))
+                .unwrap_or_else(|| panic!("no legend entry for {:?}", m.has));
+            let colour_class = got.iter().find(|c| *c != "arrow").unwrap();
+            assert!(classes(&legend).contains(colour_class));
+        }
+
+        // The pieces are the FEN's: same count, each on its square with its letter
+        // and, unless asked for Latin letters, its Chinese character.
+        let drawn = d.moves_fen.as_deref().unwrap_or(&d.fen);
+        let setup = xqdiff::fen::parse_setup(drawn).unwrap();
+        let want: BTreeMap<String, (char, String)> = setup
+            .pieces()
+            .map(|(sq, p)| {
+                let glyph = if opts.latin {
+                    p.fen_char().to_string()
+                } else {
+                    chinese(p.color, p.role).to_owned()
+                };
+                (sq.to_string(), (p.fen_char(), glyph))
+            })
+            .collect();
+        let got: BTreeMap<String, (char, String)> = board
+            .select(&sel("g.piece"))
+            .map(|g| {
+                let letter = attr(&g, "data-piece").chars().next().unwrap();
+                let glyph: String = g.select(&sel("text")).flat_map(|t| t.text()).collect();
+                (attr(&g, "data-square").to_owned(), (letter, glyph))
+            })
+            .collect();
+        assert_eq!(board.select(&sel("g.piece")).count(), want.len());
+        assert_eq!(got, want, "{drawn}");
+        assert!(article.text().any(|t| t.contains(&d.fen)), "FEN shown");
+    }
+}
+
+/// Each row: the planted bug, the positions of a run with it (minimized or not), then
+/// the rendering option. Every run must fail and every page must show it. The cannon
+/// that cannot capture lacks moves; the horse that ignores its leg has extra ones, so
+/// both arrow colours are drawn.
+#[test]
+fn a_planted_bug_gives_a_failed_report_with_one_arrow_per_disputed_move() {
+    let latin = RenderOptions { latin: true };
+    let chinese = RenderOptions { latin: false };
+    /// FENs, each with whether to minimize the first disagreement on it.
+    type Positions<'a> = &'a [(&'a str, bool)];
+    let table: &[(Bug, Positions, RenderOptions)] = &[
+        (Bug::CannonCannotCapture, &[(CANNON_BUSY, true)], chinese),
+        (Bug::CannonCannotCapture, &[(START, false)], chinese),
+        (Bug::CannonCannotCapture, &[(CANNON, false)], chinese),
+        (
+            Bug::CannonCannotCapture,
+            &[(START, true), (CANNON_BUSY, true)],
+            latin,
+        ),
+        (Bug::HorseLegIgnored, &[(START, false)], chinese),
+        (Bug::HorseLegIgnored, &[(START, true)], latin),
+    ];
+    for (bug, positions, opts) in table {
+        let report = run_report(&planted(*bug), positions);
+        assert!(!report.disagreements.is_empty(), "{positions:?}");
+        assert_eq!(report.status(), Status::Failed);
+        for d in &report.disagreements {
+            assert_eq!(d.odd_one_out.as_deref(), Some("planted"), "{}", d.fen);
+            assert!(!d.moves.is_empty(), "{}", d.fen);
+        }
+        // A minimized finding is no bigger than where it started, and says where that was;
+        // the ones minimized here started among pieces the minimizer must remove.
+        let pieces = |fen: &str| Position::from_fen(fen).unwrap().pieces().count();
+        for d in &report.disagreements {
+            let minimized_here = d.phase == "oracle" && positions.iter().any(|p| p.1);
+            match &d.original_fen {
+                Some(orig) if minimized_here => assert!(pieces(&d.fen) < pieces(orig), "{orig}"),
+                Some(orig) => assert!(pieces(&d.fen) <= pieces(orig), "{orig}"),
+                None => assert!(!minimized_here, "{} lost its original", d.fen),
+            }
+        }
+        let page = html::render(&report, opts);
+        check_page(&report, &page, opts);
+    }
+}
+
+/// The start position's two cannon captures (b2b9, h2h9) are the moves the planted
+/// generator lacks: drawn as two blue "lacks-odd" arrows.
+#[test]
+fn the_start_position_shows_both_cannon_captures() {
+    let report = run_report(&planted(Bug::CannonCannotCapture), &[(START, false)]);
+    let page = html::render(&report, &RenderOptions::default());
+    let doc = Html::parse_document(&page);
+    let first = doc
+        .select(&sel("article.disagreement[data-phase=oracle]"))
+        .next()
+        .unwrap();
+    let moves: BTreeSet<&str> = first
+        .select(&sel("g.arrow.lacks-odd"))
+        .map(|a| attr(&a, "data-move"))
+        .collect();
+    assert_eq!(moves, BTreeSet::from(["b2b9", "h2h9"]));
+}
+
+#[test]
+fn an_all_agree_report_passes_and_draws_no_arrows() {
+    let engines = registry();
+    let report = run_report(&engines, &[(START, false), (CANNON, true)]);
+    assert!(report.disagreements.is_empty());
+    assert!(report.passed(), "{:?}", report.phases);
+    let page = html::render(&report, &RenderOptions::default());
+    check_page(&report, &page, &RenderOptions::default());
+    let doc = Html::parse_document(&page);
+    assert_eq!(doc.select(&sel("g.arrow")).count(), 0);
+    assert_eq!(doc.select(&sel("svg")).count(), 0);
+    let md = markdown::render(&report);
+    assert!(md.starts_with("## ✅ xqdiff: PASSED"), "{md}");
+}
+
+/// A report with every kind of phase, as a writer would fill it.
+fn full_report() -> Report {
+    let engines = planted(Bug::CannonCannotCapture);
+    let mut report = run_report(&engines, &[(CANNON, true)]);
+    // The corpus's cannon cases fail with the planted bug: real replay failures.
+    let t = Instant::now();
+    let replay = xqdiff::corpus::replay(std::path::Path::new("corpus"), &engines)
+        .expect("the repository's corpus");
+    assert!(!replay.failures.is_empty());
+    report.add_replay(
+        "corpus",
+        std::path::Path::new("corpus"),
+        &replay,
+        t.elapsed(),
+    );
+    report.phases.push(Phase::finished(
+        "metamorphic",
+        Duration::from_millis(40),
+        PhaseDetails::Metamorphic(MetamorphicPhase {
+            positions: 12,
+            transforms: vec!["mirror".into(), "color-swap".into()],
+            failures: 0,
+        }),
+    ));
+    report.phases.push(Phase::finished(
+        "engine",
+        Duration::from_millis(1500),
+        PhaseDetails::Engine(EnginePhase {
+            engine: "test-engine 1.0".into(),
+            depth: 2,
+            positions: 1,
+            nodes: 1920,
+            findings: 0,
+            rows: vec![EngineRow {
+                position: "start".into(),
+                fen: START.into(),
+                depth: 2,
+                consensus: 1920,
+                subject: Some(1920),
+                seconds: 0.25,
+                error: None,
+            }],
+        }),
+    ));
+    report
+        .phases
+        .push(Phase::skipped("external", "no --engine given"));
+    report.engines.push(EngineInfo::from_config(
+        &EngineConfig {
+            command: "test-engine --uci".into(),
+            protocol: Protocol::Uci,
+            options: vec![("Threads".into(), "1".into())],
+            ranks: Ranks::Auto,
+            fen_letters: FenLetters::Auto,
+            timeout: Duration::from_secs(5),
+        },
+        "test-engine 1.0",
+    ));
+    report
+}
+
+/// Names, FENs and details come from engines and files: whatever they hold is text
+/// on the page, never markup.
+#[test]
+fn hostile_text_stays_text() {
+    let hostile = "<script>alert(1)</script> \"quoted\" & 'single' <b>bold</b>";
+    let mut report = full_report();
+    report.command = Some(hostile.to_owned());
+    report.engines[0].name = hostile.to_owned();
+    report.phases[0].name = hostile.to_owned();
+    for d in &mut report.disagreements {
+        d.detail = hostile.to_owned();
+        d.phase = hostile.to_owned();
+        d.generators.push(hostile.to_owned());
+        for m in &mut d.moves {
+            m.has.push(hostile.to_owned());
+        }
+    }
+    let page = html::render(&report, &RenderOptions::default());
+    let doc = Html::parse_document(&page);
+    assert_eq!(doc.select(&sel("script, b")).count(), 0);
+    let text: String = doc.root_element().text().collect();
+    assert!(text.matches(hostile).count() >= 3, "{text}");
+    for arrow in doc.select(&sel("g.arrow")) {
+        assert!(attr(&arrow, "data-has").ends_with(hostile));
+    }
+    // In Markdown, only a code span may hold the tag unescaped: it shows there as text.
+    let md = markdown::render(&report);
+    for line in md.lines() {
+        let outside_code = line.split('`').step_by(2).collect::<String>();
+        assert!(!outside_code.contains("<script>"), "{line}");
+    }
+    assert!(md.contains("\\<script\\>"), "{md}");
+}
+
+#[test]
+fn json_round_trips() {
+    let report = full_report();
+    let json = report.to_json().unwrap();
+    let back = Report::from_json(&json).unwrap();
+    assert_eq!(back, report);
+    assert_eq!(back.to_json().unwrap(), json);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["schema"], "xqdiff-report/1");
+    assert_eq!(value["disagreements"][0]["odd_one_out"], "planted");
+    // Every phase kind is tagged in the JSON as documented.
+    // Replay failures are disagreements too, each naming its corpus file.
+    let replayed: Vec<&str> = report
+        .disagreements
+        .iter()
+        .filter(|d| d.phase == "corpus")
+        .filter_map(|d| d.corpus_file.as_deref())
+        .collect();
+    let Some(PhaseDetails::Replay(r)) = &report.phases[2].details else {
+        panic!("third phase is the replay");
+    };
+    assert_eq!(
+        r.failures.len(),
+        replayed.iter().collect::<BTreeSet<_>>().len()
+    );
+    for f in &r.failures {
+        assert!(replayed.contains(&f.file.as_str()), "{}", f.file);
+    }
+    let kinds: Vec<&str> = value["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["details"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["perft", "fuzz", "replay", "metamorphic", "engine"]);
+}
+
+/// Each row: a change to a good report's JSON, and the error it must give.
+#[test]
+fn a_wrong_schema_or_shape_is_rejected_by_name() {
+    let good: serde_json::Value = serde_json::from_str(&full_report().to_json().unwrap()).unwrap();
+    let with = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = good.clone();
+        f(&mut v);
+        v.to_string()
+    };
+    type Expect = fn(&ReportError) -> bool;
+    let table: Vec<(String, Expect)> = vec![
+        (
+            with(&|v| v["schema"] = "xqdiff-report/2".into()),
+            |e| matches!(e, ReportError::UnsupportedVersion { found } if found == "xqdiff-report/2"),
+        ),
+        (with(&|v| v["schema"] = "junit/1".into()), |e| {
+            matches!(e, ReportError::OtherSchema { .. })
+        }),
+        (
+            with(&|v| {
+                v.as_object_mut().unwrap().remove("schema");
+            }),
+            |e| matches!(e, ReportError::MissingSchema),
+        ),
+        (with(&|v| v["schema"] = 1.into()), |e| {
+            matches!(e, ReportError::MissingSchema)
+        }),
+        ("[1, 2]".to_owned(), |e| {
+            matches!(e, ReportError::MissingSchema)
+        }),
+        ("{ not json".to_owned(), |e| {
+            matches!(e, ReportError::Syntax(_))
+        }),
+        (
+            with(&|v| {
+                v.as_object_mut().unwrap().remove("tool");
+            }),
+            |e| matches!(e, ReportError::Shape(_)),
+        ),
+        (with(&|v| v["phases"][0]["status"] = "maybe".into()), |e| {
+            matches!(e, ReportError::Shape(_))
+        }),
+    ];
+    for (text, expect) in &table {
+        match Report::from_json(text) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => assert!(expect(&e), "wrong error {e:?} for {text}"),
+        }
+    }
+    // An unknown field is a later minor addition: read, not rejected.
+    let extra = with(&|v| v["future_field"] = 3.into());
+    assert!(Report::from_json(&extra).is_ok());
+}
+
+#[test]
+fn markdown_lists_status_phases_and_every_disputed_move() {
+    let report = full_report();
+    let md = markdown::render(&report);
+    assert!(md.starts_with("## ❌ xqdiff: FAILED"), "{md}");
+    assert!(md.contains("| phase | status | time | what it counted |"));
+    for p in &report.phases {
+        assert!(
+            md.lines()
+                .any(|l| l.starts_with(&format!("| {} | {} |", p.name, p.status.as_str()))),
+            "{}: {md}",
+            p.name
+        );
+    }
+    for d in &report.disagreements {
+        assert!(md.contains(&format!("`{}`", d.fen)), "{md}");
+        for m in &d.moves {
+            assert!(md.contains(&format!("`{}` only in", m.mv)), "{md}");
+        }
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Each row: the file to pass with `--from` (by name; the good ones are written
+/// first), the extra arguments, the exit code, and text on stdout or stderr.
+#[test]
+fn the_report_command_renders_saved_reports_and_rejects_bad_files() {
+    let failed = temp("failed.json");
+    std::fs::write(&failed, full_report().to_json().unwrap()).unwrap();
+    let passed = temp("passed.json");
+    std::fs::write(
+        &passed,
+        run_report(&registry(), &[(CANNON, false)])
+            .to_json()
+            .unwrap(),
+    )
+    .unwrap();
+    let future = temp("future.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&passed).unwrap()).unwrap();
+    v["schema"] = "xqdiff-report/9".into();
+    std::fs::write(&future, v.to_string()).unwrap();
+    let garbage = temp("garbage.json");
+    std::fs::write(&garbage, "this is not json").unwrap();
+    let html_out = temp("out.html");
+    let md_out = temp("out.md");
+    let _ = std::fs::remove_file(&html_out);
+
+    let s = |p: &PathBuf| p.display().to_string();
+    let table: Vec<(String, Vec<String>, i32, &str)> = vec![
+        (s(&failed), vec![], 1, "## ❌ xqdiff: FAILED"),
+        (s(&passed), vec![], 0, "## ✅ xqdiff: PASSED"),
+        (
+            s(&failed),
+            vec![
+                "--html".into(),
+                s(&html_out),
+                "--markdown".into(),
+                s(&md_out),
+                "--latin".into(),
+            ],
+            1,
+            "wrote",
+        ),
+        (s(&temp("missing.json")), vec![], 2, "cannot read"),
+        (
+            s(&future),
+            vec![],
+            2,
+            "schema \"xqdiff-report/9\" is not supported",
+        ),
+        (s(&garbage), vec![], 2, "not JSON"),
+    ];
+    for (from, extra, code, needle) in &table {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(["report", "--from", from])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(*code), "{from} {extra:?}: {text}");
+        assert!(text.contains(needle), "{from} {extra:?}: {text}");
+    }
+    let page = std::fs::read_to_string(&html_out).unwrap();
+    let saved = Report::from_json(&std::fs::read_to_string(&failed).unwrap()).unwrap();
+    check_page(&saved, &page, &RenderOptions { latin: true });
+    assert!(std::fs::read_to_string(&md_out).unwrap().contains("FAILED"));
+}
+
+/// The example in the schema document is a report this build reads, and a failed one.
+#[test]
+fn the_documented_example_parses() {
+    let doc = std::fs::read_to_string("docs/report-schema.md").unwrap();
+    let start = doc.find("```json\n").expect("an example") + "```json\n".len();
+    let len = doc[start..].find("```").expect("end of the example");
+    let report = Report::from_json(&doc[start..start + len]).unwrap();
+    assert_eq!(report.status(), Status::Failed);
+    assert_eq!(report.disagreements[0].moves[0].mv, "d0d7");
+}
