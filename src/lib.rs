@@ -25,6 +25,7 @@ pub mod playout;
 pub mod position;
 pub mod progress;
 pub mod rng;
+pub mod split;
 pub mod square;
 pub mod structured;
 pub mod subject;
