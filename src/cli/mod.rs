@@ -3,11 +3,13 @@
 
 mod bench_cmd;
 mod fuzz_cmd;
+mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod replay_cmd;
 mod seeds_cmd;
+mod split_cmd;
 
 use crate::engine::Engine;
 use crate::epd::EpdError;
@@ -41,6 +43,8 @@ enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
     FuzzSeeds(seeds_cmd::SeedsArgs),
+    /// Add up the result files of a split perft's shards and check them against each other.
+    Merge(merge_cmd::MergeArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -93,6 +97,9 @@ pub enum CliError {
     /// Flags that do not go together, or a required one missing.
     #[error("{0}")]
     Usage(String),
+    /// A split perft's jobs or results files, or the flags naming them.
+    #[error(transparent)]
+    Split(#[from] crate::split::SplitError),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -133,6 +140,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Minimize(args)) => minimize_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
+        Some(Command::Merge(args)) => merge_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }
@@ -149,6 +157,18 @@ fn select_generators(name: &str) -> Result<Vec<&'static dyn Engine>, CliError> {
             name: name.to_owned(),
             known: generators::names().join(", "),
         })
+}
+
+/// The generators a repeatable `--generator` selects, in registry order, each once.
+fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Engine>, CliError> {
+    let mut wanted: Vec<&'static dyn Engine> = Vec::new();
+    for name in names {
+        wanted.extend(select_generators(name)?);
+    }
+    Ok(generators::registry()
+        .into_iter()
+        .filter(|g| wanted.iter().any(|w| w.name() == g.name()))
+        .collect())
 }
 
 /// A rayon pool of `threads` workers (0 means one per core).

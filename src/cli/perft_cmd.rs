@@ -1,6 +1,7 @@
 //! `xqdiff perft`: one position to a depth, or a whole EPD suite, on one generator or all.
 
-use super::{pool, select_generators, CliError, Outcome};
+use super::split_cmd::{self, SplitArgs};
+use super::{pool, select_generator_list, CliError, Outcome};
 use crate::engine::Engine;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::moves::Move;
@@ -18,9 +19,9 @@ pub struct PerftArgs {
     /// Plies to search; with --suite, the deepest published depth to run.
     #[arg(long)]
     depth: Option<u32>,
-    /// Which generator: a name, or `all` to run and compare every one.
+    /// Which generator: a name, or `all` to run and compare every one; repeat to pick several.
     #[arg(long, default_value = "all")]
-    generator: String,
+    generator: Vec<String>,
     /// Print the count below every root move.
     #[arg(long)]
     divide: bool,
@@ -33,6 +34,8 @@ pub struct PerftArgs {
     /// With --suite, skip published counts above this many nodes.
     #[arg(long, requires = "suite")]
     max_nodes: Option<u64>,
+    #[command(flatten)]
+    split: SplitArgs,
 }
 
 impl PerftArgs {
@@ -42,18 +45,23 @@ impl PerftArgs {
         PerftArgs {
             fen: None,
             depth: None,
-            generator: "all".into(),
+            generator: vec!["all".into()],
             divide: false,
             threads: 0,
             suite: Some("reference".into()),
             max_nodes: Some(10_000_000),
+            split: SplitArgs::default(),
         }
     }
 }
 
 /// Runs `xqdiff perft`.
 pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
+    if args.split.requested() {
+        let fen = args.fen.as_deref();
+        return split_cmd::run(&args.split, fen, args.depth, &generators, args.threads);
+    }
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
         let suite = load_suite(path)?;
