@@ -27,6 +27,7 @@ pub mod position;
 pub mod progress;
 pub mod report;
 pub mod rng;
+pub mod split;
 pub mod square;
 pub mod structured;
 pub mod subject;

@@ -4,12 +4,14 @@
 mod bench_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
+mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
+mod split_cmd;
 
 use crate::engine::Engine;
 use crate::epd::EpdError;
@@ -48,6 +50,8 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Render a saved correctness report (JSON) as HTML or Markdown.
     Report(report_cmd::ReportArgs),
+    /// Add up the result files of a split perft's shards and check them against each other.
+    Merge(merge_cmd::MergeArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -116,6 +120,9 @@ pub enum CliError {
         /// What is wrong with it.
         source: crate::report::ReportError,
     },
+    /// A split perft's jobs or results files, or the flags naming them.
+    #[error(transparent)]
+    Split(#[from] crate::split::SplitError),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -158,6 +165,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
         Some(Command::Engine(args)) => engine_cmd::run(&args),
         Some(Command::Report(args)) => report_cmd::run(&args),
+        Some(Command::Merge(args)) => merge_cmd::run(&args),
         // The built-in default job: the published reference suite on every generator.
         None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
     }
@@ -174,6 +182,18 @@ fn select_generators(name: &str) -> Result<Vec<&'static dyn Engine>, CliError> {
             name: name.to_owned(),
             known: generators::names().join(", "),
         })
+}
+
+/// The generators a repeatable `--generator` selects, in registry order, each once.
+fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Engine>, CliError> {
+    let mut wanted: Vec<&'static dyn Engine> = Vec::new();
+    for name in names {
+        wanted.extend(select_generators(name)?);
+    }
+    Ok(generators::registry()
+        .into_iter()
+        .filter(|g| wanted.iter().any(|w| w.name() == g.name()))
+        .collect())
 }
 
 /// A rayon pool of `threads` workers (0 means one per core).

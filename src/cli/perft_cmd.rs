@@ -2,7 +2,8 @@
 //! When the generators' counts differ, it follows the difference down to the position
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
-use super::{pool, select_generators, CliError, Outcome};
+use super::split_cmd::{self, SplitArgs};
+use super::{pool, select_generator_list, CliError, Outcome};
 use crate::descent;
 use crate::engine::Engine;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
@@ -22,9 +23,9 @@ pub struct PerftArgs {
     /// Plies to search; with --suite, the deepest published depth to run.
     #[arg(long)]
     depth: Option<u32>,
-    /// Which generator: a name, or `all` to run and compare every one.
+    /// Which generator: a name, or `all` to run and compare every one; repeat to pick several.
     #[arg(long, default_value = "all")]
-    generator: String,
+    generator: Vec<String>,
     /// Print the count below every root move.
     #[arg(long)]
     divide: bool,
@@ -43,6 +44,8 @@ pub struct PerftArgs {
     /// Keep disagreements out of the corpus (print only).
     #[arg(long)]
     no_save: bool,
+    #[command(flatten)]
+    split: SplitArgs,
 }
 
 impl PerftArgs {
@@ -52,13 +55,14 @@ impl PerftArgs {
         PerftArgs {
             fen: None,
             depth: None,
-            generator: "all".into(),
+            generator: vec!["all".into()],
             divide: false,
             threads: 0,
             suite: Some("reference".into()),
             max_nodes: Some(10_000_000),
             corpus: PathBuf::from("corpus"),
             no_save: false,
+            split: SplitArgs::default(),
         }
     }
 
@@ -69,7 +73,11 @@ impl PerftArgs {
 
 /// Runs `xqdiff perft`.
 pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
+    if args.split.requested() {
+        let fen = args.fen.as_deref();
+        return split_cmd::run(&args.split, fen, args.depth, &generators, args.threads);
+    }
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
         let suite = load_suite(path)?;

@@ -1,0 +1,308 @@
+//! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
+//! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
+
+use super::{pool, CliError, Outcome};
+use crate::engine::Engine;
+use crate::position::Position;
+use crate::progress::Progress;
+use crate::split::files::{read_jobs, resume, write_result};
+use crate::split::frontier::{emit, Emitted};
+use crate::split::shard::count_job;
+use crate::split::{Job, JobResult, Shard, SplitError};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The flags of `xqdiff perft` that split a perft across machines.
+#[derive(clap::Args, Debug, Default)]
+pub struct SplitArgs {
+    /// Write the jobs of this perft to FILE (JSON lines) instead of counting: one job per
+    /// path --split-depth plies down. Needs --depth and --split-depth.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires_all = ["depth", "split_depth"],
+        conflicts_with_all = ["suite", "divide", "jobs"]
+    )]
+    emit_jobs: Option<PathBuf>,
+    /// Plies from the root to where --emit-jobs cuts the tree into jobs.
+    #[arg(long, value_name = "K", requires = "emit_jobs")]
+    split_depth: Option<u32>,
+    /// Run jobs from FILE (written by --emit-jobs) and write one result line per job.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["fen", "depth", "suite", "divide"]
+    )]
+    jobs: Option<PathBuf>,
+    /// Run only shard I of N: the jobs whose index % N == I (default: every job).
+    #[arg(long, value_name = "I/N", requires = "jobs")]
+    shard: Option<String>,
+    /// What the I of --shard counts from: 0, or 1 for 1-based task ids.
+    #[arg(long, value_name = "0|1", default_value_t = 0, requires = "shard",
+          value_parser = clap::value_parser!(u64).range(0..=1))]
+    shard_base: u64,
+    /// Append result lines to FILE, skipping jobs it already holds (default: stdout,
+    /// with the summary on stderr).
+    #[arg(long, value_name = "FILE", requires = "jobs")]
+    output: Option<PathBuf>,
+}
+
+impl SplitArgs {
+    /// Whether a split flag was given, so `perft` runs [`run`] instead of counting.
+    pub(super) fn requested(&self) -> bool {
+        self.emit_jobs.is_some() || self.jobs.is_some()
+    }
+}
+
+/// Runs the split side of `xqdiff perft`: emits jobs or runs a shard of them.
+pub(super) fn run(
+    args: &SplitArgs,
+    fen: Option<&str>,
+    depth: Option<u32>,
+    generators: &[&dyn Engine],
+    threads: usize,
+) -> Result<Outcome, CliError> {
+    match (&args.emit_jobs, &args.jobs) {
+        (Some(out), _) => {
+            // clap makes both required with --emit-jobs.
+            let (Some(depth), Some(split_depth)) = (depth, args.split_depth) else {
+                return Err(CliError::Usage(
+                    "--emit-jobs needs --depth and --split-depth".into(),
+                ));
+            };
+            let root = match fen {
+                Some(fen) => Position::from_fen(fen)?,
+                None => Position::startpos(),
+            };
+            emit_jobs(out, &root, depth, split_depth, generators)
+        }
+        (None, Some(jobs)) => {
+            let shard = match &args.shard {
+                Some(text) => Shard::parse(text, args.shard_base)?,
+                None => Shard::WHOLE,
+            };
+            let pool = pool(threads)?;
+            pool.install(|| run_shard(jobs, shard, args.output.as_deref(), generators))
+        }
+        (None, None) => Err(CliError::Usage(
+            "neither --emit-jobs nor --jobs was given".into(),
+        )),
+    }
+}
+
+fn emit_jobs(
+    out: &Path,
+    root: &Position,
+    depth: u32,
+    split_depth: u32,
+    generators: &[&dyn Engine],
+) -> Result<Outcome, CliError> {
+    let started = Instant::now();
+    match emit(out, root, depth, split_depth, generators)? {
+        Emitted::Written(h) => {
+            println!(
+                "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
+                h.split,
+                h.depth,
+                h.root,
+                h.split_depth,
+                h.jobs,
+                h.depth - h.split_depth
+            );
+            println!(
+                "wrote {} in {:.2} s; the moves above the cut agree in {}",
+                out.display(),
+                started.elapsed().as_secs_f64(),
+                h.checked_by.join(", ")
+            );
+            Ok(Outcome::Agree)
+        }
+        Emitted::Disagree(d) => {
+            println!("generators DISAGREE above the cut, so no jobs were written:");
+            println!("  {d}");
+            println!("  (`xqdiff moves --fen` on that position lists each generator's moves)");
+            Ok(Outcome::Disagree)
+        }
+    }
+}
+
+/// Where result lines go, and where the human summary goes so the two never mix.
+struct Sink {
+    out: Box<dyn Write>,
+    name: PathBuf,
+    summary_on_stderr: bool,
+}
+
+impl Sink {
+    fn say(&self, line: &str) {
+        if self.summary_on_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+fn run_shard(
+    jobs_path: &Path,
+    shard: Shard,
+    output: Option<&Path>,
+    generators: &[&dyn Engine],
+) -> Result<Outcome, CliError> {
+    let (header, jobs) = read_jobs(jobs_path, |i| shard.owns(i))?;
+    let names: Vec<String> = {
+        let mut n: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
+        n.sort();
+        n
+    };
+    let (mut sink, done) = match output {
+        Some(path) => {
+            let resumed = resume(path, header.split, &names)?;
+            let sink = Sink {
+                out: Box::new(resumed.file),
+                name: path.to_owned(),
+                summary_on_stderr: false,
+            };
+            if let Some(at) = &resumed.dropped {
+                sink.say(&format!(
+                    "{at}: dropped a result line cut short; its job runs again"
+                ));
+            }
+            (sink, resumed.done)
+        }
+        None => (
+            Sink {
+                out: Box::new(std::io::stdout()),
+                name: PathBuf::from("stdout"),
+                summary_on_stderr: true,
+            },
+            Vec::new(),
+        ),
+    };
+    let already: HashSet<u64> = done
+        .iter()
+        .filter(|r| shard.owns(r.index))
+        .map(|r| r.index)
+        .collect();
+    let todo: Vec<&Job> = jobs
+        .iter()
+        .filter(|j| !already.contains(&j.index))
+        .collect();
+    sink.say(&format!(
+        "split {} shard {shard}: {} of {} jobs (perft {} of {}, cut at ply {}), {} to run, {} already in {}",
+        header.split,
+        jobs.len(),
+        header.jobs,
+        header.depth,
+        header.root,
+        header.split_depth,
+        todo.len(),
+        already.len(),
+        sink.name.display()
+    ));
+    let bar = Progress::new(&format!("shard {shard}"), todo.len() as u64);
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    for r in done.iter().filter(|r| already.contains(&r.index)) {
+        summary.add(r, false);
+    }
+    for job in todo {
+        let result = count_job(header.split, shard, job, generators);
+        write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
+            path: sink.name.clone(),
+            source,
+        })?;
+        summary.add(&result, true);
+        bar.inc(1);
+        let secs = started.elapsed().as_secs_f64();
+        if secs > 0.0 {
+            bar.message(format!(
+                "{:.1} M nodes/s",
+                summary.run_nodes as f64 / secs / 1e6
+            ));
+        }
+    }
+    bar.finish();
+    summary.report(&sink, &jobs, started.elapsed().as_secs_f64());
+    Ok(if summary.disagreeing.is_empty() {
+        Outcome::Agree
+    } else {
+        Outcome::Disagree
+    })
+}
+
+/// Nodes per second as text, `-` when no time was measured.
+pub(super) fn rate(nodes: u64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
+    } else {
+        "-".into()
+    }
+}
+
+#[derive(Default)]
+struct Summary {
+    totals: BTreeMap<String, u64>,
+    seconds: BTreeMap<String, f64>,
+    /// Nodes counted by this run (all generators), for the rate on the progress bar.
+    run_nodes: u64,
+    disagreeing: Vec<JobResult>,
+}
+
+impl Summary {
+    /// Adds a result, `fresh` when this run counted it rather than found it in the output.
+    fn add(&mut self, r: &JobResult, fresh: bool) {
+        for (g, n) in &r.counts {
+            *self.totals.entry(g.clone()).or_default() += n;
+            if fresh {
+                self.run_nodes += n;
+            }
+        }
+        for (g, s) in &r.seconds {
+            *self.seconds.entry(g.clone()).or_default() += s;
+        }
+        if !r.agrees() {
+            self.disagreeing.push(r.clone());
+        }
+    }
+
+    fn report(&self, sink: &Sink, jobs: &[Job], wall: f64) {
+        for (g, n) in &self.totals {
+            let secs = self.seconds.get(g).copied().unwrap_or(0.0);
+            sink.say(&format!(
+                "{g:<10} {n:>14} nodes {secs:>10.3} s in jobs  {}",
+                rate(*n, secs)
+            ));
+        }
+        sink.say(&format!("shard finished in {wall:.3} s"));
+        if self.disagreeing.is_empty() {
+            if self.totals.len() > 1 {
+                sink.say(&format!(
+                    "all {} generators agree on every job",
+                    self.totals.len()
+                ));
+            }
+            return;
+        }
+        sink.say(&format!(
+            "generators DISAGREE on {} jobs:",
+            self.disagreeing.len()
+        ));
+        for r in &self.disagreeing {
+            let counts: Vec<String> = r.counts.iter().map(|(g, n)| format!("{g} {n}")).collect();
+            let job = jobs.iter().find(|j| j.index == r.index);
+            let place = job.map_or_else(String::new, |j| {
+                let path: Vec<String> = j.path.iter().map(|m| m.to_string()).collect();
+                format!(
+                    " [{}] {} depth {}",
+                    path.join(" "),
+                    j.position.fen(),
+                    j.depth
+                )
+            });
+            sink.say(&format!("  job {}{place}: {}", r.index, counts.join(", ")));
+        }
+    }
+}

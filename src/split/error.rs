@@ -1,0 +1,303 @@
+//! What can go wrong with jobs and results files, and where.
+
+use super::SplitId;
+use crate::fen::FenError;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+/// A line of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line number.
+    pub line: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.line)
+    }
+}
+
+/// Why a split could not be written, run or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum SplitError {
+    /// A file that could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A file that could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A line that is not the JSON it should be.
+    #[error("{at}: not a {what} line: {source}")]
+    Json {
+        /// Where.
+        at: Location,
+        /// `jobs header`, `job` or `result`.
+        what: &'static str,
+        /// What serde_json found wrong.
+        source: serde_json::Error,
+    },
+    /// A jobs file without a header.
+    #[error("{path}: empty; a jobs file starts with its header line")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A header of another format or version.
+    #[error("{at}: format {found:?}, expected {expected:?}")]
+    Format {
+        /// Where.
+        at: Location,
+        /// What the header says.
+        found: String,
+        /// What this xqdiff reads.
+        expected: &'static str,
+    },
+    /// A header whose id does not hash from its own root and depths: edited by hand.
+    #[error("{at}: split id {found} does not match its root, depth and split depth (expected {computed})")]
+    HeaderId {
+        /// Where.
+        at: Location,
+        /// The id in the header.
+        found: SplitId,
+        /// The id its fields give.
+        computed: SplitId,
+    },
+    /// A split deeper than the perft it splits.
+    #[error("split depth {split_depth} is deeper than the perft depth {depth}")]
+    TooDeep {
+        /// The split depth.
+        split_depth: u32,
+        /// The perft depth.
+        depth: u32,
+    },
+    /// A split asked of no generators at all.
+    #[error("no generators to split with")]
+    NoGenerators,
+    /// A FEN in a jobs file that does not read as a valid position.
+    #[error("{at}: bad FEN: {source}")]
+    Fen {
+        /// Where.
+        at: Location,
+        /// Why.
+        source: FenError,
+    },
+    /// A job line out of sequence.
+    #[error(
+        "{at}: job index {found}, expected {expected} (jobs are numbered from 0 in file order)"
+    )]
+    JobOrder {
+        /// Where.
+        at: Location,
+        /// The index written.
+        found: u64,
+        /// The index due there.
+        expected: u64,
+    },
+    /// A job whose path or depth does not fit the header.
+    #[error("{at}: job has {found}, the header's depths give {expected}")]
+    JobShape {
+        /// Where.
+        at: Location,
+        /// What the job has, as `path of 3 moves` or `depth 2`.
+        found: String,
+        /// What it should have.
+        expected: String,
+    },
+    /// A jobs file with more or fewer jobs than its header announces.
+    #[error("{path}: header announces {header} jobs, the file has {found} (cut short?)")]
+    JobCount {
+        /// The file.
+        path: PathBuf,
+        /// The header's count.
+        header: u64,
+        /// Job lines found.
+        found: u64,
+    },
+    /// A `--shard` that does not name one of N shards.
+    #[error("bad --shard {text:?}: {problem}")]
+    Shard {
+        /// What was given.
+        text: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// An existing `--output` file that this shard cannot continue.
+    #[error("cannot resume into {path} (give another --output, or delete it to start over):\n{problems}")]
+    Resume {
+        /// The output file.
+        path: PathBuf,
+        /// What in it does not belong to this run.
+        problems: Problems,
+    },
+    /// Results that do not make up the split exactly once.
+    #[error("results do not add up to split {split}:\n{problems}")]
+    Inconsistent {
+        /// The split.
+        split: SplitId,
+        /// Everything wrong, grouped.
+        problems: Problems,
+    },
+}
+
+/// One way a set of results fails to cover a split exactly once; similar lines are grouped
+/// so a whole missing or repeated shard is one problem, not hundreds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// Jobs without a result.
+    Missing {
+        /// Their indices, ascending.
+        indices: Vec<u64>,
+        /// How many jobs the split has.
+        jobs: u64,
+        /// The shard count the results were run with, when they all say the same.
+        shards: Option<u64>,
+    },
+    /// Jobs with more than one result, all found in the same files.
+    Duplicated {
+        /// The files, one entry per occurrence.
+        files: Vec<PathBuf>,
+        /// The jobs, ascending.
+        indices: Vec<u64>,
+        /// Where the first of them appears.
+        first: Vec<Location>,
+    },
+    /// Result lines of another split.
+    Foreign {
+        /// The lines (in one file).
+        lines: Vec<Location>,
+        /// Their split id.
+        found: SplitId,
+        /// The split being merged.
+        expected: SplitId,
+    },
+    /// Result lines whose job index does not exist.
+    OutOfRange {
+        /// The lines (in one file).
+        lines: Vec<Location>,
+        /// The first such index.
+        index: u64,
+        /// How many jobs the split has.
+        jobs: u64,
+    },
+    /// Result lines with another set of generators than the first result.
+    Generators {
+        /// The lines (in one file).
+        lines: Vec<Location>,
+        /// Their generators.
+        found: Vec<String>,
+        /// The generators of the run: the first result's, or those asked for.
+        expected: Vec<String>,
+    },
+}
+
+/// At most this many indices or lines are listed in a message.
+const SHOWN: usize = 8;
+
+fn sample<T: fmt::Display>(items: &[T]) -> String {
+    let mut shown: Vec<String> = items.iter().take(SHOWN).map(T::to_string).collect();
+    if items.len() > SHOWN {
+        shown.push(format!("... ({} more)", items.len() - SHOWN));
+    }
+    shown.join(", ")
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Missing {
+                indices,
+                jobs,
+                shards,
+            } => {
+                write!(f, "missing {} of {jobs} jobs: {}", indices.len(), sample(indices))?;
+                if let Some(n) = shards.filter(|&n| n > 0) {
+                    let mut per_shard: BTreeMap<u64, u64> = BTreeMap::new();
+                    for i in indices {
+                        *per_shard.entry(i % n).or_default() += 1;
+                    }
+                    let lacking: Vec<String> = per_shard
+                        .iter()
+                        .map(|(&s, k)| {
+                            let owned = jobs / n + u64::from(s < jobs % n);
+                            if *k == owned {
+                                format!("all of shard {s}/{n}")
+                            } else {
+                                format!("{k} of shard {s}/{n}")
+                            }
+                        })
+                        .collect();
+                    write!(f, " ({})", lacking.join(", "))?;
+                }
+                Ok(())
+            }
+            Problem::Duplicated {
+                files,
+                indices,
+                first,
+            } => {
+                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "{} jobs have a result in each of {}: {} (the first at {})",
+                    indices.len(),
+                    names.join(" and "),
+                    sample(indices),
+                    sample(first)
+                )
+            }
+            Problem::Foreign {
+                lines,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{} result lines belong to split {found}, not {expected}: {}",
+                lines.len(),
+                sample(lines)
+            ),
+            Problem::OutOfRange { lines, index, jobs } => write!(
+                f,
+                "{} result lines name jobs the split does not have (it has {jobs}; first: job {index}): {}",
+                lines.len(),
+                sample(lines)
+            ),
+            Problem::Generators {
+                lines,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{} result lines count with [{}] instead of [{}]: {}",
+                lines.len(),
+                found.join(", "),
+                expected.join(", "),
+                sample(lines)
+            ),
+        }
+    }
+}
+
+/// Several problems, one per line.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Problems(pub Vec<Problem>);
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(|p| format!("  - {p}")).collect();
+        f.write_str(&lines.join("\n"))
+    }
+}

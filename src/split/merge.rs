@@ -1,0 +1,270 @@
+//! Adding up shard results into one perft, after checking that they cover the split's
+//! jobs exactly once.
+
+use super::files::{read_jobs, read_results};
+use super::{Header, JobResult, Location, Problem, Problems, SplitError, SplitId};
+use crate::moves::Move;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A job whose generators counted differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobDisagreement {
+    /// The job's index.
+    pub index: u64,
+    /// The moves from the root to its position.
+    pub path: Vec<Move>,
+    /// Its position, as FEN.
+    pub fen: String,
+    /// The depth counted there.
+    pub depth: u32,
+    /// Each generator's count.
+    pub counts: BTreeMap<String, u64>,
+}
+
+/// The shards' results as one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The split.
+    pub header: Header,
+    /// How many result files were read.
+    pub files: usize,
+    /// The generators every result counted with, sorted.
+    pub generators: Vec<String>,
+    /// Leaf count per generator over all jobs.
+    pub totals: BTreeMap<String, u64>,
+    /// Seconds per generator summed over all jobs (time spent, not time waited).
+    pub seconds: BTreeMap<String, f64>,
+    /// The jobs whose generators differ, in index order.
+    pub disagreements: Vec<JobDisagreement>,
+}
+
+impl Merged {
+    /// Whether the generators agree on every job.
+    pub fn agree(&self) -> bool {
+        self.disagreements.is_empty()
+    }
+
+    /// Everything above as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        let disagreements: Vec<serde_json::Value> = self
+            .disagreements
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "index": d.index,
+                    "path": d.path.iter().map(Move::to_string).collect::<Vec<_>>(),
+                    "fen": d.fen,
+                    "depth": d.depth,
+                    "counts": d.counts,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "split": self.header.split,
+            "root": self.header.root,
+            "depth": self.header.depth,
+            "split_depth": self.header.split_depth,
+            "jobs": self.header.jobs,
+            "frontier_checked_by": self.header.checked_by,
+            "result_files": self.files,
+            "generators": self.generators,
+            "totals": self.totals,
+            // Summed floats print with noise digits; microseconds are what was measured.
+            "seconds": self.seconds.iter()
+                .map(|(g, s)| (g.clone(), (s * 1e6).round() / 1e6))
+                .collect::<BTreeMap<_, _>>(),
+            "agree": self.agree(),
+            "disagreements": disagreements,
+        })
+    }
+}
+
+/// Reads the jobs file and every results file and adds the results up. Fails with every
+/// problem at once when the results are not exactly one per job of this split with one
+/// set of generators; a file that cannot be read or a line that is not a result stops it
+/// at once, naming the file and line.
+pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
+    let (header, _) = read_jobs(jobs, |_| false)?;
+    let mut tally = Tally::new(&header);
+    for path in results {
+        for (at, result) in read_results(path)? {
+            tally.add(at, result);
+        }
+    }
+    let problems = tally.problems();
+    if !problems.is_empty() {
+        return Err(SplitError::Inconsistent {
+            split: header.split,
+            problems: Problems(problems),
+        });
+    }
+    let odd: BTreeMap<u64, BTreeMap<String, u64>> = tally.disagreeing.into_iter().collect();
+    let (_, odd_jobs) = read_jobs(jobs, |i| odd.contains_key(&i))?;
+    let disagreements = odd_jobs
+        .into_iter()
+        .map(|job| JobDisagreement {
+            counts: odd.get(&job.index).cloned().unwrap_or_default(),
+            index: job.index,
+            fen: job.position.fen(),
+            path: job.path,
+            depth: job.depth,
+        })
+        .collect();
+    Ok(Merged {
+        header,
+        files: results.len(),
+        generators: tally.generators.unwrap_or_default(),
+        totals: tally.totals,
+        seconds: tally.seconds,
+        disagreements,
+    })
+}
+
+/// Running sums and everything out of place, kept small: per job only where it was
+/// first seen, so a split of millions of jobs merges in little memory.
+struct Tally {
+    split: SplitId,
+    jobs: u64,
+    files: Vec<PathBuf>,
+    /// Per job, the first occurrence as (file number, line), file number 0 meaning none.
+    first: Vec<(u32, u32)>,
+    repeats: BTreeMap<u64, Vec<Location>>,
+    generators: Option<Vec<String>>,
+    shard_counts: BTreeSet<u64>,
+    totals: BTreeMap<String, u64>,
+    seconds: BTreeMap<String, f64>,
+    disagreeing: Vec<(u64, BTreeMap<String, u64>)>,
+    foreign: BTreeMap<(PathBuf, SplitId), Vec<Location>>,
+    out_of_range: BTreeMap<PathBuf, (u64, Vec<Location>)>,
+    mixed: BTreeMap<(PathBuf, Vec<String>), Vec<Location>>,
+}
+
+impl Tally {
+    fn new(header: &Header) -> Tally {
+        Tally {
+            split: header.split,
+            jobs: header.jobs,
+            files: Vec::new(),
+            first: vec![(0, 0); header.jobs as usize],
+            repeats: BTreeMap::new(),
+            generators: None,
+            shard_counts: BTreeSet::new(),
+            totals: BTreeMap::new(),
+            seconds: BTreeMap::new(),
+            disagreeing: Vec::new(),
+            foreign: BTreeMap::new(),
+            out_of_range: BTreeMap::new(),
+            mixed: BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, at: Location, r: JobResult) {
+        if r.split != self.split {
+            self.foreign
+                .entry((at.path.clone(), r.split))
+                .or_default()
+                .push(at);
+            return;
+        }
+        if r.index >= self.jobs {
+            self.out_of_range
+                .entry(at.path.clone())
+                .or_insert_with(|| (r.index, Vec::new()))
+                .1
+                .push(at);
+            return;
+        }
+        let generators = r.generators();
+        let expected = self.generators.get_or_insert_with(|| generators.clone());
+        if generators != *expected {
+            self.mixed
+                .entry((at.path.clone(), generators))
+                .or_default()
+                .push(at);
+            return;
+        }
+        self.shard_counts.insert(r.shard.count);
+        let slot = r.index as usize;
+        if self.first[slot].0 != 0 {
+            let (file, line) = self.first[slot];
+            let earlier = Location {
+                path: self.files[file as usize - 1].clone(),
+                line: line as usize,
+            };
+            self.repeats
+                .entry(r.index)
+                .or_insert_with(|| vec![earlier])
+                .push(at);
+            return;
+        }
+        if self.files.last() != Some(&at.path) {
+            self.files.push(at.path.clone());
+        }
+        self.first[slot] = (self.files.len() as u32, at.line as u32);
+        for (g, n) in &r.counts {
+            *self.totals.entry(g.clone()).or_default() += n;
+        }
+        for (g, s) in &r.seconds {
+            *self.seconds.entry(g.clone()).or_default() += s;
+        }
+        if !r.agrees() {
+            self.disagreeing.push((r.index, r.counts));
+        }
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems: Vec<Problem> = Vec::new();
+        for ((_, found), lines) in &self.foreign {
+            problems.push(Problem::Foreign {
+                lines: lines.clone(),
+                found: *found,
+                expected: self.split,
+            });
+        }
+        for (index, lines) in self.out_of_range.values() {
+            problems.push(Problem::OutOfRange {
+                lines: lines.clone(),
+                index: *index,
+                jobs: self.jobs,
+            });
+        }
+        for ((_, found), lines) in &self.mixed {
+            problems.push(Problem::Generators {
+                lines: lines.clone(),
+                found: found.clone(),
+                expected: self.generators.clone().unwrap_or_default(),
+            });
+        }
+        // A shard given twice is one problem: group repeats by the files they are in.
+        let mut by_files: BTreeMap<Vec<PathBuf>, (Vec<u64>, Vec<Location>)> = BTreeMap::new();
+        for (index, places) in &self.repeats {
+            let files = places.iter().map(|l| l.path.clone()).collect();
+            by_files
+                .entry(files)
+                .or_insert_with(|| (Vec::new(), places.clone()))
+                .0
+                .push(*index);
+        }
+        for (files, (indices, first)) in by_files {
+            problems.push(Problem::Duplicated {
+                files,
+                indices,
+                first,
+            });
+        }
+        let missing: Vec<u64> = (0..self.jobs)
+            .filter(|&i| self.first[i as usize].0 == 0)
+            .collect();
+        if !missing.is_empty() {
+            problems.push(Problem::Missing {
+                indices: missing,
+                jobs: self.jobs,
+                shards: (self.shard_counts.len() == 1)
+                    .then(|| self.shard_counts.first().copied())
+                    .flatten(),
+            });
+        }
+        problems
+    }
+}

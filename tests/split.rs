@@ -1,0 +1,522 @@
+//! Split perft end to end with the real binary: emit jobs, run shards as separate
+//! processes at the same time, merge; a killed shard resumed; every way a merge must
+//! refuse its input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use xqdiff::generators::{self, registry};
+use xqdiff::planted::{Bug, Planted};
+use xqdiff::split::files::read_jobs;
+use xqdiff::split::frontier::{emit, Emitted};
+use xqdiff::split::shard::count_job;
+use xqdiff::split::Shard;
+use xqdiff::{Engine, Position};
+
+/// A scratch directory, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("xqdiff-split-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xqdiff"));
+    c.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c
+}
+
+fn xqdiff(args: &[&str]) -> Output {
+    command(args).output().expect("run xqdiff")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// Emits the jobs of `depth` split at `split` from the start position into `jobs`.
+fn emit_jobs(jobs: &Path, depth: u32, split: u32) {
+    let out = xqdiff(&[
+        "perft",
+        "--depth",
+        &depth.to_string(),
+        "--split-depth",
+        &split.to_string(),
+        "--emit-jobs",
+        s(jobs),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+/// Runs shards `first..first + count` of `jobs` as separate processes at once, shard i
+/// writing `results-i.jsonl`; returns the result files in shard order.
+fn run_shards(
+    dir: &Scratch,
+    jobs: &Path,
+    count: u64,
+    base: u64,
+    generators: &[&str],
+) -> Vec<PathBuf> {
+    let outputs: Vec<PathBuf> = (0..count)
+        .map(|i| dir.file(&format!("results-{i}.jsonl")))
+        .collect();
+    let children: Vec<Child> = outputs
+        .iter()
+        .enumerate()
+        .map(|(i, output)| {
+            let shard = format!("{}/{count}", i as u64 + base);
+            let base = base.to_string();
+            let mut args = vec![
+                "perft",
+                "--jobs",
+                s(jobs),
+                "--shard",
+                &shard,
+                "--shard-base",
+                &base,
+                "--threads",
+                "1",
+                "--output",
+                s(output),
+            ];
+            for g in generators {
+                args.extend(["--generator", g]);
+            }
+            command(&args).spawn().expect("start shard")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().expect("wait for shard");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    outputs
+}
+
+fn merge_json(jobs: &Path, results: &[PathBuf]) -> serde_json::Value {
+    let mut args = vec!["merge", "--json", "--jobs", s(jobs)];
+    args.extend(results.iter().map(|p| s(p)));
+    let out = xqdiff(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    serde_json::from_slice(&out.stdout).expect("merge --json prints JSON")
+}
+
+/// One split perft from the start position.
+struct Split {
+    depth: u32,
+    split: u32,
+    shards: u64,
+    /// What the shard ids given to `--shard` count from.
+    base: u64,
+    /// `--generator` values; none means the default, all of them.
+    generators: &'static [&'static str],
+    /// The published count at this depth.
+    published: u64,
+}
+
+/// Every split perft adds up to the unsplit one, for every generator it ran: the
+/// in-process count, and the published count where there is one.
+#[test]
+fn shards_add_up_to_the_unsplit_perft() {
+    let table = [
+        Split {
+            depth: 5,
+            split: 2,
+            shards: 4,
+            base: 0,
+            generators: &["bitboard"],
+            published: 133_312_995,
+        },
+        Split {
+            depth: 4,
+            split: 2,
+            shards: 3,
+            base: 1,
+            generators: &[],
+            published: 3_290_240,
+        },
+        Split {
+            depth: 3,
+            split: 3,
+            shards: 2,
+            base: 0,
+            generators: &["mailbox", "naive"],
+            published: 79_666,
+        },
+        Split {
+            depth: 3,
+            split: 0,
+            shards: 2,
+            base: 0,
+            generators: &["bitboard"],
+            published: 79_666,
+        },
+    ];
+    let start = Position::startpos();
+    for Split {
+        depth,
+        split,
+        shards,
+        base,
+        generators: gens,
+        published,
+    } in table
+    {
+        let dir = Scratch::new(&format!("sum-{depth}-{split}"));
+        let jobs = dir.file("jobs.jsonl");
+        emit_jobs(&jobs, depth, split);
+        let results = run_shards(&dir, &jobs, shards, base, gens);
+        let merged = merge_json(&jobs, &results);
+        let engines: Vec<&dyn Engine> = if gens.is_empty() {
+            registry()
+        } else {
+            gens.iter().filter_map(|g| generators::by_name(g)).collect()
+        };
+        assert_eq!(merged["agree"], true, "{merged}");
+        assert_eq!(
+            merged["totals"].as_object().map(|t| t.len()),
+            Some(engines.len()),
+            "{merged}"
+        );
+        for g in engines {
+            let unsplit = g.perft_parallel(&start, depth, None);
+            let total = merged["totals"][g.name()].as_u64();
+            assert_eq!(
+                total,
+                Some(unsplit),
+                "{} depth {depth} split {split}",
+                g.name()
+            );
+            assert_eq!(unsplit, published);
+        }
+    }
+}
+
+/// Rewrites one result line so `generator` counted one node more on it.
+fn tamper(path: &Path, line: usize, generator: &str) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut value: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
+    let n = value["counts"][generator].as_u64().unwrap();
+    value["counts"][generator] = (n + 1).into();
+    lines[line] = value.to_string();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+    value["index"].as_u64().unwrap()
+}
+
+/// Every way a set of result files can fail to be the split, each through one merge:
+/// the exit code and the words that name the problem.
+#[test]
+fn merge_names_what_is_wrong() {
+    let dir = Scratch::new("refuse");
+    let jobs = dir.file("jobs.jsonl");
+    emit_jobs(&jobs, 3, 2);
+    let two = ["bitboard", "mailbox"];
+    let r = run_shards(&dir, &jobs, 4, 0, &two);
+    let other_jobs = dir.file("other-jobs.jsonl");
+    emit_jobs(&other_jobs, 3, 1);
+    let other = dir.file("other.jsonl");
+    let out = xqdiff(&["perft", "--jobs", s(&other_jobs), "--output", s(&other)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let bitboard_only = dir.file("bitboard-only.jsonl");
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--shard",
+        "2/4",
+        "--generator",
+        "bitboard",
+        "--output",
+        s(&bitboard_only),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let bad = dir.file("bad.jsonl");
+    let good = std::fs::read_to_string(&r[3]).unwrap();
+    let good: Vec<&str> = good.lines().take(2).collect();
+    std::fs::write(
+        &bad,
+        format!("{}\n{}\n{{\"split\": oops\n", good[0], good[1]),
+    )
+    .unwrap();
+    let tampered = dir.file("tampered.jsonl");
+    std::fs::copy(&r[1], &tampered).unwrap();
+    let odd_job = tamper(&tampered, 5, "mailbox");
+    let missing = dir.file("nowhere.jsonl");
+
+    let p = |path: &PathBuf| s(path).to_owned();
+    let table: Vec<(&str, Vec<String>, i32, Vec<String>)> = vec![
+        (
+            "complete",
+            r.iter().map(p).collect(),
+            0,
+            vec!["all 2 generators agree: 79666".into()],
+        ),
+        (
+            "one shard missing",
+            vec![p(&r[0]), p(&r[1]), p(&r[3])],
+            2,
+            vec!["missing 480 of 1920 jobs".into(), "all of shard 2/4".into()],
+        ),
+        (
+            "a shard given twice",
+            vec![p(&r[0]), p(&r[1]), p(&r[2]), p(&r[3]), p(&r[1])],
+            2,
+            vec![
+                "480 jobs have a result in each of".into(),
+                format!("{}:1", p(&r[1])),
+            ],
+        ),
+        (
+            "a result of another split",
+            vec![p(&r[0]), p(&r[1]), p(&r[2]), p(&r[3]), p(&other)],
+            2,
+            vec![
+                "44 result lines belong to split".into(),
+                format!("{}:1", p(&other)),
+            ],
+        ),
+        (
+            "another set of generators",
+            vec![p(&r[0]), p(&r[1]), p(&bitboard_only), p(&r[3])],
+            2,
+            vec!["count with [bitboard] instead of [bitboard, mailbox]".into()],
+        ),
+        (
+            "a bad JSON line",
+            vec![p(&r[0]), p(&bad)],
+            2,
+            vec![format!("{}:3: not a result line", p(&bad))],
+        ),
+        (
+            "an unreadable file",
+            vec![p(&r[0]), p(&missing)],
+            2,
+            vec![format!("cannot read {}", p(&missing))],
+        ),
+        (
+            "results given as the jobs",
+            vec![],
+            2,
+            vec!["not a jobs header line".into()],
+        ),
+        (
+            "generators that disagree on a job",
+            vec![p(&r[0]), p(&tampered), p(&r[2]), p(&r[3])],
+            1,
+            vec![
+                "generators DISAGREE on 1 jobs".into(),
+                format!("job {odd_job} ["),
+            ],
+        ),
+    ];
+    for (name, files, code, words) in table {
+        let jobs_arg = if name == "results given as the jobs" {
+            p(&r[0])
+        } else {
+            p(&jobs)
+        };
+        let mut args = vec!["merge".to_owned(), "--jobs".into(), jobs_arg];
+        args.extend(files);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = xqdiff(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(code), "{name}: {said}");
+        for w in words {
+            assert!(said.contains(&w), "{name}: expected {w:?} in {said}");
+        }
+    }
+}
+
+/// A shard killed mid-line is rerun into the same output: the cut line is dropped, the
+/// finished jobs are kept, the rest are counted, and the merge is exact.
+#[test]
+fn a_killed_shard_resumes() {
+    let dir = Scratch::new("resume");
+    let jobs = dir.file("jobs.jsonl");
+    emit_jobs(&jobs, 4, 2);
+    let r = run_shards(&dir, &jobs, 2, 0, &["bitboard"]);
+    let whole = std::fs::read(&r[0]).unwrap();
+    let cut = whole.len() / 3 + 7;
+    std::fs::write(&r[0], &whole[..cut]).unwrap();
+    let kept = whole[..cut].iter().filter(|&&b| b == b'\n').count();
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--shard",
+        "0/2",
+        "--generator",
+        "bitboard",
+        "--output",
+        s(&r[0]),
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("dropped a result line cut short"), "{said}");
+    assert!(
+        said.contains(&format!("{} to run, {kept} already in", 960 - kept)),
+        "{said}"
+    );
+    let merged = merge_json(&jobs, &r);
+    let unsplit = generators::by_name("bitboard")
+        .unwrap()
+        .perft(&Position::startpos(), 4);
+    assert_eq!(merged["totals"]["bitboard"].as_u64(), Some(unsplit));
+    // A rerun of a finished shard runs nothing and changes nothing.
+    let before = std::fs::read(&r[0]).unwrap();
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--shard",
+        "0/2",
+        "--generator",
+        "bitboard",
+        "--output",
+        s(&r[0]),
+    ]);
+    assert!(
+        text(&out).contains("0 to run, 960 already in"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(std::fs::read(&r[0]).unwrap(), before);
+    // Another generator set cannot continue that file.
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--shard",
+        "0/2",
+        "--output",
+        s(&r[0]),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("cannot resume into"), "{}", text(&out));
+}
+
+/// Flags and files a shard or an emit must refuse, with exit 2 and the reason.
+#[test]
+fn bad_split_usage_is_refused() {
+    let dir = Scratch::new("usage");
+    let jobs = dir.file("jobs.jsonl");
+    emit_jobs(&jobs, 3, 2);
+    let short = dir.file("short.jsonl");
+    let text_jobs = std::fs::read_to_string(&jobs).unwrap();
+    std::fs::write(
+        &short,
+        text_jobs.lines().take(101).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    let edited = dir.file("edited.jsonl");
+    std::fs::write(&edited, text_jobs.replacen("\"depth\":3", "\"depth\":4", 1)).unwrap();
+    let j = s(&jobs);
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["perft", "--jobs", j, "--shard", "4/4"],
+            "add --shard-base 1",
+        ),
+        (
+            &["perft", "--jobs", j, "--shard", "0/4", "--shard-base", "1"],
+            "not one of 1..=4",
+        ),
+        (&["perft", "--jobs", j, "--shard", "1of4"], "expected I/N"),
+        (&["perft", "--jobs", j, "--shard", "0/0"], "at least 1"),
+        (
+            &["perft", "--jobs", j, "--shard-base", "2", "--shard", "1/4"],
+            "invalid value",
+        ),
+        (
+            &[
+                "perft",
+                "--depth",
+                "2",
+                "--split-depth",
+                "3",
+                "--emit-jobs",
+                j,
+            ],
+            "deeper than the perft depth",
+        ),
+        (
+            &["perft", "--split-depth", "2", "--emit-jobs", j],
+            "--depth",
+        ),
+        (
+            &["perft", "--depth", "3", "--emit-jobs", j],
+            "--split-depth",
+        ),
+        (
+            &["perft", "--jobs", j, "--depth", "3"],
+            "cannot be used with",
+        ),
+        (
+            &["perft", "--jobs", s(&short)],
+            "header announces 1920 jobs, the file has 100",
+        ),
+        (&["perft", "--jobs", s(&edited)], "does not match its root"),
+        (
+            &["perft", "--jobs", "/nonexistent/jobs.jsonl"],
+            "cannot read /nonexistent/jobs.jsonl",
+        ),
+        (&["merge"], "--jobs"),
+    ];
+    for (args, words) in table {
+        let out = xqdiff(args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains(words),
+            "{args:?}: expected {words:?} in {said}"
+        );
+    }
+}
+
+/// A job on which the generators count differently is a disagreement in its result, found
+/// with a planted bug (the binary only runs the correct built-in generators).
+#[test]
+fn a_planted_bug_shows_in_the_job_results() {
+    let dir = Scratch::new("planted");
+    let jobs = dir.file("jobs.jsonl");
+    let naive = generators::by_name("naive").unwrap();
+    let emitted = emit(&jobs, &Position::startpos(), 3, 1, &[naive]).unwrap();
+    let Emitted::Written(header) = emitted else {
+        panic!("one generator cannot disagree with itself");
+    };
+    let (_, all) = read_jobs(&jobs, |_| true).unwrap();
+    let bitboard = generators::by_name("bitboard").unwrap();
+    let planted = Planted(Bug::CannonCannotCapture);
+    let odd = |engines: &[&dyn Engine]| -> usize {
+        all.iter()
+            .map(|job| count_job(header.split, Shard::WHOLE, job, engines))
+            .filter(|r| !r.agrees())
+            .count()
+    };
+    assert_eq!(odd(&[naive, bitboard]), 0);
+    assert!(
+        odd(&[naive, &planted]) > 0,
+        "a cannon that cannot capture went unnoticed"
+    );
+}
