@@ -2,10 +2,18 @@
 //! so it can be tested.
 
 mod bench_cmd;
+mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
 mod minimize_cmd;
 mod moves_cmd;
+// `PerftArgs::default_job` was the job of `xqdiff` alone, now `check`'s. It is left in
+// perft_cmd.rs for now because another branch is editing that file; `expect` turns into
+// a warning once it is deleted there, so this line cannot outlive it.
+#[expect(
+    dead_code,
+    reason = "PerftArgs::default_job is unused since `xqdiff` alone runs `check`"
+)]
 mod perft_cmd;
 mod replay_cmd;
 mod report_cmd;
@@ -29,6 +37,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The whole verification with good defaults: the perft suite, the corpus, a fuzz
+    /// campaign, the metamorphic checks (and an external engine with --engine); writes
+    /// a report. What `xqdiff` alone runs.
+    Check(check_cmd::CheckArgs),
     /// Count leaf nodes of the legal-move tree and compare generators.
     Perft(perft_cmd::PerftArgs),
     /// List each generator's legal moves for a position and their differences.
@@ -116,6 +128,9 @@ pub enum CliError {
         /// What is wrong with it.
         source: crate::report::ReportError,
     },
+    /// A phase of a check could not run to the end (its report is written all the same).
+    #[error("check incomplete: {0}")]
+    Incomplete(String),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -158,8 +173,8 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
         Some(Command::Engine(args)) => engine_cmd::run(&args),
         Some(Command::Report(args)) => report_cmd::run(&args),
-        // The built-in default job: the published reference suite on every generator.
-        None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
+        Some(Command::Check(args)) => check_cmd::run(&args),
+        None => check_cmd::run(&check_cmd::CheckArgs::defaults()?),
     }
 }
 
