@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod campaign;
+pub mod check;
 pub mod cli;
 pub mod corpus;
 pub mod crosscheck;

@@ -172,8 +172,8 @@ fn suite_runs_and_a_wrong_count_exits_1() {
 }
 
 #[test]
-fn default_job_runs_the_reference_suite() {
-    let out = xqdiff(&[]);
+fn the_reference_suite_runs_on_every_generator() {
+    let out = xqdiff(&["perft", "--suite", "reference", "--max-nodes", "10000000"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     assert!(stdout.contains("all as published"), "{stdout}");

@@ -16,28 +16,71 @@ use crate::subject::Subject;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// How to speak to an external engine: the flags `xqdiff engine` and `xqdiff check`
+/// share. Their names carry an `engine-` prefix so they read well beside `check`'s own
+/// flags; `xqdiff engine` also takes them without it (`--protocol`, `--option`), its
+/// names from before the two commands shared them.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct EngineFlags {
+    /// The protocol the engine speaks: uci, ucci or xboard.
+    #[arg(
+        long = "engine-protocol",
+        value_name = "PROTOCOL",
+        default_value = "uci"
+    )]
+    pub protocol: Protocol,
+    /// An option sent to the engine after the handshake, in order; repeat for more
+    /// (`UCI_Variant=xiangqi`).
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+    /// Rank numbering in the engine's moves: auto, 0 (ICCS) or 1 (1-10).
+    #[arg(long = "engine-ranks", value_name = "auto|0|1", default_value = "auto")]
+    pub ranks: Ranks,
+    /// Horse and elephant letters in the engine's FEN: auto, nb or he.
+    #[arg(
+        long = "engine-fen-letters",
+        value_name = "auto|nb|he",
+        default_value = "auto"
+    )]
+    pub fen_letters: FenLetters,
+    /// Seconds to wait for any one answer from the engine.
+    #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
+    pub timeout: Duration,
+}
+
+impl EngineFlags {
+    /// The configuration for the engine started by `command`, or what is wrong with
+    /// the flags. `flag` names the flag that gave the command, for messages.
+    pub fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
+        split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
+        Ok(EngineConfig {
+            command: command.to_owned(),
+            protocol: self.protocol,
+            options: self.options.clone(),
+            ranks: self.ranks,
+            fen_letters: self.fen_letters,
+            timeout: self.timeout,
+        })
+    }
+}
+
 /// Arguments of `xqdiff engine`.
 #[derive(clap::Args, Debug)]
+// The shared flags under the short names this command has always had; the prefixed
+// ones stay as aliases so a line copied from `xqdiff check` works here too.
+#[command(
+    mut_arg("protocol", |a| a.long("protocol").visible_alias("engine-protocol")),
+    mut_arg("options", |a| a.long("option").visible_alias("engine-option")),
+    mut_arg("ranks", |a| a.long("ranks").visible_alias("engine-ranks")),
+    mut_arg("fen_letters", |a| a.long("fen-letters").visible_alias("engine-fen-letters")),
+    mut_arg("timeout", |a| a.long("timeout").visible_alias("engine-timeout")),
+)]
 pub struct EngineArgs {
     /// The engine's command line; quotes group words (`--cmd "sjaakii -xboard"`).
     #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
     cmd: String,
-    /// The protocol it speaks: uci, ucci or xboard.
-    #[arg(long, default_value = "uci")]
-    protocol: Protocol,
-    /// An option sent after the handshake, in order; repeat for more
-    /// (`--option UCI_Variant=xiangqi`).
-    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
-    options: Vec<(String, String)>,
-    /// Rank numbering in its moves: auto, 0 (ICCS) or 1 (1-10).
-    #[arg(long, default_value = "auto")]
-    ranks: Ranks,
-    /// Horse and elephant letters in its FEN: auto, nb or he.
-    #[arg(long, default_value = "auto")]
-    fen_letters: FenLetters,
-    /// Seconds to wait for any one answer.
-    #[arg(long, default_value_t = 30.0)]
-    timeout: f64,
+    #[command(flatten)]
+    engine: EngineFlags,
     /// Perft depth (suite positions: at most this).
     #[arg(long, default_value_t = 3)]
     depth: u32,
@@ -76,6 +119,15 @@ fn parse_option(s: &str) -> Result<(String, String), String> {
         }
         _ => Err(format!("{s:?} is not NAME=VALUE")),
     }
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }
 
 fn protocol_name(p: Protocol) -> &'static str {
@@ -225,30 +277,13 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
         return Err(CliError::Usage("--depth must be at least 1".into()));
     }
-    let timeout = Duration::try_from_secs_f64(args.timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "--timeout {} is not a positive number of seconds",
-                args.timeout
-            ))
-        })?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let list = collect_targets(args, seed)?;
-    split_command(&args.cmd).map_err(|e| CliError::Usage(format!("bad --cmd: {e}")))?;
-    let config = EngineConfig {
-        command: args.cmd.clone(),
-        protocol: args.protocol,
-        options: args.options.clone(),
-        ranks: args.ranks,
-        fen_letters: args.fen_letters,
-        timeout,
-    };
+    let config = args.engine.config(&args.cmd, "--cmd")?;
     let pool = pool(args.threads)?;
     let mut engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
         during: "start-up".into(),
@@ -258,7 +293,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     println!(
         "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
         args.cmd,
-        protocol_name(args.protocol),
+        protocol_name(args.engine.protocol),
         args.depth,
         list.len(),
         crate::generators::names().join(", ")
@@ -276,7 +311,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         found_by: format!(
             "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
             args.cmd,
-            protocol_name(args.protocol),
+            protocol_name(args.engine.protocol),
             args.depth
         ),
         progress: Some(&show),

@@ -2,6 +2,7 @@
 //! so it can be tested.
 
 mod bench_cmd;
+mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
 mod merge_cmd;
@@ -31,6 +32,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The whole verification with good defaults: the perft suite, the corpus, a fuzz
+    /// campaign, the metamorphic checks (and an external engine with --engine); writes
+    /// a report. What `xqdiff` alone runs.
+    Check(check_cmd::CheckArgs),
     /// Count leaf nodes of the legal-move tree and compare generators.
     Perft(perft_cmd::PerftArgs),
     /// List each generator's legal moves for a position and their differences.
@@ -123,6 +128,9 @@ pub enum CliError {
     /// A split perft's jobs or results files, or the flags naming them.
     #[error(transparent)]
     Split(#[from] crate::split::SplitError),
+    /// A phase of a check could not run to the end (its report is written all the same).
+    #[error("check incomplete: {0}")]
+    Incomplete(String),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -166,8 +174,9 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Engine(args)) => engine_cmd::run(&args),
         Some(Command::Report(args)) => report_cmd::run(&args),
         Some(Command::Merge(args)) => merge_cmd::run(&args),
-        // The built-in default job: the published reference suite on every generator.
-        None => perft_cmd::run(&perft_cmd::PerftArgs::default_job()),
+        Some(Command::Check(args)) => check_cmd::run(&args),
+        // The built-in default job: the whole check with its defaults.
+        None => check_cmd::run(&check_cmd::CheckArgs::defaults()?),
     }
 }
 

@@ -49,23 +49,6 @@ pub struct PerftArgs {
 }
 
 impl PerftArgs {
-    /// What `xqdiff` with no arguments runs: the reference suite, up to ten million nodes
-    /// a count, on every generator, which takes well under a minute on two cores.
-    pub fn default_job() -> PerftArgs {
-        PerftArgs {
-            fen: None,
-            depth: None,
-            generator: vec!["all".into()],
-            divide: false,
-            threads: 0,
-            suite: Some("reference".into()),
-            max_nodes: Some(10_000_000),
-            corpus: PathBuf::from("corpus"),
-            no_save: false,
-            split: SplitArgs::default(),
-        }
-    }
-
     fn save_dir(&self) -> Option<&Path> {
         (!self.no_save).then_some(self.corpus.as_path())
     }

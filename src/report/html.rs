@@ -38,7 +38,7 @@ dl.facts dd { margin: 0; }
 table { border-collapse: collapse; margin: 6px 0 12px; background: #fff; }
 th, td { border: 1px solid #d6d6d6; padding: 4px 9px; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .status { font-weight: 600; text-transform: uppercase; font-size: 12px; letter-spacing: .04em; }
 .status.passed { color: #2e7d32; } .status.failed { color: #c62828; }
 .status.error { color: #a67c00; } .status.skipped { color: #777; }
@@ -444,7 +444,15 @@ fn disagreements(out: &mut String, report: &Report, opts: &RenderOptions) {
         report.disagreements.len()
     );
     if report.disagreements.is_empty() {
-        out.push_str("<p>None: every generator agreed on every position checked.</p>\n");
+        // A phase that could not finish checked less than it meant to; say so rather
+        // than claim agreement everywhere.
+        let complete = report.phases.iter().all(|p| p.status != Status::Error);
+        out.push_str(if complete {
+            "<p>None: every generator agreed on every position checked.</p>\n"
+        } else {
+            "<p>None found, but a phase ended in error (see the phases above), so not \
+             everything was checked.</p>\n"
+        });
     }
     for (i, d) in report.disagreements.iter().enumerate() {
         dispute(out, i + 1, d, opts);

@@ -1,0 +1,319 @@
+//! `xqdiff check`, and `xqdiff` with no subcommand: the whole verification with its
+//! defaults (`crate::check`), a progress bar per phase, the phase table at the end,
+//! and the report written as JSON, HTML and Markdown.
+
+use super::engine_cmd::EngineFlags;
+use super::{pool, CliError, Outcome};
+use crate::check::{self, Config, EngineCheck, Observer};
+use crate::progress::Progress;
+use crate::report::{html, markdown, Phase, RenderOptions, Report, Status};
+use clap::{Args, FromArgMatches};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Arguments of `xqdiff check`.
+#[derive(clap::Args, Debug)]
+#[command(
+    mut_arg("protocol", |a| a.requires("engine")),
+    mut_arg("options", |a| a.requires("engine")),
+    mut_arg("ranks", |a| a.requires("engine")),
+    mut_arg("fen_letters", |a| a.requires("engine")),
+    mut_arg("timeout", |a| a.requires("engine")),
+)]
+pub struct CheckArgs {
+    /// For CI: a perft budget of one million nodes a count, five seconds of fuzzing and
+    /// twenty random engine positions, a few seconds in all.
+    #[arg(long)]
+    quick: bool,
+    /// Seconds of fuzzing (default 60; 5 with --quick).
+    #[arg(long)]
+    seconds: Option<u64>,
+    /// Seed of the fuzz cases and the engine's random positions (default: from the
+    /// clock, printed and recorded in the report).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Skip published perft counts above this many nodes (default 10000000; 1000000
+    /// with --quick).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// The regression corpus: replayed, and where findings are saved.
+    #[arg(long, default_value = "corpus", value_name = "DIR")]
+    corpus: PathBuf,
+    /// Keep findings out of the corpus (report only).
+    #[arg(long)]
+    no_save: bool,
+    /// Where report.json, report.html and report.md are written.
+    #[arg(long, default_value = "xqdiff-report", value_name = "DIR")]
+    report_dir: PathBuf,
+    /// Latin FEN letters on the report's boards instead of Chinese characters.
+    #[arg(long)]
+    latin: bool,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Also check this external engine's perft; quotes group words
+    /// (`--engine "fairy-stockfish"`).
+    #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
+    engine: Option<String>,
+    #[command(flatten)]
+    engine_flags: EngineFlags,
+    /// The engine's perft depth (suite positions: at most this, within --max-nodes).
+    #[arg(long, default_value_t = 3, requires = "engine")]
+    engine_depth: u32,
+    /// Random positions to ask the engine about (default 100; 20 with --quick).
+    #[arg(long, requires = "engine")]
+    engine_positions: Option<usize>,
+    /// Stop the engine check after this many differences (0: ask about every position).
+    #[arg(long, default_value_t = 1, requires = "engine")]
+    engine_max_findings: usize,
+}
+
+impl CheckArgs {
+    /// `xqdiff check` with no flags: what `xqdiff` alone runs.
+    pub fn defaults() -> Result<CheckArgs, CliError> {
+        let matches = CheckArgs::augment_args(clap::Command::new("check"))
+            .try_get_matches_from(["check"])
+            .and_then(|m| CheckArgs::from_arg_matches(&m))
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(matches)
+    }
+
+    fn config(&self, seed: u64) -> Result<Config<'static>, CliError> {
+        let engine = match &self.engine {
+            None => None,
+            Some(cmd) => {
+                if self.engine_depth == 0 {
+                    return Err(CliError::Usage("--engine-depth must be at least 1".into()));
+                }
+                Some(EngineCheck {
+                    config: self.engine_flags.config(cmd, "--engine")?,
+                    depth: self.engine_depth,
+                    positions: self
+                        .engine_positions
+                        .unwrap_or(if self.quick { 20 } else { 100 }),
+                    max_findings: self.engine_max_findings,
+                })
+            }
+        };
+        let mut config = Config::new(seed);
+        config.max_nodes =
+            self.max_nodes
+                .unwrap_or(if self.quick { 1_000_000 } else { 10_000_000 });
+        config.fuzz_time =
+            Duration::from_secs(self.seconds.unwrap_or(if self.quick { 5 } else { 60 }));
+        config.corpus.clone_from(&self.corpus);
+        config.save = !self.no_save;
+        config.engine = engine;
+        config.command = Some(command_line());
+        Ok(config)
+    }
+}
+
+/// The command line as typed, quoting words that need it, for the report.
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
+            {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A progress bar for the running phase and a line for each finished one.
+struct Terminal {
+    bar: Mutex<Option<Progress>>,
+}
+
+impl Terminal {
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<Progress>> {
+        // A worker that panicked while drawing leaves a bar that can still be cleared.
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Observer for Terminal {
+    fn started(&self, phase: &str) {
+        *self.bar() = Some(Progress::new(phase, 0));
+    }
+
+    fn progress(&self, done: u64, total: u64, note: &str) {
+        if let Some(bar) = self.bar().as_ref() {
+            bar.update(done, total);
+            bar.message(note.to_owned());
+        }
+    }
+
+    fn finished(&self, phase: &Phase) {
+        if let Some(bar) = self.bar().take() {
+            bar.finish();
+        }
+        // The numbers are in the table at the end; this line is for a log to show
+        // how far a run got.
+        println!(
+            "{}: {} ({})",
+            phase.name,
+            phase.status.as_str(),
+            html::duration(phase.seconds)
+        );
+    }
+}
+
+/// Runs `xqdiff check`: exit 0 when everything agreed, 1 on any disagreement, 2 when
+/// a phase could not run (the report is written first in every case).
+pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let config = args.config(seed)?;
+    let pool = pool(args.threads)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Only one handler per process can be installed; a second run in the same
+        // process (tests) keeps the first, which sets a flag nobody reads any more.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    println!(
+        "xqdiff check: seed {seed}, {} threads, generators {}{}, perft up to {} nodes, {} s of fuzzing",
+        pool.current_num_threads(),
+        config.names().join(", "),
+        config
+            .engine
+            .as_ref()
+            .map_or_else(String::new, |e| format!(", engine {}", e.config.command)),
+        config.max_nodes,
+        config.fuzz_time.as_secs()
+    );
+    let terminal = Terminal {
+        bar: Mutex::new(None),
+    };
+    let report = pool
+        .install(|| check::run(&config, &terminal, &stop))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    for (i, d) in report.disagreements.iter().enumerate() {
+        println!(
+            "DISAGREEMENT {} [{}] {}{}: {}",
+            i + 1,
+            d.phase,
+            d.check,
+            d.odd_one_out
+                .as_deref()
+                .map_or_else(String::new, |o| format!(" (odd one out: {o})")),
+            d.fen
+        );
+        if let Some(file) = &d.corpus_file {
+            println!("  saved: {file}");
+        }
+    }
+    println!();
+    print!("{}", check::summary_table(&report));
+    let files = write_report(&report, &args.report_dir, args.latin)?;
+    println!("report: {}", files.join(", "));
+    match report.status() {
+        Status::Passed | Status::Skipped => Ok(Outcome::Agree),
+        Status::Failed => Ok(Outcome::Disagree),
+        Status::Error => {
+            let broken: Vec<String> = report
+                .phases
+                .iter()
+                .filter(|p| p.status == Status::Error)
+                .map(|p| {
+                    let why = p.message.as_deref().unwrap_or("error");
+                    format!("{}: {}", p.name, check::first_line(why))
+                })
+                .collect();
+            Err(CliError::Incomplete(broken.join("; ")))
+        }
+    }
+}
+
+/// Writes report.json, report.html and report.md into `dir`; returns their paths.
+fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>, CliError> {
+    let written = |path: PathBuf, source| CliError::Write { path, source };
+    std::fs::create_dir_all(dir).map_err(|e| written(dir.to_owned(), e))?;
+    let json = report.to_json().map_err(|e| {
+        written(
+            dir.join("report.json"),
+            std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+        )
+    })?;
+    let files = [
+        ("report.json", json),
+        (
+            "report.html",
+            html::render(report, &RenderOptions { latin }),
+        ),
+        ("report.md", markdown::render(report)),
+    ];
+    let mut paths = Vec::new();
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| written(path.clone(), e))?;
+        paths.push(path.display().to_string());
+    }
+    Ok(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Cli, Command};
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    /// Each row: the flags after `xqdiff check`, then the perft budget, the seconds of
+    /// fuzzing and the engine's random positions (`None`: no engine) they come to.
+    #[test]
+    fn quick_and_explicit_flags_set_the_budgets() {
+        Cli::command().debug_assert();
+        let table: &[(&[&str], u64, u64, Option<usize>)] = &[
+            (&[], 10_000_000, 60, None),
+            (&["--quick"], 1_000_000, 5, None),
+            (
+                &["--quick", "--seconds", "9", "--max-nodes", "7"],
+                7,
+                9,
+                None,
+            ),
+            (&["--quick", "--engine", "e"], 1_000_000, 5, Some(20)),
+            (&["--engine", "e"], 10_000_000, 60, Some(100)),
+            (
+                &["--engine", "e", "--engine-positions", "3"],
+                10_000_000,
+                60,
+                Some(3),
+            ),
+        ];
+        for &(flags, nodes, secs, positions) in table {
+            let cli = Cli::try_parse_from(["xqdiff", "check"].iter().chain(flags))
+                .unwrap_or_else(|e| panic!("{flags:?}: {e}"));
+            let Some(Command::Check(args)) = cli.command else {
+                panic!("{flags:?}: not parsed as check");
+            };
+            let config = args.config(1).unwrap();
+            assert_eq!(config.max_nodes, nodes, "{flags:?}");
+            assert_eq!(config.fuzz_time, Duration::from_secs(secs), "{flags:?}");
+            assert_eq!(config.engine.map(|e| e.positions), positions, "{flags:?}");
+        }
+    }
+
+    /// What `xqdiff` alone runs is `xqdiff check` with nothing given.
+    #[test]
+    fn the_default_job_is_check_with_its_defaults() {
+        let args = CheckArgs::defaults().unwrap();
+        assert!(!args.quick && !args.no_save && args.engine.is_none());
+        assert_eq!(args.report_dir, PathBuf::from("xqdiff-report"));
+        assert_eq!(args.corpus, PathBuf::from("corpus"));
+        assert!(Cli::try_parse_from(["xqdiff"]).unwrap().command.is_none());
+    }
+}
