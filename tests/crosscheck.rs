@@ -567,3 +567,58 @@ fn a_split_consensus_is_reported_as_ours() {
     let failing = replay(&dir.0, &consensus).unwrap();
     assert_eq!(failing.failures.len(), 1);
 }
+
+/// Lists one move twice whenever the side to move has exactly one legal answer, as
+/// Sjaak II 1.4.1 does in a double check; otherwise answers as the naive generator.
+struct RepeatsOnlyAnswer;
+
+impl Subject for RepeatsOnlyAnswer {
+    fn name(&self) -> String {
+        "repeats-only-answer".into()
+    }
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        let mut d = InProcess::new(&NaiveGen).divide(root, path, depth)?;
+        if let Some(list) = d.per_move.as_mut() {
+            if list.len() == 1 {
+                list.push(list[0]);
+                d.total += list[0].1;
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// A move listed twice is named as such, at the depth where it happens and in the
+/// minimized position, rather than only seen as a count that is too high.
+#[test]
+fn a_move_listed_twice_is_named() {
+    // Black is in check from the rook with one answer: the king to e9 (d8 is on the
+    // rook's file, and the red king is on f0, not facing e9).
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3R1K3 b - - 0 1").unwrap();
+    let mut subject = RepeatsOnlyAnswer;
+    let options = Options {
+        corpus: None,
+        ..Options::default()
+    };
+    let target = Target {
+        label: "one answer".into(),
+        position: pos.clone(),
+        depth: 1,
+    };
+    let report = run(&mut subject, &[target], &options);
+    let f = report.findings.first().expect("the repeated move is found");
+    let only_answer = InProcess::new(&NaiveGen).divide(&pos, &[], 1).unwrap();
+    let mv = only_answer.per_move.unwrap()[0].0;
+    assert_eq!(
+        f.comparison.listed_more_than_once,
+        vec![mv],
+        "{}",
+        f.comparison
+    );
+    assert!(f.comparison.to_string().contains("more than once"));
+}

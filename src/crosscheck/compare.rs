@@ -71,6 +71,7 @@ pub(crate) struct Answer {
     per_move: Counts,
     total: u64,
     named: bool,
+    repeated: Vec<Move>,
 }
 
 /// Completes the subject's `first` answer to `divide(root, path, depth)`. A subject
@@ -86,14 +87,21 @@ pub(crate) fn answer(
 ) -> Result<Answer, SubjectError> {
     if let Some(list) = first.per_move {
         let mut per_move = Counts::new();
+        let mut repeated = Vec::new();
         for (mv, n) in list {
-            // A move listed twice is the subject's mistake; summing keeps it visible.
+            // A move listed twice is the subject's mistake; summing keeps it visible in
+            // the counts, and `repeated` names it.
+            let seen = per_move.contains_key(&mv);
             *per_move.entry(mv).or_default() += n;
+            if seen && !repeated.contains(&mv) {
+                repeated.push(mv);
+            }
         }
         return Ok(Answer {
             per_move,
             total: first.total,
             named: true,
+            repeated,
         });
     }
     let mut per_move = Counts::new();
@@ -114,6 +122,7 @@ pub(crate) fn answer(
         per_move,
         total: first.total,
         named: false,
+        repeated: Vec::new(),
     })
 }
 
@@ -149,6 +158,8 @@ pub struct Comparison {
     pub only_consensus: Vec<(Move, u64)>,
     /// Moves both have, with counts that differ.
     pub counts_differ: Vec<MoveCounts>,
+    /// Moves the subject listed more than once (their counts above are the sums).
+    pub listed_more_than_once: Vec<Move>,
 }
 
 impl Comparison {
@@ -180,6 +191,7 @@ impl Comparison {
                     })
                 })
                 .collect(),
+            listed_more_than_once: answer.repeated.clone(),
         }
     }
 
@@ -246,6 +258,18 @@ impl fmt::Display for Comparison {
                 let more = self.counts_differ.len() - SHOWN_ROWS;
                 write!(f, "\n  ... and {more} more moves whose counts differ")?;
             }
+        }
+        if !self.listed_more_than_once.is_empty() {
+            let list: Vec<String> = self
+                .listed_more_than_once
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            write!(
+                f,
+                "\n  the subject lists {} more than once (counts above are the sums)",
+                list.join(" ")
+            )?;
         }
         if self.unnamed() > 0 {
             write!(

@@ -91,10 +91,17 @@ pub(crate) fn descend(
         let theirs = answer(subject, root, &path, below, theirs, &ours)?;
         let there = Comparison::new(below, &theirs, &ours);
         if !there.differs() {
-            here.note = Some(format!(
-                "after {mv} the subject's own divide agrees with the built-ins, although its \
-                 count for {mv} here did not: it answers the same position two ways"
-            ));
+            here.note = Some(if here.comparison.listed_more_than_once.contains(&mv) {
+                format!(
+                    "the subject lists {mv} more than once here; after {mv} its divide \
+                     agrees with the built-ins"
+                )
+            } else {
+                format!(
+                    "after {mv} the subject's own divide agrees with the built-ins, although \
+                     its count for {mv} here did not: it answers the same position two ways"
+                )
+            });
             return Ok(here);
         }
         here.path = path;
