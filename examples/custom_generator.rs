@@ -71,7 +71,7 @@ fn main() {
     let suite = xqdiff::epd::parse_suite(xqdiff::epd::REFERENCE_SUITE).expect("built-in suite");
     let mut list = vec![targets::start(3)];
     list.extend(targets::suite(&suite, 3, Some(100_000)));
-    list.extend(targets::random(1, 50, 3, &MailboxGen));
+    list.extend(targets::random(1, 50, 3, &registry()));
 
     let report = crosscheck::check(
         &mut InProcess::new(&mine),

@@ -8,7 +8,7 @@
 use crate::corpus::{write_case, Case};
 use crate::engine::Engine;
 use crate::minimize::minimize;
-use crate::oracle::{check_position, Disagreement};
+use crate::oracle::{check_line, follow, line_seed, Disagreement, LineOutcome, WALK_PLIES};
 use crate::playout;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -111,13 +111,16 @@ impl Report {
     }
 }
 
-/// The positions of case `index`.
-pub fn case_positions(
+/// Case `index`: a line of positions, each checked by the whole oracle while every
+/// generator's board walks it. An arbitrary case starts at a decoded position and walks
+/// the line [`check_position`](crate::oracle::check_position) walks from it, so any
+/// finding reproduces from its FEN alone; a playout case walks a seeded random game.
+pub fn run_case(
     config: &Config,
     index: u64,
-    mover: &dyn Engine,
+    engines: &[&dyn Engine],
     starts: &[Position],
-) -> Vec<Position> {
+) -> LineOutcome {
     let mut rng = Rng::for_item(config.seed, index);
     let use_playout = match config.source {
         Source::Arbitrary => false,
@@ -127,10 +130,15 @@ pub fn case_positions(
     if use_playout {
         let start = &starts[rng.below(starts.len() as u64) as usize];
         let plies = rng.below(config.max_plies as u64 + 1) as usize;
-        playout::random(start, mover, &mut rng, plies, config.capture_bias)
+        let bias = config.capture_bias;
+        check_line(start, engines, plies, playout::chooser(&mut rng, bias))
     } else {
         let len = rng.below(3 * 32 + 4) as usize;
-        vec![structured::from_bytes(&rng.bytes(len))]
+        let start = structured::from_bytes(&rng.bytes(len));
+        let mut line = Rng::new(line_seed(&start));
+        check_line(&start, engines, WALK_PLIES, |c| {
+            Some(line.below(c.len() as u64) as usize)
+        })
     }
 }
 
@@ -145,7 +153,6 @@ pub fn run(
     let started = Instant::now();
     let mut starts = structured::playout_starts().to_vec();
     starts.extend(config.extra_starts.iter().cloned());
-    let mover = engines[0];
     let found: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
     let write_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut report = Report::default();
@@ -166,12 +173,15 @@ pub fn run(
         let results: Vec<crate::features::Coverage> = (next..end)
             .into_par_iter()
             .map(|i| {
-                let positions = case_positions(config, i, mover, &starts);
+                let outcome = run_case(config, i, engines, &starts);
                 let mut coverage = crate::features::Coverage::default();
-                for pos in &positions {
+                for pos in &outcome.positions {
                     coverage.add(pos);
-                    if let Some(d) = check_position(pos, engines).into_iter().next() {
-                        let finding = record(config, i, pos, &d, engines, &write_errors);
+                }
+                // The line ended at its first disagreement; that one stands for it.
+                if let Some(d) = outcome.disagreements.into_iter().next() {
+                    if let Some(pos) = finding_position(&outcome.positions, &d) {
+                        let finding = record(config, i, &pos, &d, engines, &write_errors);
                         let mut all = lock(&found);
                         if !all.iter().any(|f| {
                             f.minimized == finding.minimized
@@ -179,8 +189,6 @@ pub fn run(
                         }) {
                             all.push(finding);
                         }
-                        // The rest of this playout descends from a known-bad position.
-                        break;
                     }
                 }
                 coverage
@@ -201,6 +209,11 @@ pub fn run(
     report
 }
 
+/// The position a line's disagreement is about: the one whose FEN it names.
+fn finding_position(positions: &[Position], d: &Disagreement) -> Option<Position> {
+    positions.iter().rev().find(|p| p.fen() == d.fen).cloned()
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A worker that panicked mid-push leaves the data intact enough to report.
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -214,7 +227,8 @@ fn record(
     engines: &[&dyn Engine],
     errors: &Mutex<Vec<String>>,
 ) -> Finding {
-    let (minimized, disagreement) = minimize(pos, d, engines);
+    let (shown, d, _) = follow(pos, d, engines);
+    let (minimized, disagreement) = minimize(&shown, &d, engines);
     let mut finding = Finding {
         case,
         original: pos.clone(),

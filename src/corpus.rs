@@ -7,7 +7,7 @@
 
 use crate::engine::Engine;
 use crate::moves::Move;
-use crate::oracle::{check_position, Disagreement};
+use crate::oracle::{check_position_along, Disagreement};
 use crate::piece::Piece;
 use crate::position::Position;
 use std::fmt::Write as _;
@@ -81,6 +81,11 @@ impl Case {
                 format!("{} {}", o.mv, o.has.join(", ")),
             ));
         }
+        if !d.line.is_empty() {
+            // Replay walks the same line, whatever line the oracle would pick by itself.
+            let line: Vec<String> = d.line.iter().map(Move::to_string).collect();
+            notes.push(("walk".to_owned(), line.join(" ")));
+        }
         notes.push(("detail".to_owned(), one_line(&d.detail)));
         notes.push(("original".to_owned(), original_fen.to_owned()));
         notes.push(("found-by".to_owned(), one_line(found_by)));
@@ -89,6 +94,17 @@ impl Case {
             position: Position::from_fen(&d.fen)?,
             notes,
         })
+    }
+
+    /// The moves of a `walk` note: the line a `walked-board` finding was walked along.
+    pub fn walk(&self) -> Result<Option<Vec<Move>>, String> {
+        self.note("walk")
+            .map(|v| {
+                v.split_whitespace()
+                    .map(|m| m.parse().map_err(|e| format!("walk: {e}")))
+                    .collect()
+            })
+            .transpose()
     }
 
     /// The first value of note `key`.
@@ -254,7 +270,14 @@ pub fn replay(dir: &Path, engines: &[&dyn Engine]) -> io::Result<Replay> {
     };
     for (path, case) in loaded.cases {
         out.replayed += 1;
-        let found = check_position(&case.position, engines);
+        let line = match case.walk() {
+            Ok(line) => line,
+            Err(e) => {
+                out.unmet.push(format!("{}: {e}", path.display()));
+                None
+            }
+        };
+        let found = check_position_along(&case.position, engines, line.as_deref());
         if !found.is_empty() {
             out.failures.push((path.clone(), found));
         }

@@ -9,10 +9,10 @@ use crate::engine::Engine;
 use crate::fen::FenError;
 use crate::minimize::minimize;
 use crate::moves::Move;
-use crate::oracle::{check_position, Disagreement};
+use crate::oracle::tally::{self, Tally};
+use crate::oracle::{check_position, consensus_children, follow, Disagreement};
 use crate::position::Position;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -52,38 +52,60 @@ pub fn descend_from(
     let mut path = Vec::new();
     let mut pos = root.clone();
     let mut known = root_divides.filter(|k| k.len() == engines.len());
+    let names: Vec<&str> = engines.iter().map(|g| g.name()).collect();
     for d in (1..=depth).rev() {
         let found = check_position(&pos, engines);
-        if !found.is_empty() {
-            return Some(Descent {
-                path,
-                position: pos,
-                disagreements: found,
-            });
+        if let Some(first) = found.first() {
+            return Some(shown(path, pos, first, found.clone(), engines));
         }
-        let divides: Vec<BTreeMap<Move, u64>> = match known.take() {
-            Some(k) => k.iter().map(|dv| dv.iter().copied().collect()).collect(),
+        let divides: Vec<Vec<(Move, u64)>> = match known.take() {
+            Some(k) => k.to_vec(),
             None => divide_all(&pos, d, engines, path.len(), progress),
         };
-        let first_diff = divides[0]
-            .keys()
-            .copied()
-            .find(|mv| divides.iter().any(|dv| dv.get(mv) != divides[0].get(mv)))?;
-        let next = engines[0]
-            .probe(&pos)
-            .legal
+        let tallies: Vec<Tally> = divides
+            .iter()
+            .map(|dv| Tally::of_divide(dv.iter().copied()))
+            .collect();
+        let refs: Vec<&Tally> = tallies.iter().collect();
+        // The oracle agrees on the moves here, so the divides can only differ in the
+        // counts below a move they all have: follow the first such move.
+        let first_diff = *tally::compare(&names, &refs).counts_differ.first()?;
+        let (_, next) = consensus_children(&pos, engines)
+            .ok()?
             .into_iter()
-            .find(|l| l.mv == first_diff)
-            .and_then(|l| Position::new(l.after).ok())?;
+            .find(|(mv, _)| *mv == first_diff)?;
         path.push(first_diff);
         pos = next;
     }
     let found = check_position(&pos, engines);
-    (!found.is_empty()).then_some(Descent {
+    let first = found.first()?.clone();
+    Some(shown(path, pos, &first, found, engines))
+}
+
+/// The descent's end, a disagreement about what a move leads to followed one ply
+/// further down when the position there shows it by itself.
+fn shown(
+    mut path: Vec<Move>,
+    pos: Position,
+    first: &Disagreement,
+    found: Vec<Disagreement>,
+    engines: &[&dyn Engine],
+) -> Descent {
+    let (position, _, further) = follow(&pos, first, engines);
+    if further.is_empty() {
+        return Descent {
+            path,
+            position: pos,
+            disagreements: found,
+        };
+    }
+    path.extend(further);
+    let disagreements = check_position(&position, engines);
+    Descent {
         path,
-        position: pos,
-        disagreements: found,
-    })
+        position,
+        disagreements,
+    }
 }
 
 /// Every engine's divide of `pos`, the engines side by side and each on the pool.
@@ -93,7 +115,7 @@ fn divide_all(
     engines: &[&dyn Engine],
     ply: usize,
     progress: Option<DescentProgress<'_>>,
-) -> Vec<BTreeMap<Move, u64>> {
+) -> Vec<Vec<(Move, u64)>> {
     // One (done, total) pair per engine, so the sum is a fair picture of the whole level.
     let done: Vec<AtomicU64> = engines.iter().map(|_| AtomicU64::new(0)).collect();
     let total: Vec<AtomicU64> = engines.iter().map(|_| AtomicU64::new(0)).collect();
@@ -110,8 +132,6 @@ fn divide_all(
                 }
             };
             g.divide(pos, depth, true, Some(&report))
-                .into_iter()
-                .collect()
         })
         .collect()
 }

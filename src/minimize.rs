@@ -8,7 +8,7 @@
 //! the loop ends; candidates are tried in a fixed order, so the result is deterministic.
 
 use crate::engine::Engine;
-use crate::oracle::{check_position, Disagreement};
+use crate::oracle::{check_position, check_position_along, Disagreement};
 use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, Setup};
 use crate::square::Square;
@@ -128,11 +128,18 @@ pub fn minimize(
     target: &Disagreement,
     engines: &[&dyn Engine],
 ) -> (Position, Disagreement) {
+    // A board walked along a line of a long playout may not go wrong on the line the
+    // oracle walks from the position by itself; then every candidate walks that line.
+    let line = (!target.line.is_empty()
+        && !check_position(pos, engines)
+            .iter()
+            .any(|d| d.same_kind(target)))
+    .then_some(target.line.as_slice());
     // `shrink` stops at the first candidate that fails, so the last disagreement seen
     // belongs to the position it returns.
     let mut last = target.clone();
     let best = shrink(pos, |c| {
-        match check_position(c, engines)
+        match check_position_along(c, engines, line)
             .into_iter()
             .find(|d| d.same_kind(target))
         {

@@ -236,6 +236,22 @@ impl Position {
         self.setup.pieces()
     }
 
+    /// The position mirrored left to right (files `a` <-> `i`): valid whenever `self` is,
+    /// since every rule of the domain is symmetric between the wings.
+    pub fn mirror_files(&self) -> Position {
+        Position {
+            setup: self.setup.mirror_files(),
+        }
+    }
+
+    /// The position seen from the other side (colours swapped, ranks `r` <-> `9 - r`, the
+    /// other side to move): valid whenever `self` is, since the rules treat both sides alike.
+    pub fn swap_colors(&self) -> Position {
+        Position {
+            setup: self.setup.swap_colors(),
+        }
+    }
+
     /// The square of `color`'s king (a valid position always has one).
     pub fn king(&self, color: Color) -> Square {
         self.setup

@@ -239,7 +239,7 @@ fn a_correct_generator_agrees_with_counts() {
     let suite = xqdiff::epd::parse_suite(xqdiff::epd::REFERENCE_SUITE).unwrap();
     let mut list = vec![targets::start(3)];
     list.extend(targets::suite(&suite, 3, Some(20_000)));
-    list.extend(targets::random(5, 4, 2, &MailboxGen));
+    list.extend(targets::random(5, 4, 2, &registry()));
     for named in [true, false] {
         let report = if named {
             run(&mut InProcess::new(&NaiveGen), &list, &Options::default())

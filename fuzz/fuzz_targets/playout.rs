@@ -13,8 +13,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let engines = registry();
-    // The first generator walks; the oracle holds all of them to the same positions.
-    for pos in playout::from_bytes(playout_start(first), engines[0], moves) {
+    // The walk follows moves every generator agrees on; the oracle holds them all to
+    // each position on it.
+    for pos in playout::from_bytes(playout_start(first), &engines, moves) {
         if let Some(d) = check_position(&pos, &engines).first() {
             panic!("{d}");
         }

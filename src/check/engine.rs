@@ -53,7 +53,7 @@ fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
         config.seed,
         check.positions,
         check.depth,
-        config.generators[0],
+        &config.generators,
     ));
     list
 }

@@ -10,7 +10,7 @@ use super::{corpus_positions, perft::label, Config, Observer, METAMORPHIC};
 use crate::corpus::{write_case, Case};
 use crate::minimize::minimize;
 use crate::moves::Move;
-use crate::oracle::{check_position, CheckKind, Disagreement};
+use crate::oracle::{check_position, consensus_children, follow, CheckKind, Disagreement};
 use crate::piece::Role;
 use crate::position::{Position, Setup};
 use crate::report::{Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
@@ -65,8 +65,8 @@ fn shape(pos: &Position, d: &Disagreement) -> Shape {
     (d.check, d.generators.clone(), d.odd_one_out.clone(), movers)
 }
 
-/// The roots and every position a legal move (by the first generator) away from one,
-/// each once.
+/// The roots and every position a legal move away from one (moves every generator
+/// agrees on), each once.
 fn positions(config: &Config<'_>) -> Vec<Item> {
     let roots: Vec<(String, Position)> = config
         .suite
@@ -74,16 +74,11 @@ fn positions(config: &Config<'_>) -> Vec<Item> {
         .map(|e| (label(e), e.position.clone()))
         .chain(corpus_positions(&config.corpus))
         .collect();
-    let mover = config.generators[0];
     let mut seen = HashSet::new();
     let mut items = Vec::new();
     for (label, root) in roots {
-        let next: Vec<(Move, Position)> = mover
-            .probe(&root)
-            .legal
-            .into_iter()
-            .filter_map(|l| Some((l.mv, Position::new(l.after).ok()?)))
-            .collect();
+        // A root the generators disagree on is checked (and reported) itself.
+        let next = consensus_children(&root, &config.generators).unwrap_or_default();
         if seen.insert(root.fen()) {
             items.push(Item {
                 label: label.clone(),
@@ -129,20 +124,31 @@ pub(super) fn run(
 
     let checked = results.iter().flatten().count() as u64;
     let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
+    // The first disagreement stands for the position, as in the fuzz campaign: one bug
+    // often fails two checks (pseudo-legal and legal) on the same moves. One seen as a
+    // count after a move is followed to where it shows, so one bug is one shape.
+    let shown: Vec<Option<(Position, Disagreement)>> = results
+        .par_iter()
+        .enumerate()
+        .map(|(i, found)| {
+            let first = found.as_ref()?.first()?;
+            let (pos, d, _) = follow(&items[i].position, first, &config.generators);
+            Some((pos, d))
+        })
+        .collect();
     // Each shape's first position and disagreement, and how many positions had it.
-    let mut groups: Vec<(Shape, usize, Disagreement, usize)> = Vec::new();
+    let mut groups: Vec<(Shape, usize, Position, Disagreement, usize)> = Vec::new();
     for (i, found) in results.iter().enumerate() {
-        let Some(found) = found else { continue };
-        for d in found {
+        for d in found.iter().flatten() {
             *by_check.entry(d.check).or_default() += 1;
         }
-        // The first disagreement stands for the position, as in the fuzz campaign:
-        // one bug often fails two checks (pseudo-legal and legal) on the same moves.
-        let Some(first) = found.first() else { continue };
-        let key = shape(&items[i].position, first);
+        let Some((pos, first)) = &shown[i] else {
+            continue;
+        };
+        let key = shape(pos, first);
         match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.3 += 1,
-            None => groups.push((key, i, first.clone(), 1)),
+            Some(g) => g.4 += 1,
+            None => groups.push((key, i, pos.clone(), first.clone(), 1)),
         }
     }
     let failures: u64 = by_check.values().sum();
@@ -151,12 +157,12 @@ pub(super) fn run(
 
     let minimized: Vec<(Position, Disagreement)> = groups
         .par_iter()
-        .map(|(_, i, d, _)| minimize(&items[*i].position, d, &config.generators))
+        .map(|(_, _, pos, d, _)| minimize(pos, d, &config.generators))
         .collect();
     let mut notes = Vec::new();
     let mut found = Vec::new();
     let mut kept: Vec<(Position, Disagreement)> = Vec::new();
-    for ((_, i, _, alike), (small, dis)) in groups.iter().zip(minimized) {
+    for ((_, i, _, _, alike), (small, dis)) in groups.iter().zip(minimized) {
         // Two shapes can shrink to the same case.
         if kept.iter().any(|(p, d)| *p == small && d.same_kind(&dis)) {
             continue;

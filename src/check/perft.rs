@@ -9,6 +9,7 @@ use super::{disputes, Config, Observer, PERFT};
 use crate::descent;
 use crate::epd::SuiteEntry;
 use crate::moves::Move;
+use crate::oracle::tally::{self, Tally};
 use crate::position::Position;
 use crate::report::{
     Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
@@ -16,7 +17,7 @@ use crate::report::{
 };
 use rayon::prelude::*;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -180,11 +181,13 @@ fn investigate(
     let depth = row.depth;
     let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", row.fen);
     let divides: Vec<Vec<(Move, u64)>> = counts.iter().map(|c| c.divide.clone()).collect();
-    let maps: Vec<BTreeMap<Move, u64>> = divides
+    let tallies: Vec<Tally> = divides
         .iter()
-        .map(|d| d.iter().copied().collect())
+        .map(|d| Tally::of_divide(d.iter().copied()))
         .collect();
-    let split = maps.iter().any(|m| *m != maps[0]);
+    let names: Vec<&str> = config.generators.iter().map(|g| g.name()).collect();
+    let refs: Vec<&Tally> = tallies.iter().collect();
+    let split = !tally::compare(&names, &refs).is_empty();
     if split {
         let progress = |ply: usize, done: u64, total: u64| {
             observer.progress(
@@ -213,18 +216,13 @@ fn investigate(
             return disputes::from_descent(PERFT, &f, &found_by, file.as_deref());
         }
     }
-    unexplained(row, &maps, split, &found_by)
+    unexplained(row, &tallies, split, &found_by)
 }
 
-/// A row that differs with nothing the oracle can point at: either every generator
-/// gives the same wrong count (the published number, or a bug they share), or their
-/// counts differ only deeper than the descent could follow.
-fn unexplained(
-    row: &PerftRow,
-    maps: &[BTreeMap<Move, u64>],
-    split: bool,
-    found_by: &str,
-) -> Dispute {
+/// A row the descent did not turn into a position: every generator gives the same wrong
+/// count (the published number, or a bug they share), or the descent could not run to
+/// the end (the generators' divides differ from their totals).
+fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -> Dispute {
     let names: Vec<String> = row.results.iter().map(|r| r.subject.clone()).collect();
     let off: Vec<&str> = row
         .results
@@ -232,17 +230,19 @@ fn unexplained(
         .filter(|r| row.is_off(r))
         .map(|r| r.subject.as_str())
         .collect();
-    let all_moves: BTreeSet<Move> = maps.iter().flat_map(|m| m.keys().copied()).collect();
+    let mut all_moves: Vec<Move> = tallies.iter().flat_map(Tally::moves).collect();
+    all_moves.sort_unstable();
+    all_moves.dedup();
     let moves = all_moves
         .into_iter()
-        .filter(|mv| maps.iter().any(|m| m.get(mv) != maps[0].get(mv)))
+        .filter(|&mv| tallies.iter().any(|t| t.get(mv) != tallies[0].get(mv)))
         .map(|mv| {
             let mut has = Vec::new();
             let mut counts = BTreeMap::new();
-            for (name, m) in names.iter().zip(maps) {
-                if let Some(&n) = m.get(&mv) {
+            for (name, t) in names.iter().zip(tallies) {
+                if let Some(r) = t.get(mv) {
                     has.push(name.clone());
-                    counts.insert(name.clone(), n);
+                    counts.insert(name.clone(), r.count);
                 }
             }
             DisputedMove {
@@ -262,8 +262,8 @@ fn unexplained(
         .map_or_else(|| "none".to_owned(), |e| e.to_string());
     let detail = if split {
         format!(
-            "perft({}) counts differ (published: {expected}), but no position down the \
-             first differing line shows the oracle a disagreement",
+            "perft({}) counts differ between generators (published: {expected}); the \
+             moves whose counts differ are listed",
             row.depth
         )
     } else {

@@ -195,7 +195,7 @@ fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError
         seed,
         args.positions,
         args.depth,
-        registry()[0],
+        &registry(),
     ));
     Ok(list)
 }

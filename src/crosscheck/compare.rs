@@ -3,6 +3,7 @@
 
 use crate::engine::Engine;
 use crate::moves::Move;
+use crate::oracle::tally::{self, Tally};
 use crate::position::Position;
 use crate::subject::{Divide, Subject, SubjectError};
 use rayon::prelude::*;
@@ -24,11 +25,22 @@ pub(crate) fn consensus(
         .par_iter()
         .map(|g| g.divide(pos, depth, true, None))
         .collect();
-    let maps: Vec<Counts> = all.iter().map(|d| d.iter().copied().collect()).collect();
-    match maps.split_first() {
-        Some((first, rest)) if rest.iter().all(|m| m == first) => Ok(first.clone()),
+    let tallies: Vec<Tally> = all
+        .iter()
+        .map(|d| Tally::of_divide(d.iter().copied()))
+        .collect();
+    let names: Vec<&str> = engines.iter().map(|g| g.name()).collect();
+    let refs: Vec<&Tally> = tallies.iter().collect();
+    // A move one of ours lists twice is a disagreement among ours, not a consensus.
+    match tally::compare(&names, &refs).is_empty() {
+        true if !tallies.is_empty() => Ok(counts(&tallies[0])),
         _ => Err(all),
     }
+}
+
+/// A tally's per-move counts.
+fn counts(t: &Tally) -> Counts {
+    t.rows().iter().map(|r| (r.mv, r.count)).collect()
 }
 
 /// Runs the subject's question and the consensus side by side when the consensus is
@@ -86,22 +98,14 @@ pub(crate) fn answer(
     consensus: &Counts,
 ) -> Result<Answer, SubjectError> {
     if let Some(list) = first.per_move {
-        let mut per_move = Counts::new();
-        let mut repeated = Vec::new();
-        for (mv, n) in list {
-            // A move listed twice is the subject's mistake; summing keeps it visible in
-            // the counts, and `repeated` names it.
-            let seen = per_move.contains_key(&mv);
-            *per_move.entry(mv).or_default() += n;
-            if seen && !repeated.contains(&mv) {
-                repeated.push(mv);
-            }
-        }
+        // A move listed twice is the subject's mistake; summing keeps it visible in the
+        // counts, and `repeated` names it.
+        let tally = Tally::of_divide(list);
         return Ok(Answer {
-            per_move,
+            per_move: counts(&tally),
             total: first.total,
             named: true,
-            repeated,
+            repeated: tally.repeated().collect(),
         });
     }
     let mut per_move = Counts::new();
@@ -310,11 +314,8 @@ pub(crate) fn differs_alone(
         Ok(d) => {
             let total: u64 = ours.values().sum();
             let per_move_differs = d.per_move.is_some_and(|list| {
-                let mut got = Counts::new();
-                for (mv, n) in list {
-                    *got.entry(mv).or_default() += n;
-                }
-                got != ours
+                let got = Tally::of_divide(list);
+                got.repeated().next().is_some() || counts(&got) != ours
             });
             Ok(d.total != total || per_move_differs)
         }

@@ -62,16 +62,16 @@ pub fn corpus(cases: &[(PathBuf, Case)], depth: u32) -> Vec<Target> {
 
 /// `count` positions from seeded random playouts (the fuzz campaign's: from the start
 /// position or a reference position, up to 150 plies, a third of the time preferring
-/// captures), each the last position of its playout. Position `i` depends only on
-/// `seed` and `i`.
-pub fn random(seed: u64, count: usize, depth: u32, mover: &dyn Engine) -> Vec<Target> {
+/// captures, following moves all of `engines` agree on), each the last position of its
+/// playout. Position `i` depends only on `seed` and `i`.
+pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Engine]) -> Vec<Target> {
     let starts = structured::playout_starts();
     (0..count as u64)
         .filter_map(|i| {
             let mut rng = Rng::for_item(seed, i);
             let start = &starts[rng.below(starts.len() as u64) as usize];
             let plies = rng.below(151) as usize;
-            let walk = playout::random(start, mover, &mut rng, plies, 0.35);
+            let walk = playout::random(start, engines, &mut rng, plies, 0.35);
             Some(Target {
                 label: format!("random {i}"),
                 position: walk.last()?.clone(),
@@ -127,14 +127,14 @@ mod tests {
 
     #[test]
     fn random_positions_depend_only_on_seed_and_index() {
-        let mover = registry()[0];
-        let a = random(7, 5, 2, mover);
-        let b = random(7, 8, 2, mover);
+        let engines = registry();
+        let a = random(7, 5, 2, &engines);
+        let b = random(7, 8, 2, &engines);
         assert_eq!(a.len(), 5);
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x.position, y.position);
         }
-        let c = random(8, 5, 2, mover);
+        let c = random(8, 5, 2, &engines);
         assert_ne!(
             a.iter().map(|t| t.position.fen()).collect::<Vec<_>>(),
             c.iter().map(|t| t.position.fen()).collect::<Vec<_>>()

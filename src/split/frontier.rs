@@ -7,8 +7,8 @@ use super::files::json_line;
 use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT};
 use crate::engine::Engine;
 use crate::moves::Move;
-use crate::position::{Position, Setup};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::oracle::consensus_children;
+use crate::position::Position;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
@@ -179,60 +179,19 @@ impl Walk<'_> {
 }
 
 /// The legal moves and the position after each, sorted by move, if every engine gives
-/// the same; otherwise a sentence on what differs.
+/// the same (the oracle's consensus: repeats, captures, positions after and their
+/// validity compared); otherwise a sentence on what differs.
 fn agreed_children(
     pos: &Position,
     engines: &[&dyn Engine],
 ) -> Result<Vec<(Move, Position)>, String> {
-    let answers: Vec<BTreeMap<Move, Setup>> = engines
-        .iter()
-        .map(|g| {
-            g.probe(pos)
-                .legal
-                .into_iter()
-                .map(|l| (l.mv, l.after))
-                .collect()
-        })
-        .collect();
-    let every_move: BTreeSet<Move> = answers.iter().flat_map(|a| a.keys().copied()).collect();
-    let partial: Vec<String> = every_move
-        .iter()
-        .filter_map(|mv| {
-            let has: Vec<&str> = engines
-                .iter()
-                .zip(&answers)
-                .filter(|(_, a)| a.contains_key(mv))
-                .map(|(g, _)| g.name())
-                .collect();
-            (has.len() < engines.len()).then(|| format!("{mv} (only {})", has.join(", ")))
-        })
-        .collect();
-    if !partial.is_empty() {
-        return Err(format!(
-            "legal moves not every generator has: {}",
-            partial.join(", ")
-        ));
-    }
-    let mut children = Vec::with_capacity(every_move.len());
-    for (mv, after) in &answers[0] {
-        for (g, a) in engines.iter().zip(&answers).skip(1) {
-            if a.get(mv) != Some(after) {
-                let theirs = a.get(mv).map_or_else(String::new, Setup::to_string);
-                return Err(format!(
-                    "after {mv}: {} gives {after}, {} gives {theirs}",
-                    engines[0].name(),
-                    g.name()
-                ));
-            }
-        }
-        let child = Position::new(after.clone()).map_err(|e| {
-            format!(
-                "after {mv} the generators agree on {after}, which is not a valid position: {e}"
-            )
-        })?;
-        children.push((*mv, child));
-    }
-    Ok(children)
+    consensus_children(pos, engines).map_err(|d| {
+        let odd = d
+            .odd_one_out
+            .as_ref()
+            .map_or_else(String::new, |o| format!(" (odd one out: {o})"));
+        format!("{}{odd}: {}", d.check, d.detail)
+    })
 }
 
 fn assemble(whole: &Path, header: &Header, body: &Path) -> Result<(), SplitError> {
@@ -314,7 +273,7 @@ mod tests {
         match emitted {
             Emitted::Disagree(d) => {
                 assert!(d.path.is_empty(), "the root already differs: {d}");
-                assert!(d.detail.contains("only planted"), "{d}");
+                assert!(d.detail.contains("only in planted"), "{d}");
             }
             Emitted::Written(_) => panic!("the planted pawn bug went unnoticed"),
         }
