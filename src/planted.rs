@@ -1,7 +1,13 @@
-//! Generators with one planted rule bug each: the naive generator wrapped so that it
-//! adds or drops moves the way a typical bug would. They exist to prove that the
+//! Generators with one planted bug each: the naive generator wrapped so that it
+//! adds or drops moves the way a typical rule bug would, or answers wrongly the way a
+//! typical engine bug does (a move listed twice, a bulk count or a check test wrong in
+//! double check, a piece list that unmake leaves stale). They exist to prove that the
 //! harness catches bugs (the planted tests, and the test engine's `--bug` switch);
 //! nothing else should use them.
+//!
+//! The wrapper's board keeps a piece list beside the naive board, as engines do, and
+//! generates only from the pieces on the list, so a list that goes stale changes the
+//! moves without changing what the squares read back.
 
 use crate::generators::naive::NaiveGen;
 use crate::{Color, Move, MoveGen, MoveList, Piece, Role, Setup, Square};
@@ -26,6 +32,16 @@ pub enum Bug {
     KingLeavesPalace,
     /// A rook may jump over the first piece in its way.
     RookJumpsOne,
+    /// A horse taking a horse is listed twice (about 1% of positions have one).
+    HorseTakesHorseTwice,
+    /// The bulk count is one short when the side to move is in double check.
+    CountShortInDoubleCheck,
+    /// `in_check` says no when the side to move is in double check (the legality test
+    /// itself is right: only what an engine would use for check extensions is wrong).
+    InCheckMissesDoubleCheck,
+    /// Unmaking a pawn capture forgets to put the pawn back on the piece list, so the
+    /// pawn stays on its square but generates no moves until the board is reloaded.
+    UnmakeForgetsPawnSlot,
 }
 
 /// The naive generator with `Bug` planted in it.
@@ -121,55 +137,127 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
     out
 }
 
+/// The planted generator's board: the naive board, and a list of where each piece
+/// stands (`None` for a slot whose piece was taken).
+#[derive(Clone, Debug)]
+pub struct PlantedBoard {
+    naive: <NaiveGen as MoveGen>::Board,
+    slots: Vec<Option<Square>>,
+}
+
+/// What make took, and from which slot of the list.
+#[derive(Clone, Copy, Debug)]
+pub struct PlantedUndo {
+    naive: <NaiveGen as MoveGen>::Undo,
+    slot: Option<usize>,
+}
+
+/// How many pieces give check to the side to move: two or more is a double check.
+fn checkers(s: &Setup) -> usize {
+    let facing = usize::from(s.kings_facing());
+    s.checkers(s.turn).len() + facing
+}
+
 impl MoveGen for Planted {
-    type Board = <NaiveGen as MoveGen>::Board;
-    type Undo = <NaiveGen as MoveGen>::Undo;
+    type Board = PlantedBoard;
+    type Undo = PlantedUndo;
     fn name(&self) -> &'static str {
         "planted"
     }
     fn load(&self, pos: &crate::Position) -> Self::Board {
-        NaiveGen.load(pos)
+        PlantedBoard {
+            naive: NaiveGen.load(pos),
+            slots: pos.pieces().map(|(sq, _)| Some(sq)).collect(),
+        }
     }
     fn to_setup(&self, b: &Self::Board) -> Setup {
-        NaiveGen.to_setup(b)
+        NaiveGen.to_setup(&b.naive)
     }
     fn turn(&self, b: &Self::Board) -> Color {
-        NaiveGen.turn(b)
+        NaiveGen.turn(&b.naive)
     }
     fn piece_at(&self, b: &Self::Board, sq: Square) -> Option<Piece> {
-        NaiveGen.piece_at(b, sq)
+        NaiveGen.piece_at(&b.naive, sq)
     }
     fn pseudo_legal(&self, b: &Self::Board, out: &mut MoveList) {
         let mut inner = MoveList::new();
-        NaiveGen.pseudo_legal(b, &mut inner);
-        let s = NaiveGen.to_setup(b);
+        NaiveGen.pseudo_legal(&b.naive, &mut inner);
+        let s = NaiveGen.to_setup(&b.naive);
+        let listed = |sq: Square| b.slots.contains(&Some(sq));
         for &mv in inner.iter() {
-            let cannon_capture = s.piece_at(mv.from).is_some_and(|p| p.role == Role::Cannon)
-                && s.piece_at(mv.to).is_some();
-            if !(matches!(self.0, Bug::CannonCannotCapture) && cannon_capture) {
+            if !listed(mv.from) {
+                continue;
+            }
+            let mover = s.piece_at(mv.from).map(|p| p.role);
+            let taken = s.piece_at(mv.to).map(|p| p.role);
+            let cannon_capture = mover == Some(Role::Cannon) && taken.is_some();
+            if !(self.0 == Bug::CannonCannotCapture && cannon_capture) {
+                out.push(mv);
+            }
+            if self.0 == Bug::HorseTakesHorseTwice
+                && mover == Some(Role::Horse)
+                && taken == Some(Role::Horse)
+            {
                 out.push(mv);
             }
         }
         for (from, p) in s.pieces().filter(|(_, p)| p.color == s.turn) {
-            for to in extra(self.0, &s, from, p) {
-                out.push(Move::new(from, to));
+            if listed(from) {
+                for to in extra(self.0, &s, from, p) {
+                    out.push(Move::new(from, to));
+                }
             }
         }
     }
     fn king_attacked(&self, b: &Self::Board, c: Color) -> bool {
-        NaiveGen.king_attacked(b, c)
+        NaiveGen.king_attacked(&b.naive, c)
+    }
+    fn in_check(&self, b: &Self::Board) -> bool {
+        let attacked = self.king_attacked(b, self.turn(b));
+        if self.0 == Bug::InCheckMissesDoubleCheck && attacked {
+            return checkers(&self.to_setup(b)) < 2;
+        }
+        attacked
+    }
+    fn count_legal(&self, b: &mut Self::Board) -> u64 {
+        let mut list = MoveList::new();
+        self.legal(b, &mut list);
+        let n = list.len() as u64;
+        if self.0 == Bug::CountShortInDoubleCheck && n > 0 && checkers(&self.to_setup(b)) >= 2 {
+            return n - 1;
+        }
+        n
     }
     fn make(&self, b: &mut Self::Board, mv: Move) -> Self::Undo {
-        NaiveGen.make(b, mv)
+        let taken = b.slots.iter().position(|s| *s == Some(mv.to));
+        if let Some(i) = taken {
+            b.slots[i] = None;
+        }
+        if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.from)) {
+            *mover = Some(mv.to);
+        }
+        PlantedUndo {
+            naive: NaiveGen.make(&mut b.naive, mv),
+            slot: taken,
+        }
     }
     fn unmake(&self, b: &mut Self::Board, mv: Move, u: Self::Undo) {
-        NaiveGen.unmake(b, mv, u)
+        if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.to)) {
+            *mover = Some(mv.from);
+        }
+        let pawn = u.naive.is_some_and(|p| p.role == Role::Pawn);
+        if let Some(i) = u.slot {
+            if !(self.0 == Bug::UnmakeForgetsPawnSlot && pawn) {
+                b.slots[i] = Some(mv.to);
+            }
+        }
+        NaiveGen.unmake(&mut b.naive, mv, u.naive)
     }
 }
 
 impl Bug {
-    /// Every bug, `None` excluded.
-    pub const ALL: [Bug; 7] = [
+    /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
+    pub const ALL: [Bug; 11] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -177,7 +265,17 @@ impl Bug {
         Bug::PawnSidewaysBeforeRiver,
         Bug::KingLeavesPalace,
         Bug::RookJumpsOne,
+        Bug::HorseTakesHorseTwice,
+        Bug::CountShortInDoubleCheck,
+        Bug::InCheckMissesDoubleCheck,
+        Bug::UnmakeForgetsPawnSlot,
     ];
+
+    /// Whether the bug changes perft counts, so that a subject answering only perft
+    /// can show it: a wrong `in_check` alone does not, since legality has its own test.
+    pub const fn changes_perft(self) -> bool {
+        !matches!(self, Bug::None | Bug::InCheckMissesDoubleCheck)
+    }
 
     /// The kebab-case name the test engine's `--bug` flag takes.
     pub const fn as_str(self) -> &'static str {
@@ -190,6 +288,10 @@ impl Bug {
             Bug::PawnSidewaysBeforeRiver => "pawn-sideways-before-river",
             Bug::KingLeavesPalace => "king-leaves-palace",
             Bug::RookJumpsOne => "rook-jumps-one",
+            Bug::HorseTakesHorseTwice => "horse-takes-horse-twice",
+            Bug::CountShortInDoubleCheck => "count-short-in-double-check",
+            Bug::InCheckMissesDoubleCheck => "in-check-misses-double-check",
+            Bug::UnmakeForgetsPawnSlot => "unmake-forgets-pawn-slot",
         }
     }
 }
