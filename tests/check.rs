@@ -1,16 +1,19 @@
 //! `xqdiff check` as a library call and as a command: a planted bug fails the run with
 //! a dispute and a board for each thing found; a clean quick run passes every phase
 //! and writes its three files; an engine with a bug exits 1 with an engine dispute, an
-//! engine that cannot be driven exits 2 with its phase `error`; Ctrl-C ends the fuzz
-//! phase and the report is still written.
+//! engine that cannot be driven exits 2 with its phase `error`; a phase that checks
+//! nothing is an error, not a pass; a missing --corpus is refused; SIGINT, SIGTERM and
+//! SIGHUP end the run with an `interrupted` report and exit 128 + the signal; and the
+//! default corpus is the same wherever the command is run from.
 
 use scraper::{Html, Selector};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use xqdiff::check::{self, Config, Observer, Quiet};
+use xqdiff::corpus::Source;
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
 use xqdiff::planted::{Bug, Planted};
 use xqdiff::report::{html, PhaseDetails, RenderOptions, Report, Status};
@@ -34,6 +37,25 @@ fn phase_status(report: &Report, name: &str) -> Option<Status> {
         .map(|p| p.status)
 }
 
+fn phase_message<'a>(report: &'a Report, name: &str) -> &'a str {
+    report
+        .phases
+        .iter()
+        .find(|p| p.name == name)
+        .and_then(|p| p.message.as_deref())
+        .unwrap_or("")
+}
+
+/// Every phase of a check, in order; the engine phase is there without an engine too,
+/// as `skipped`.
+const ALL_PHASES: [&str; 5] = [
+    check::PERFT,
+    check::REPLAY,
+    check::FUZZ,
+    check::METAMORPHIC,
+    check::ENGINE,
+];
+
 /// A planted generator beside two correct ones, on a small perft budget: every phase
 /// that can see the bug fails, every dispute has a board with at least one arrow, and
 /// the perft dispute was followed down from a suite position.
@@ -49,10 +71,8 @@ fn a_planted_bug_fails_the_check_with_a_board_for_each_dispute() {
 
     assert_eq!(report.status(), Status::Failed);
     let names: Vec<&str> = report.phases.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [check::PERFT, check::REPLAY, check::FUZZ, check::METAMORPHIC]
-    );
+    assert_eq!(names, ALL_PHASES);
+    assert_eq!(phase_status(&report, check::ENGINE), Some(Status::Skipped));
     for phase in [check::PERFT, check::FUZZ, check::METAMORPHIC] {
         assert_eq!(
             phase_status(&report, phase),
@@ -113,8 +133,11 @@ impl Observer for StopDuringFuzz<'_> {
     }
 }
 
+/// The fuzz phase stops with what it has and says it was interrupted; the phase after
+/// it was asked for and did not run, which is not the same as not asked for (the
+/// engine's `skipped`); and the run is interrupted, not passed.
 #[test]
-fn a_stop_request_ends_the_fuzz_phase_and_skips_the_rest() {
+fn a_stop_request_ends_the_fuzz_phase_and_the_rest_do_not_run() {
     let mut config = Config::new(3);
     config.max_nodes = 10_000;
     config.fuzz_time = Duration::from_secs(600);
@@ -138,23 +161,107 @@ fn a_stop_request_ends_the_fuzz_phase_and_skips_the_rest() {
     }
     assert_eq!(phase_status(&report, check::PERFT), Some(Status::Passed));
     assert_eq!(
-        phase_status(&report, check::METAMORPHIC),
-        Some(Status::Skipped)
+        phase_status(&report, check::FUZZ),
+        Some(Status::Interrupted)
     );
-    assert_eq!(report.status(), Status::Passed);
+    assert!(phase_message(&report, check::FUZZ).starts_with("interrupted"));
+    assert_eq!(
+        phase_status(&report, check::METAMORPHIC),
+        Some(Status::Interrupted)
+    );
+    assert_eq!(
+        phase_message(&report, check::METAMORPHIC),
+        check::DID_NOT_RUN
+    );
+    assert_eq!(phase_status(&report, check::ENGINE), Some(Status::Skipped));
+    assert_eq!(report.status(), Status::Interrupted);
 }
 
+fn temp_corpus(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Each row: what the row changes in a small, otherwise passing configuration, the
+/// phases that must then be `error` with the text their message must hold. Every
+/// other phase passes (the engine's is skipped), and the run is an error, not a pass.
+#[test]
+fn a_phase_that_checks_nothing_is_an_error_saying_why() {
+    type Change = fn(&mut Config<'static>);
+    /// A phase and text its message must hold.
+    type Erred = (&'static str, &'static str);
+    let table: &[(&str, Change, &[Erred])] = &[
+        (
+            "no node budget",
+            |c| c.max_nodes = 0,
+            &[(
+                check::PERFT,
+                "--max-nodes 0 leaves no published count to run",
+            )],
+        ),
+        (
+            "no fuzzing time",
+            |c| c.fuzz_time = Duration::ZERO,
+            &[(check::FUZZ, "no fuzz case ran: --seconds 0")],
+        ),
+        (
+            "an empty corpus",
+            |c| c.corpus = Source::Dir(temp_corpus("empty")),
+            &[(check::REPLAY, "holds no cases")],
+        ),
+        (
+            "a missing corpus",
+            |c| c.corpus = Source::Dir(temp_dir("missing")),
+            &[(check::REPLAY, "cannot read the corpus")],
+        ),
+        (
+            "no suite and an empty corpus",
+            |c| {
+                c.suite.clear();
+                c.corpus = Source::Dir(temp_corpus("bare"));
+            },
+            &[
+                (check::PERFT, "no published counts"),
+                (check::REPLAY, "holds no cases"),
+                (check::METAMORPHIC, "no position to check"),
+            ],
+        ),
+    ];
+    for &(row, change, errors) in table {
+        let mut config = Config::new(3);
+        config.max_nodes = 10_000;
+        config.fuzz_time = Duration::from_millis(300);
+        config.save = false;
+        change(&mut config);
+        let report = check::run(&config, &Quiet, &AtomicBool::new(false)).expect("check runs");
+        for name in ALL_PHASES {
+            let want = match errors.iter().find(|(p, _)| *p == name) {
+                Some(_) => Status::Error,
+                None if name == check::ENGINE => Status::Skipped,
+                None => Status::Passed,
+            };
+            assert_eq!(phase_status(&report, name), Some(want), "{row}: {name}");
+        }
+        for &(name, needle) in errors {
+            let message = phase_message(&report, name);
+            assert!(message.contains(needle), "{row}: {name}: {message:?}");
+        }
+        assert_eq!(report.status(), Status::Error, "{row}");
+    }
+}
+
+/// `xqdiff check --quick` with two seconds of fuzzing (unless `extra` says how long),
+/// nothing saved, a fixed seed, and its report in `report_dir`.
 fn xqdiff_check(report_dir: &Path, extra: &[&str]) -> Output {
+    let seconds: &[&str] = if extra.contains(&"--seconds") {
+        &[]
+    } else {
+        &["--seconds", "2"]
+    };
     Command::new(env!("CARGO_BIN_EXE_xqdiff"))
-        .args([
-            "check",
-            "--quick",
-            "--seconds",
-            "2",
-            "--no-save",
-            "--seed",
-            "5",
-        ])
+        .args(["check", "--quick", "--no-save", "--seed", "5"])
+        .args(seconds)
         .arg("--report-dir")
         .arg(report_dir)
         .args(extra)
@@ -180,12 +287,14 @@ fn a_quick_check_passes_every_phase_and_writes_three_files() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     let report = read_report(&dir);
     let names: Vec<&str> = report.phases.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [check::PERFT, check::REPLAY, check::FUZZ, check::METAMORPHIC]
-    );
+    assert_eq!(names, ALL_PHASES);
     for p in &report.phases {
-        assert_eq!(p.status, Status::Passed, "{p:?}");
+        let want = if p.name == check::ENGINE {
+            Status::Skipped
+        } else {
+            Status::Passed
+        };
+        assert_eq!(p.status, want, "{p:?}");
     }
     assert_eq!(report.seed, Some(5));
     assert!(report.disagreements.is_empty());
@@ -264,6 +373,10 @@ fn bad_usage_exits_2_without_running() {
         ),
         (&["--engine", "'unclosed"], "bad --engine"),
         (&["--max-nodes", "lots"], "invalid value"),
+        (
+            &["--corpus", "/no/such/dir"],
+            "--corpus /no/such/dir: no such directory",
+        ),
     ];
     for (args, needle) in table {
         let dir = temp_dir("usage");
@@ -275,58 +388,255 @@ fn bad_usage_exits_2_without_running() {
     }
 }
 
-/// A real SIGINT once the fuzz phase is under way: the run ends well before its sixty
-/// seconds, exits 0 (nothing disagreed), and the report says the fuzz phase stopped.
+/// `xqdiff check` asked for phases it then could not run: exit 2 (not 0), every such
+/// phase named on stderr, and the report written with them as `error`.
 #[test]
-fn ctrl_c_stops_the_fuzz_phase_and_the_report_is_written() {
-    let dir = temp_dir("ctrl-c");
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+fn a_check_that_checks_nothing_does_not_pass() {
+    let table: &[(&[&str], &[&str])] = &[
+        (
+            &["--max-nodes", "0", "--seconds", "0"],
+            &[check::PERFT, check::FUZZ],
+        ),
+        (&["--max-nodes", "0", "--seconds", "1"], &[check::PERFT]),
+    ];
+    for &(flags, errors) in table {
+        let dir = temp_dir("nothing");
+        let out = xqdiff_check(&dir, flags);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}\n{stdout}\n{stderr}");
+        assert!(stderr.contains("check incomplete"), "{flags:?}: {stderr}");
+        let report = read_report(&dir);
+        for name in ALL_PHASES {
+            let erred = errors.contains(&name);
+            assert_eq!(
+                stderr.contains(&format!("{name}: ")),
+                erred,
+                "{flags:?}: {name} in {stderr}"
+            );
+            let status = phase_status(&report, name);
+            assert_eq!(status == Some(Status::Error), erred, "{flags:?}: {name}");
+        }
+        assert_eq!(report.status(), Status::Error, "{flags:?}");
+        assert!(stdout.contains("ERROR:"), "{flags:?}: {stdout}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A child process that is killed and reaped by its pid if the test ends before it
+/// does, so a failing assertion leaves no xqdiff behind.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+/// Whether `pid` is a zombie: a child that ended and was never waited for.
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        // The state follows the command name in parentheses, which may hold spaces.
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Each row: a real signal, sent by pid once the fuzz phase is under way, and the exit
+/// code it must give. The run ends well before its sixty seconds, prints its summary,
+/// and leaves a report whose status is `interrupted` (the fuzz phase stopped with its
+/// cases, the metamorphic phase did not run), which `xqdiff report` does not pass.
+#[test]
+fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() {
+    let table: &[(&str, i32, &str)] = &[
+        ("INT", 130, "SIGINT"),
+        ("TERM", 143, "SIGTERM"),
+        ("HUP", 129, "SIGHUP"),
+    ];
+    for &(signal, code, name) in table {
+        let dir = temp_dir(&format!("signal-{signal}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stderr_file = dir.join("stderr.txt");
+        let started = Instant::now();
+        let mut child = Reaped(
+            Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+                .args([
+                    "check",
+                    "--seconds",
+                    "60",
+                    "--max-nodes",
+                    "10000",
+                    "--no-save",
+                ])
+                .arg("--report-dir")
+                .arg(dir.join("report"))
+                .stdout(Stdio::piped())
+                .stderr(std::fs::File::create(&stderr_file).unwrap())
+                .spawn()
+                .expect("start xqdiff"),
+        );
+        let pid = child.0.id();
+        let stdout = child.0.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        // The replay phase's line comes just before fuzzing starts.
+        for line in lines.by_ref() {
+            if line.expect("read stdout").starts_with("replay:") {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(killed.success(), "{signal}");
+        let rest: Vec<String> = lines.map_while(Result::ok).collect();
+        let status = child.0.wait().expect("wait for xqdiff");
+        assert!(!is_zombie(pid), "{signal}: {pid} was not reaped");
+        let stderr = std::fs::read_to_string(&stderr_file).unwrap_or_default();
+        let rest = rest.join("\n");
+        assert!(started.elapsed() < Duration::from_secs(40), "{signal}");
+        assert_eq!(status.code(), Some(code), "{signal}\n{rest}\n{stderr}");
+        assert!(
+            stderr.contains(&format!("interrupted by {name}")),
+            "{stderr}"
+        );
+        assert!(
+            rest.contains("INTERRUPTED:"),
+            "{signal}: no summary in\n{rest}"
+        );
+
+        let report = read_report(&dir.join("report"));
+        assert_eq!(report.status(), Status::Interrupted, "{signal}");
+        let json = std::fs::read_to_string(dir.join("report/report.json")).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["status"], "interrupted", "{signal}");
+        let fuzz = report
+            .phases
+            .iter()
+            .find(|p| p.name == check::FUZZ)
+            .unwrap();
+        assert_eq!(fuzz.status, Status::Interrupted, "{signal}");
+        assert!(
+            matches!(&fuzz.details, Some(PhaseDetails::Fuzz(f)) if f.interrupted && f.cases > 0),
+            "{signal}: {fuzz:?}"
+        );
+        assert_eq!(phase_status(&report, check::PERFT), Some(Status::Passed));
+        assert_eq!(
+            phase_status(&report, check::METAMORPHIC),
+            Some(Status::Interrupted)
+        );
+        assert_eq!(
+            phase_message(&report, check::METAMORPHIC),
+            check::DID_NOT_RUN
+        );
+
+        let rendered = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .arg("report")
+            .arg("--from")
+            .arg(dir.join("report/report.json"))
+            .output()
+            .expect("run xqdiff report");
+        assert_eq!(rendered.status.code(), Some(1), "{signal}");
+        assert!(String::from_utf8_lossy(&rendered.stdout).contains("xqdiff: INTERRUPTED"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The replay phase's case names and count from a run in `cwd`.
+fn replayed_from(cwd: &Path, name: &str) -> (u64, Vec<String>, String) {
+    let dir = temp_dir(name);
+    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .current_dir(cwd)
         .args([
             "check",
+            "--quick",
             "--seconds",
-            "60",
+            "1",
             "--max-nodes",
             "10000",
             "--no-save",
+            "--seed",
+            "5",
         ])
         .arg("--report-dir")
         .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start xqdiff");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    // The replay phase's line comes just before fuzzing starts.
-    for line in lines.by_ref() {
-        if line.expect("read stdout").starts_with("replay:") {
-            break;
-        }
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(killed.success());
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    let status = child.wait().expect("wait for xqdiff");
-    assert!(started.elapsed() < Duration::from_secs(40));
-    assert_eq!(status.code(), Some(0), "{}", rest.join("\n"));
-    let report = read_report(&dir);
-    let fuzz = report
-        .phases
-        .iter()
-        .find(|p| p.name == check::FUZZ)
-        .unwrap();
-    assert!(
-        matches!(&fuzz.details, Some(PhaseDetails::Fuzz(f)) if f.interrupted),
-        "{fuzz:?}"
-    );
+        .output()
+        .expect("run xqdiff");
     assert_eq!(
-        phase_status(&report, check::METAMORPHIC),
-        Some(Status::Skipped)
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
     );
+    let report = read_report(&dir);
     let _ = std::fs::remove_dir_all(&dir);
+    match report.phases.iter().find(|p| p.name == check::REPLAY) {
+        Some(p) => match &p.details {
+            Some(PhaseDetails::Replay(r)) => (r.cases, r.files.clone(), r.dir.clone()),
+            other => panic!("replay details {other:?}"),
+        },
+        None => panic!("no replay phase"),
+    }
+}
+
+/// Run from a folder with no corpus in it, `xqdiff check` replays the same cases, by
+/// count and by name, as from the repository root: the repository's own corpus.
+#[test]
+fn the_default_corpus_is_the_same_from_any_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let elsewhere = temp_dir("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // The two runs side by side: each is mostly waiting on its two seconds of work.
+    let (from_elsewhere, from_root) = std::thread::scope(|s| {
+        let other = s.spawn(|| replayed_from(&elsewhere, "cwd-elsewhere"));
+        let here = replayed_from(root, "cwd-root");
+        (other.join(), here)
+    });
+    let from_elsewhere = from_elsewhere.expect("the run from elsewhere");
+    assert_eq!(from_elsewhere, from_root);
+    let mut on_disk: Vec<String> = std::fs::read_dir(root.join("corpus"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".txt") && !n.starts_with('.'))
+        .collect();
+    on_disk.sort();
+    assert!(!on_disk.is_empty());
+    assert_eq!(from_root.1, on_disk);
+    assert_eq!(from_root.0, on_disk.len() as u64);
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// A check on the built-in corpus replays the repository's cases under the same names,
+/// says so in the report, and says in words that findings cannot be saved there.
+#[test]
+fn a_check_on_the_built_in_corpus_replays_the_same_cases_and_says_it_cannot_save() {
+    let disk = Source::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"));
+    let mut config = Config::new(3);
+    config.max_nodes = 10_000;
+    config.fuzz_time = Duration::from_millis(300);
+    let mut replays = Vec::new();
+    for source in [Source::BuiltIn, disk] {
+        config.corpus = source;
+        // Saving is asked for: it is the built-in copy that refuses it, in words.
+        config.save = config.corpus.is_built_in();
+        let report = check::run(&config, &Quiet, &AtomicBool::new(false)).expect("check runs");
+        assert_eq!(report.status(), Status::Passed, "{}", config.corpus);
+        let replay = report.phases.iter().find(|p| p.name == check::REPLAY);
+        let Some(Some(PhaseDetails::Replay(r))) = replay.map(|p| p.details.clone()) else {
+            panic!("no replay details");
+        };
+        assert_eq!(r.built_in, config.corpus.is_built_in());
+        assert_eq!(
+            phase_message(&report, check::REPLAY).contains(check::BUILT_IN_READ_ONLY),
+            config.corpus.is_built_in()
+        );
+        replays.push((r.cases, r.files));
+    }
+    assert!(replays[0].0 > 0);
+    assert_eq!(replays[0], replays[1]);
 }

@@ -1,6 +1,10 @@
-//! The `xqdiff` binary end to end: output and exit codes (0 agree, 1 disagree, 2 bad input).
+//! The `xqdiff` binary end to end: output and exit codes (0 agree, 1 disagree, 2 bad
+//! input, 128 + a signal's number when one stopped the command).
 
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn xqdiff(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xqdiff"))
@@ -208,4 +212,191 @@ fn minimize_reads_fuzz_artifacts_and_fens() {
     let neither = xqdiff(&["minimize"]);
     assert_eq!(neither.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A corpus directory named on the command line: a command that reads it refuses one
+/// that is not there (exit 2, one line naming the flag and the path); one that only
+/// writes findings takes a new directory whose parent exists, and leaves it uncreated
+/// while it has nothing to write; `--no-save` on a writer does not look at it.
+#[test]
+fn a_missing_corpus_is_refused_by_every_command_that_reads_it() {
+    let root = std::env::temp_dir().join(format!("xqdiff-cli-corpus-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let new = root.join("new");
+    let new = new.to_str().unwrap();
+    let seeds = root.join("seeds");
+    let seeds = seeds.to_str().unwrap();
+    let missing = "/no/such/dir";
+    let agreeing = "4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1";
+    let refused = "--corpus /no/such/dir: no such directory";
+    let table: Vec<(Vec<&str>, i32, &str)> = vec![
+        (
+            vec!["check", "--quick", "--no-save", "--corpus", missing],
+            2,
+            refused,
+        ),
+        (
+            vec!["fuzz", "--cases", "1", "--corpus", missing],
+            2,
+            refused,
+        ),
+        (
+            vec!["fuzz", "--cases", "1", "--no-save", "--corpus", missing],
+            2,
+            refused,
+        ),
+        (
+            vec!["engine", "--cmd", "x", "--corpus", missing],
+            2,
+            refused,
+        ),
+        (
+            vec!["fuzz-seeds", "--out", seeds, "--corpus", missing],
+            2,
+            refused,
+        ),
+        (
+            vec!["replay", missing],
+            2,
+            "corpus directory /no/such/dir: no such directory",
+        ),
+        (vec!["replay", new], 2, "no such directory"),
+        (
+            vec!["minimize", "--fen", agreeing, "--corpus", missing],
+            2,
+            "nor its parent /no/such",
+        ),
+        (
+            vec!["perft", "--depth", "1", "--corpus", missing],
+            2,
+            "nor its parent /no/such",
+        ),
+        (
+            vec!["minimize", "--fen", agreeing, "--corpus", new],
+            0,
+            "nothing to minimize",
+        ),
+        (vec!["perft", "--depth", "1", "--corpus", new], 0, "agree"),
+        (
+            vec![
+                "minimize",
+                "--fen",
+                agreeing,
+                "--no-save",
+                "--corpus",
+                missing,
+            ],
+            0,
+            "nothing to minimize",
+        ),
+    ];
+    for (args, code, needle) in &table {
+        let out = xqdiff(args);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(*code),
+            "{args:?}\nstdout: {stdout}\nstderr: {stderr}"
+        );
+        assert!(
+            stdout.contains(needle) || stderr.contains(needle),
+            "{args:?}: {needle:?} not in\nstdout: {stdout}\nstderr: {stderr}"
+        );
+        if *code == 2 {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+    assert!(
+        !root.join("new").exists(),
+        "a writer made a directory it did not need"
+    );
+    assert!(
+        !root.join("seeds").exists(),
+        "fuzz-seeds wrote with no corpus"
+    );
+    std::fs::remove_dir_all(&root).ok();
+}
+
+/// An empty corpus replays nothing, which is not a pass.
+#[test]
+fn replaying_an_empty_corpus_is_not_a_pass() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-cli-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = xqdiff(&["replay", dir.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("holds no cases"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A child process that is killed and reaped by its pid if the test ends before it
+/// does.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+/// Each row: a real signal sent by pid to a sixty-second `xqdiff fuzz`, and the exit
+/// code it must give: it stops at once, prints its count and what it found, and exits
+/// 128 + the signal's number.
+#[test]
+fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
+    let table: &[(&str, i32, &str)] = &[("INT", 130, "SIGINT"), ("TERM", 143, "SIGTERM")];
+    for &(signal, code, name) in table {
+        let started = Instant::now();
+        let mut child = Reaped(
+            Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+                .args(["fuzz", "--seconds", "60", "--no-save", "--seed", "3"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start xqdiff fuzz"),
+        );
+        let pid = child.0.id();
+        let mut lines = BufReader::new(child.0.stdout.take().expect("piped stdout")).lines();
+        for line in lines.by_ref() {
+            if line.expect("read stdout").starts_with("fuzz: seed") {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(killed.success());
+        let rest: Vec<String> = lines.map_while(Result::ok).collect();
+        let status = child.0.wait().expect("wait for xqdiff");
+        let rest = rest.join("\n");
+        assert!(started.elapsed() < Duration::from_secs(30), "{signal}");
+        assert_eq!(status.code(), Some(code), "{signal}\n{rest}");
+        assert!(rest.contains(", interrupted"), "{signal}: {rest}");
+        assert!(rest.contains(&format!("interrupted by {name}")), "{rest}");
+    }
+}
+
+/// `cargo` runs this from the repository; the corpus is found from the crate root, not
+/// the current directory, so `replay` with no argument works from anywhere.
+#[test]
+fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
+    let elsewhere = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .current_dir(&elsewhere)
+        .arg("replay")
+        .output()
+        .expect("run xqdiff replay");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    assert!(
+        stdout.contains(&format!("from {}", corpus.display())),
+        "{stdout}"
+    );
 }

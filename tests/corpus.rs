@@ -1,8 +1,9 @@
 //! Replays the regression corpus (`corpus/`) on every test run: every case must pass
-//! the oracle and its hand-written expectations, and no file may be damaged.
+//! the oracle and its hand-written expectations, and no file may be damaged. The copy
+//! compiled into the program is the same corpus, file for file, and replays the same.
 
-use std::path::Path;
-use xqdiff::corpus::{load_dir, replay};
+use std::path::{Path, PathBuf};
+use xqdiff::corpus::{built_in_files, load_dir, replay, Source, BUILT_IN_DIR};
 use xqdiff::generators::registry;
 
 #[test]
@@ -41,5 +42,104 @@ fn corpus_replays_clean() {
         hand_made >= 15 && r.replayed >= hand_made,
         "replayed {} cases, {hand_made} hand-made",
         r.replayed
+    );
+}
+
+/// Every file under `dir`, recursively, hidden ones left out: path relative to `dir`
+/// with `/` between directories, and bytes.
+fn files_under(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        if name.starts_with('.') {
+            continue;
+        }
+        let rel = format!("{prefix}{name}");
+        if entry.path().is_dir() {
+            files_under(&entry.path(), &format!("{rel}/"), out);
+        } else {
+            out.push((rel, std::fs::read(entry.path()).unwrap()));
+        }
+    }
+}
+
+/// The built-in copy holds every file of `corpus/`, subdirectories included, with the
+/// same bytes; its cases load under the same names and replay the same.
+#[test]
+fn the_built_in_corpus_is_the_repository_corpus() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut on_disk = Vec::new();
+    files_under(&dir, "", &mut on_disk);
+    on_disk.sort();
+    let built_in: Vec<(String, Vec<u8>)> = built_in_files()
+        .iter()
+        .map(|(name, bytes)| ((*name).to_owned(), bytes.to_vec()))
+        .collect();
+    let names = |files: &[(String, Vec<u8>)]| -> Vec<String> {
+        files.iter().map(|(n, _)| n.clone()).collect()
+    };
+    assert_eq!(names(&built_in), names(&on_disk));
+    assert_eq!(built_in, on_disk);
+    assert!(
+        built_in.iter().any(|(n, _)| n.contains('/')),
+        "no subdirectory copied"
+    );
+
+    let file_names = |source: &Source| -> Vec<String> {
+        source
+            .load()
+            .unwrap()
+            .cases
+            .iter()
+            .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    let disk = Source::Dir(dir.clone());
+    assert_eq!(file_names(&Source::BuiltIn), file_names(&disk));
+    let engines = registry();
+    let a = Source::BuiltIn.replay(&engines).unwrap();
+    let b = disk.replay(&engines).unwrap();
+    assert_eq!(a.replayed, b.replayed);
+    assert!(a.replayed > 0);
+    assert!(a.failures.is_empty() && a.unmet.is_empty() && a.damaged.is_empty());
+    assert!(a.files.iter().all(|p| p.starts_with(BUILT_IN_DIR)));
+    assert_eq!(Source::BuiltIn.to_string(), "built-in");
+}
+
+/// Each row: what a crate root holds (a `corpus/` directory, cargo's `Cargo.toml.orig`
+/// of a packaged crate) and whether its corpus directory is the default, not the
+/// built-in copy.
+#[test]
+fn the_default_corpus_is_a_checkout_s_directory_else_the_built_in_copy() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("corpus-default");
+    let table: &[(&str, bool, bool, bool)] = &[
+        ("checkout", true, false, true),
+        ("no-corpus", false, false, false),
+        ("packaged", true, true, false),
+        ("corpus-is-a-file", false, false, false),
+    ];
+    for &(name, corpus_dir, packaged, want_dir) in table {
+        let manifest = root.join(name);
+        let _ = std::fs::remove_dir_all(&manifest);
+        std::fs::create_dir_all(&manifest).unwrap();
+        if corpus_dir {
+            std::fs::create_dir_all(manifest.join("corpus")).unwrap();
+        } else if name == "corpus-is-a-file" {
+            std::fs::write(manifest.join("corpus"), "").unwrap();
+        }
+        if packaged {
+            std::fs::write(manifest.join("Cargo.toml.orig"), "").unwrap();
+        }
+        let want = if want_dir {
+            Source::Dir(manifest.join("corpus"))
+        } else {
+            Source::BuiltIn
+        };
+        assert_eq!(Source::for_manifest(&manifest), want, "{name}");
+    }
+    // This build comes from a checkout with its corpus.
+    assert_eq!(
+        Source::default_location(),
+        Source::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"))
     );
 }

@@ -348,7 +348,7 @@ fn full_report() -> Report {
     assert!(!replay.failures.is_empty());
     report.add_replay(
         "corpus",
-        std::path::Path::new("corpus"),
+        &xqdiff::corpus::Source::Dir("corpus".into()),
         &replay,
         t.elapsed(),
     );
@@ -440,7 +440,8 @@ fn json_round_trips() {
     assert_eq!(back, report);
     assert_eq!(back.to_json().unwrap(), json);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(value["schema"], "xqdiff-report/1");
+    assert_eq!(value["schema"], "xqdiff-report/2");
+    assert_eq!(value["status"], "failed");
     assert_eq!(value["disagreements"][0]["odd_one_out"], "planted");
     // Every phase kind is tagged in the JSON as documented.
     // Replay failures are disagreements too, each naming its corpus file.
@@ -481,8 +482,8 @@ fn a_wrong_schema_or_shape_is_rejected_by_name() {
     type Expect = fn(&ReportError) -> bool;
     let table: Vec<(String, Expect)> = vec![
         (
-            with(&|v| v["schema"] = "xqdiff-report/2".into()),
-            |e| matches!(e, ReportError::UnsupportedVersion { found } if found == "xqdiff-report/2"),
+            with(&|v| v["schema"] = "xqdiff-report/3".into()),
+            |e| matches!(e, ReportError::UnsupportedVersion { found } if found == "xqdiff-report/3"),
         ),
         (with(&|v| v["schema"] = "junit/1".into()), |e| {
             matches!(e, ReportError::OtherSchema { .. })
@@ -630,4 +631,79 @@ fn the_documented_example_parses() {
     let report = Report::from_json(&doc[start..start + len]).unwrap();
     assert_eq!(report.status(), Status::Failed);
     assert_eq!(report.disagreements[0].moves[0].mv, "d0d7");
+}
+
+/// Each row: the statuses of a report's phases, and the status, headline word and
+/// Markdown mark the report must then show. Every status has a colour of its own on
+/// the page, and the headline counts interrupted phases when there are any.
+#[test]
+fn every_run_status_has_its_verdict_word_and_colour() {
+    let table: &[(&[Status], Status, &str, &str)] = &[
+        (
+            &[Status::Passed, Status::Skipped],
+            Status::Passed,
+            "PASSED",
+            "✅",
+        ),
+        (
+            &[Status::Passed, Status::Failed],
+            Status::Failed,
+            "FAILED",
+            "❌",
+        ),
+        (
+            &[Status::Passed, Status::Error],
+            Status::Error,
+            "ERROR",
+            "⚠️",
+        ),
+        (
+            &[Status::Passed, Status::Interrupted, Status::Interrupted],
+            Status::Interrupted,
+            "INTERRUPTED",
+            "⏹️",
+        ),
+    ];
+    for &(statuses, status, word, mark) in table {
+        let mut report = Report::new();
+        report.phases = statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| Phase {
+                status: s,
+                ..Phase::skipped(&format!("phase{i}"), "why")
+            })
+            .collect();
+        assert_eq!(report.status(), status, "{statuses:?}");
+        let page = html::render(&report, &RenderOptions::default());
+        let doc = Html::parse_document(&page);
+        let header = doc.select(&sel("header#summary")).next().expect("summary");
+        assert_eq!(attr(&header, "data-status"), status.as_str());
+        assert!(classes(&header).contains(&status.as_str().to_owned()));
+        let verdict: String = header
+            .select(&sel(".verdict"))
+            .flat_map(|v| v.text())
+            .collect();
+        assert_eq!(verdict, word);
+        assert!(
+            page.contains(&format!(".summary.{} {{", status.as_str())),
+            "{word}: no colour for the summary"
+        );
+        assert!(
+            page.contains(&format!(".status.{} {{", status.as_str())),
+            "{word}: no colour for the phase status"
+        );
+        let interrupted = statuses
+            .iter()
+            .filter(|&&s| s == Status::Interrupted)
+            .count();
+        let headline: String = header.select(&sel("p")).flat_map(|p| p.text()).collect();
+        assert_eq!(
+            headline.contains(&format!("{interrupted} interrupted")),
+            interrupted > 0,
+            "{headline}"
+        );
+        let md = markdown::render(&report);
+        assert!(md.starts_with(&format!("## {mark} xqdiff: {word}")), "{md}");
+    }
 }

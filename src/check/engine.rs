@@ -12,6 +12,7 @@ use crate::external::{split_command, ExternalEngine};
 use crate::position::Position;
 use crate::report::{
     seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
+    Status as PhaseStatus,
 };
 use crate::subject::Subject;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -132,8 +133,8 @@ pub(super) fn run(
         };
         let options = Options {
             subject_dir: config
-                .save
-                .then(|| crosscheck::external_dir(&config.corpus, &name)),
+                .save_dir()
+                .map(|dir| crosscheck::external_dir(dir, &name)),
             corpus: config.save_dir().map(|d| d.to_path_buf()),
             max_findings: 0,
             found_by: found_by.clone(),
@@ -249,8 +250,8 @@ fn record(
         rows,
     };
     let mut phase = Phase::finished(ENGINE, all.elapsed, PhaseDetails::Engine(details));
-    if all.failure.is_some() && phase.status == crate::report::Status::Passed {
-        phase.status = crate::report::Status::Error;
+    if all.failure.is_some() && phase.status == PhaseStatus::Passed {
+        phase.status = PhaseStatus::Error;
     }
     if !notes.is_empty() {
         phase.message = Some(notes.join("; "));
@@ -261,7 +262,9 @@ fn record(
 }
 
 /// Adds the engine's count to every perft row it answered too, and re-reads the perft
-/// phase's status: a wrong count of the engine's is a wrong count in that table.
+/// phase's status: a wrong count of the engine's is a wrong count in that table. Only
+/// ever to `failed`: what the phase was before (an error for counting nothing, say)
+/// is not undone by the engine's counts.
 fn beside_perft(report: &mut Report, engine: &str, checked: &[Checked]) {
     for phase in &mut report.phases {
         let Some(PhaseDetails::Perft(p)) = &mut phase.details else {
@@ -280,8 +283,8 @@ fn beside_perft(report: &mut Report, engine: &str, checked: &[Checked]) {
                     .push(PerftResult::measured(engine, c.subject_total, c.elapsed));
             }
         }
-        if let Some(details) = &phase.details {
-            phase.status = details.status();
+        if phase.details.as_ref().map(PhaseDetails::status) == Some(PhaseStatus::Failed) {
+            phase.status = PhaseStatus::Failed;
         }
     }
 }

@@ -7,6 +7,14 @@
 //! A phase never stops the run: what goes wrong in one (an engine that will not start,
 //! a corpus that cannot be read) is that phase's `error` status and message, and the
 //! report is complete either way.
+//!
+//! A pass has to mean something. Perft, replay, fuzz and metamorphic are always asked
+//! for (their budgets are settings, and a budget that leaves nothing to do is a
+//! mistake, not a way to leave a phase out), so one of them that checks nothing (no
+//! published count within the node budget, no fuzz case in the time, an empty corpus)
+//! is an `error` saying why. The engine phase is asked for only by giving an engine;
+//! without one it is `skipped`. A stop request (a signal) makes the running phase
+//! `interrupted` and every phase after it `interrupted` with "did not run".
 
 mod disputes;
 mod engine;
@@ -24,8 +32,8 @@ use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::external::EngineConfig;
 use crate::generators;
 use crate::position::Position;
-use crate::report::{seconds, GeneratorInfo, Phase, Report, Status};
-use std::path::{Path, PathBuf};
+use crate::report::{seconds, GeneratorInfo, Phase, PhaseDetails, Report, Status};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -39,6 +47,13 @@ pub const FUZZ: &str = "fuzz";
 pub const METAMORPHIC: &str = "metamorphic";
 /// The name of the engine phase.
 pub const ENGINE: &str = "engine";
+
+/// What a run that would save findings says when its corpus is the built-in copy.
+pub const BUILT_IN_READ_ONLY: &str =
+    "findings not saved: built-in corpus is read-only; pass --corpus DIR to save";
+
+/// The message of a phase that never started because the run was stopped first.
+pub const DID_NOT_RUN: &str = "did not run: interrupted";
 
 /// An external engine to check, and how hard.
 #[derive(Clone, Debug)]
@@ -63,10 +78,11 @@ pub struct Config<'a> {
     pub suite: Vec<SuiteEntry>,
     /// Published counts above this many nodes are not run.
     pub max_nodes: u64,
-    /// The regression corpus: replayed, used as extra fuzz starts, and where findings
-    /// are saved.
-    pub corpus: PathBuf,
-    /// Whether findings are written into the corpus.
+    /// The regression corpus: replayed, used as extra fuzz starts and metamorphic
+    /// roots, and where findings are saved when it is a directory.
+    pub corpus: corpus::Source,
+    /// Whether findings are written into the corpus (only ever into a directory: the
+    /// built-in copy is read-only).
     pub save: bool,
     /// The seed of every random choice (fuzz cases, the engine's random positions).
     pub seed: u64,
@@ -80,8 +96,9 @@ pub struct Config<'a> {
 
 impl Config<'static> {
     /// The defaults of `xqdiff check`: the built-in generators on the reference suite
-    /// up to ten million nodes a count, the `corpus` directory, sixty seconds of
-    /// fuzzing, findings saved, no engine.
+    /// up to ten million nodes a count, the default corpus
+    /// ([`corpus::Source::default_location`]), sixty seconds of fuzzing, findings
+    /// saved, no engine.
     pub fn new(seed: u64) -> Config<'static> {
         Config {
             generators: generators::registry(),
@@ -89,7 +106,7 @@ impl Config<'static> {
             // make the perft phase count nothing, never a wrong answer.
             suite: parse_suite(REFERENCE_SUITE).unwrap_or_default(),
             max_nodes: 10_000_000,
-            corpus: PathBuf::from("corpus"),
+            corpus: corpus::Source::default_location(),
             save: true,
             seed,
             fuzz_time: Duration::from_secs(60),
@@ -100,9 +117,10 @@ impl Config<'static> {
 }
 
 impl Config<'_> {
-    /// The corpus directory when findings are saved.
-    fn save_dir(&self) -> Option<&Path> {
-        self.save.then_some(self.corpus.as_path())
+    /// The corpus directory when findings are saved: none with `save` off or with the
+    /// built-in corpus.
+    pub fn save_dir(&self) -> Option<&Path> {
+        self.corpus.dir().filter(|_| self.save)
     }
 
     /// The generators' names, in order.
@@ -143,8 +161,8 @@ pub enum CheckError {
 }
 
 /// Runs every phase in order on the current rayon pool and returns the report.
-/// Setting `stop` (from a Ctrl-C handler) ends the running phase early with what it
-/// has and skips the ones after it.
+/// Setting `stop` (from a signal handler) ends the running phase early with what it
+/// has, marked `interrupted`, and the ones after it do not run.
 pub fn run(
     config: &Config<'_>,
     observer: &dyn Observer,
@@ -162,29 +180,107 @@ pub fn run(
     report.generators = GeneratorInfo::list(&config.generators);
 
     type PhaseFn = fn(&mut Report, &Config<'_>, &dyn Observer, &AtomicBool);
-    let mut phases: Vec<(&str, PhaseFn)> = vec![
+    let phases: [(&str, PhaseFn); 5] = [
         (PERFT, perft::run),
         (REPLAY, replay),
         (FUZZ, fuzz),
         (METAMORPHIC, metamorphic::run),
+        (ENGINE, engine::run),
     ];
-    if config.engine.is_some() {
-        phases.push((ENGINE, engine::run));
-    }
     for (name, phase) in phases {
         observer.started(name);
-        if stop.load(Ordering::Relaxed) {
-            report
-                .phases
-                .push(Phase::skipped(name, "stopped before it began"));
+        let before = report.phases.len();
+        if name == ENGINE && config.engine.is_none() {
+            report.phases.push(Phase::skipped(
+                ENGINE,
+                "not asked for: no engine given (--engine)",
+            ));
+        } else if stop.load(Ordering::Relaxed) {
+            report.phases.push(Phase {
+                status: Status::Interrupted,
+                ..Phase::skipped(name, DID_NOT_RUN)
+            });
         } else {
             phase(&mut report, config, observer, stop);
+            // Read after the phase: a stop that came while it ran cut it short, or
+            // may have (the replay does not look), and the report must not claim more.
+            let stopped = stop.load(Ordering::Relaxed);
+            if let Some(done) = report.phases.get_mut(before) {
+                settle(done, stopped, config);
+            }
         }
         if let Some(done) = report.phases.last() {
             observer.finished(done);
         }
     }
     Ok(report)
+}
+
+/// A finished phase's status once more: `interrupted` when a stop came while it ran
+/// (unless it had found a disagreement, which is the more useful news and keeps it
+/// `failed`), and `error` when it passed having checked nothing.
+fn settle(phase: &mut Phase, stopped: bool, config: &Config<'_>) {
+    if stopped {
+        if phase.status != Status::Failed {
+            phase.status = Status::Interrupted;
+        }
+        note_first(phase, "interrupted while it ran");
+    } else if phase.status == Status::Passed {
+        if let Some(why) = nothing_checked(phase, config) {
+            phase.status = Status::Error;
+            note_first(phase, &why);
+        }
+    }
+}
+
+/// Puts `note` before whatever the phase's message says already.
+fn note_first(phase: &mut Phase, note: &str) {
+    phase.message = Some(match phase.message.take() {
+        Some(m) if !m.is_empty() => format!("{note}; {m}"),
+        _ => note.to_owned(),
+    });
+}
+
+/// Why a phase that ran counted nothing, if it did: the setting or the input that left
+/// it nothing to do, so the message says what to change.
+fn nothing_checked(phase: &Phase, config: &Config<'_>) -> Option<String> {
+    match phase.details.as_ref()? {
+        PhaseDetails::Perft(p) if p.rows.is_empty() => {
+            let smallest = config
+                .suite
+                .iter()
+                .flat_map(|e| e.counts.iter().map(|&(_, n)| n))
+                .min();
+            Some(match smallest {
+                Some(n) => format!(
+                    "--max-nodes {} leaves no published count to run (the smallest is {n})",
+                    config.max_nodes
+                ),
+                None => "the perft suite has no published counts to run".to_owned(),
+            })
+        }
+        PhaseDetails::Replay(r) if r.cases == 0 => Some(match &config.corpus {
+            corpus::Source::Dir(dir) => {
+                format!("the corpus {} holds no cases (*.txt files)", dir.display())
+            }
+            corpus::Source::BuiltIn => "no corpus: this build has no built-in cases and no \
+                                        corpus directory was given (--corpus DIR)"
+                .to_owned(),
+        }),
+        PhaseDetails::Fuzz(f) if f.cases == 0 => Some(format!(
+            "no fuzz case ran: --seconds {} leaves no time to fuzz",
+            config.fuzz_time.as_secs_f64()
+        )),
+        PhaseDetails::Metamorphic(m) if m.positions == 0 => {
+            Some("no position to check: the suite and the corpus have none".to_owned())
+        }
+        PhaseDetails::Engine(e) if e.positions == 0 => Some(
+            "no position to ask the engine about: the node budget, the corpus and \
+             --engine-positions left none"
+                .to_owned(),
+        ),
+        _ => None,
+    }
 }
 
 /// A phase that could not run, with why.
@@ -198,10 +294,12 @@ fn errored(name: &str, elapsed: Duration, message: String) -> Phase {
     }
 }
 
-/// The corpus's positions, as extra playout starts; none when there is no corpus
-/// (the replay phase reports an unreadable one).
-fn corpus_positions(dir: &Path) -> Vec<(String, Position)> {
-    corpus::load_dir(dir)
+/// The corpus's positions, labelled by file name: extra playout starts, metamorphic
+/// roots and engine targets. None when the corpus cannot be read (the replay phase
+/// reports that).
+fn corpus_positions(source: &corpus::Source) -> Vec<(String, Position)> {
+    source
+        .load()
         .map(|loaded| {
             loaded
                 .cases
@@ -218,20 +316,24 @@ fn corpus_positions(dir: &Path) -> Vec<(String, Position)> {
         .unwrap_or_default()
 }
 
-/// Phase 2: every corpus case through the oracle. No corpus directory is a skip, not
-/// an error: a fresh checkout elsewhere has none yet.
+/// Phase 2: every corpus case through the oracle. A corpus that is not there is an
+/// error: the default one always is (a directory or the built-in copy), so a missing
+/// one was named by someone who expected it to be replayed.
 fn replay(report: &mut Report, config: &Config<'_>, _: &dyn Observer, _: &AtomicBool) {
     let started = Instant::now();
-    match corpus::replay(&config.corpus, &config.generators) {
-        Ok(r) => report.add_replay(REPLAY, &config.corpus, &r, started.elapsed()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => report.phases.push(Phase::skipped(
-            REPLAY,
-            &format!("no corpus directory {}", config.corpus.display()),
-        )),
+    match config.corpus.replay(&config.generators) {
+        Ok(r) => {
+            report.add_replay(REPLAY, &config.corpus, &r, started.elapsed());
+            if config.save && config.corpus.is_built_in() {
+                if let Some(phase) = report.phases.last_mut() {
+                    note_first(phase, BUILT_IN_READ_ONLY);
+                }
+            }
+        }
         Err(e) => report.phases.push(errored(
             REPLAY,
             started.elapsed(),
-            format!("cannot read {}: {e}", config.corpus.display()),
+            format!("cannot read the corpus {}: {e}", config.corpus),
         )),
     }
 }

@@ -3,14 +3,13 @@
 //! and the report written as JSON, HTML and Markdown.
 
 use super::engine_cmd::EngineFlags;
-use super::{pool, CliError, Outcome};
+use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::check::{self, Config, EngineCheck, Observer};
 use crate::progress::Progress;
 use crate::report::{html, markdown, Phase, RenderOptions, Report, Status};
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Arguments of `xqdiff check`.
@@ -38,9 +37,11 @@ pub struct CheckArgs {
     /// with --quick).
     #[arg(long)]
     max_nodes: Option<u64>,
-    /// The regression corpus: replayed, and where findings are saved.
-    #[arg(long, default_value = "corpus", value_name = "DIR")]
-    corpus: PathBuf,
+    /// The regression corpus: replayed, and where findings are saved; it must exist
+    /// (default: the repository's corpus/, wherever this is run from, else the
+    /// read-only copy built into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Keep findings out of the corpus (report only).
     #[arg(long)]
     no_save: bool,
@@ -103,7 +104,7 @@ impl CheckArgs {
                 .unwrap_or(if self.quick { 1_000_000 } else { 10_000_000 });
         config.fuzz_time =
             Duration::from_secs(self.seconds.unwrap_or(if self.quick { 5 } else { 60 }));
-        config.corpus.clone_from(&self.corpus);
+        config.corpus = corpus_source(self.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
         config.save = !self.no_save;
         config.engine = engine;
         config.command = Some(command_line());
@@ -168,7 +169,8 @@ impl Observer for Terminal {
 }
 
 /// Runs `xqdiff check`: exit 0 when everything agreed, 1 on any disagreement, 2 when
-/// a phase could not run (the report is written first in every case).
+/// a phase could not run or checked nothing, 128 + the signal's number when a signal
+/// stopped it (the report is written first in every case).
 pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -177,15 +179,9 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     });
     let config = args.config(seed)?;
     let pool = pool(args.threads)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Only one handler per process can be installed; a second run in the same
-        // process (tests) keeps the first, which sets a flag nobody reads any more.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
+    let stop = signals::install();
     println!(
-        "xqdiff check: seed {seed}, {} threads, generators {}{}, perft up to {} nodes, {} s of fuzzing",
+        "xqdiff check: seed {seed}, {} threads, generators {}{}, perft up to {} nodes, {} s of fuzzing, corpus {}",
         pool.current_num_threads(),
         config.names().join(", "),
         config
@@ -193,13 +189,17 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
             .as_ref()
             .map_or_else(String::new, |e| format!(", engine {}", e.config.command)),
         config.max_nodes,
-        config.fuzz_time.as_secs()
+        config.fuzz_time.as_secs(),
+        config.corpus
     );
+    if config.save && config.corpus.is_built_in() {
+        println!("{}", check::BUILT_IN_READ_ONLY);
+    }
     let terminal = Terminal {
         bar: Mutex::new(None),
     };
     let report = pool
-        .install(|| check::run(&config, &terminal, &stop))
+        .install(|| check::run(&config, &terminal, stop))
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for (i, d) in report.disagreements.iter().enumerate() {
         println!(
@@ -220,14 +220,25 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     print!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
     println!("report: {}", files.join(", "));
+    // Whatever the report says, a run a signal stopped ends as one: a script that
+    // sent SIGTERM must not read a 0 or a 1 as "it ran to the end".
+    if let Some(sig) = signals::received() {
+        eprintln!(
+            "xqdiff: interrupted by {}: the report covers what ran before it",
+            signals::name(sig)
+        );
+        return Ok(Outcome::Interrupted(sig));
+    }
     match report.status() {
         Status::Passed | Status::Skipped => Ok(Outcome::Agree),
         Status::Failed => Ok(Outcome::Disagree),
-        Status::Error => {
+        // Interrupted without a signal cannot happen here (only signals raise the
+        // stop flag); were it to, it is still a run that did not check everything.
+        Status::Error | Status::Interrupted => {
             let broken: Vec<String> = report
                 .phases
                 .iter()
-                .filter(|p| p.status == Status::Error)
+                .filter(|p| matches!(p.status, Status::Error | Status::Interrupted))
                 .map(|p| {
                     let why = p.message.as_deref().unwrap_or("error");
                     format!("{}: {}", p.name, check::first_line(why))
@@ -313,7 +324,9 @@ mod tests {
         let args = CheckArgs::defaults().unwrap();
         assert!(!args.quick && !args.no_save && args.engine.is_none());
         assert_eq!(args.report_dir, PathBuf::from("xqdiff-report"));
-        assert_eq!(args.corpus, PathBuf::from("corpus"));
+        assert_eq!(args.corpus, None);
+        let config = args.config(1).unwrap();
+        assert_eq!(config.corpus, crate::corpus::Source::default_location());
         assert!(Cli::try_parse_from(["xqdiff"]).unwrap().command.is_none());
     }
 }

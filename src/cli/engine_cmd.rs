@@ -3,8 +3,8 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
-use super::{pool, CliError, Outcome};
-use crate::corpus::load_dir;
+use super::{corpus_source, pool, save_dir, CliError, CorpusUse, Outcome};
+use crate::corpus::Source;
 use crate::crosscheck::{self, targets, Finding, Options, Stage, Status, Target, Verdict};
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::external::{split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
@@ -94,9 +94,11 @@ pub struct EngineArgs {
     /// file, or `none`.
     #[arg(long, default_value = "reference", value_name = "reference|FILE|none")]
     suite: String,
-    /// The corpus: its positions are checked, and findings go to `DIR/external/<engine>/`.
-    #[arg(long, default_value = "corpus", value_name = "DIR")]
-    corpus: PathBuf,
+    /// The corpus: its positions are checked, and findings go to `DIR/external/<engine>/`;
+    /// it must exist (default: the repository's corpus/, else the read-only copy built
+    /// into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Keep findings out of the corpus (print only).
     #[arg(long)]
     no_save: bool,
@@ -139,7 +141,7 @@ fn protocol_name(p: Protocol) -> &'static str {
 }
 
 /// Every position to check, in order: the start, the suite, the corpus, random ones.
-fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError> {
+fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
     let start = targets::start(args.depth);
     // The published counts of the start position bound its depth like any suite line's.
     let reference = parse_suite(REFERENCE_SUITE).unwrap_or_default();
@@ -175,22 +177,14 @@ fn collect_targets(args: &EngineArgs, seed: u64) -> Result<Vec<Target>, CliError
                 .filter(|t| t.position != Position::startpos()),
         );
     }
-    match load_dir(&args.corpus) {
-        Ok(loaded) => {
-            for e in &loaded.damaged {
-                eprintln!("xqdiff: skipped damaged corpus file: {e}");
-            }
-            list.extend(targets::corpus(&loaded.cases, args.depth));
-        }
-        // No corpus yet is no reason not to check the engine.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(source) => {
-            return Err(CliError::Io {
-                path: args.corpus.clone(),
-                source,
-            })
-        }
+    let loaded = corpus.load().map_err(|source| CliError::Io {
+        path: corpus.to_string().into(),
+        source,
+    })?;
+    for e in &loaded.damaged {
+        eprintln!("xqdiff: skipped damaged corpus file: {e}");
     }
+    list.extend(targets::corpus(&loaded.cases, args.depth));
     list.extend(targets::random(
         seed,
         args.positions,
@@ -282,7 +276,8 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let list = collect_targets(args, seed)?;
+    let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
+    let list = collect_targets(args, &corpus, seed)?;
     let config = args.engine.config(&args.cmd, "--cmd")?;
     let pool = pool(args.threads)?;
     let mut engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
@@ -303,10 +298,10 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         bar.update(s.index as u64, s.of as u64);
         bar.message(format!("{}: {}", s.label, stage_text(s.stage)));
     };
-    let save = !args.no_save;
+    let save = save_dir(&corpus, args.no_save);
     let options = Options {
-        subject_dir: save.then(|| crosscheck::external_dir(&args.corpus, &name)),
-        corpus: save.then(|| args.corpus.clone()),
+        subject_dir: save.as_deref().map(|d| crosscheck::external_dir(d, &name)),
+        corpus: save,
         max_findings: args.max_findings,
         found_by: format!(
             "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",

@@ -1,12 +1,10 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
-use super::{pool, CliError, Outcome};
+use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::campaign::{self, Config, Source};
 use crate::generators::registry;
 use crate::progress::Progress;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `xqdiff fuzz`.
@@ -30,9 +28,11 @@ pub struct FuzzArgs {
     /// Stop at the first disagreement.
     #[arg(long)]
     stop_on_first: bool,
-    /// Directory that minimized findings are written into.
-    #[arg(long, default_value = "corpus")]
-    corpus: PathBuf,
+    /// The corpus: its positions are extra playout starts, and minimized findings are
+    /// written into it; it must exist (default: the repository's corpus/, else the
+    /// read-only copy built into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Keep findings out of the corpus (print only).
     #[arg(long)]
     no_save: bool,
@@ -41,13 +41,23 @@ pub struct FuzzArgs {
     capture_bias: f64,
 }
 
-/// Runs `xqdiff fuzz`.
+/// Runs `xqdiff fuzz`: exit 0 when nothing disagreed, 1 on a finding, 2 on bad usage
+/// or when no case ran, 128 + the signal's number when a signal stopped it (after
+/// printing what it found; findings are saved as they are found).
 pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     if !(0.0..=1.0).contains(&args.capture_bias) {
         return Err(CliError::Usage(format!(
             "--capture-bias {} is not between 0 and 1",
             args.capture_bias
         )));
+    }
+    let source = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
+    let loaded = source.load().map_err(|e| CliError::Io {
+        path: source.to_string().into(),
+        source: e,
+    })?;
+    for e in &loaded.damaged {
+        eprintln!("xqdiff: skipped damaged corpus file: {e}");
     }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -63,24 +73,17 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         },
         source: args.source,
         stop_on_first: args.stop_on_first,
-        corpus: (!args.no_save).then(|| args.corpus.clone()),
+        corpus: save_dir(&source, args.no_save),
         capture_bias: args.capture_bias,
-        // Playouts also start from the corpus's positions; a missing corpus is no error.
-        extra_starts: crate::corpus::load_dir(&args.corpus)
-            .map(|l| l.cases.into_iter().map(|(_, c)| c.position).collect())
-            .unwrap_or_default(),
+        // Playouts also start from the corpus's positions.
+        extra_starts: loaded.cases.into_iter().map(|(_, c)| c.position).collect(),
         ..Config::default()
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Only one handler per process; a second install (tests calling run twice) is harmless to skip.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
+    let stop = signals::install();
     let engines = registry();
     let pool = pool(args.threads)?;
     println!(
-        "fuzz: seed {seed}, source {:?}, {} threads, {} corpus positions as extra playout starts, generators {}",
+        "fuzz: seed {seed}, source {:?}, {} threads, {} positions of the corpus {source} as extra playout starts, generators {}",
         args.source,
         pool.current_num_threads(),
         config.extra_starts.len(),
@@ -93,7 +96,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let bar = Progress::new("fuzz", config.cases.unwrap_or(0));
     let started = std::time::Instant::now();
     let report = pool.install(|| {
-        campaign::run(&config, &engines, &stop, &|cases, found| {
+        campaign::run(&config, &engines, stop, &|cases, found| {
             let rate = cases as f64 / started.elapsed().as_secs_f64().max(1e-9);
             match (config.cases, config.duration) {
                 (Some(n), _) => bar.update(cases, n),
@@ -135,6 +138,20 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         }
     );
     println!("feature coverage:\n{}", report.coverage);
+    if let Some(sig) = signals::received() {
+        println!(
+            "interrupted by {} after {} (seed {seed})",
+            signals::name(sig),
+            crate::report::counted(report.findings.len() as u64, "disagreement")
+        );
+        return Ok(Outcome::Interrupted(sig));
+    }
+    if report.cases == 0 {
+        // --cases 0 or --seconds 0: nothing was checked, which is no pass.
+        return Err(CliError::Usage(
+            "no fuzz case ran: give --cases or --seconds above 0".into(),
+        ));
+    }
     if report.findings.is_empty() {
         println!("no disagreements (seed {seed})");
         Ok(Outcome::Agree)

@@ -1,6 +1,6 @@
 //! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
 
-use super::{CliError, Outcome};
+use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
 use crate::corpus::{write_case, Case};
 use crate::generators::registry;
 use crate::minimize::minimize_first;
@@ -21,9 +21,10 @@ pub struct MinimizeArgs {
     /// same structured generator the target uses.
     #[arg(long, value_name = "FILE")]
     from_artifact: Option<PathBuf>,
-    /// Directory the minimized case is written into.
-    #[arg(long, default_value = "corpus")]
-    corpus: PathBuf,
+    /// Directory the minimized case is written into, made if only its parent exists
+    /// (default: the repository's corpus/, else nowhere: the built-in copy is read-only).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Print only; write nothing.
     #[arg(long)]
     no_save: bool,
@@ -31,6 +32,16 @@ pub struct MinimizeArgs {
 
 /// Runs `xqdiff minimize`.
 pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
+    // Checked first: a typo in --corpus should not cost a minimization.
+    let corpus = if args.no_save {
+        None
+    } else {
+        Some(corpus_source(
+            args.corpus.as_deref(),
+            "--corpus",
+            CorpusUse::Writes,
+        )?)
+    };
     let (pos, how) = match (&args.fen, &args.from_artifact) {
         (Some(fen), _) => (Position::from_fen(fen)?, "xqdiff minimize --fen".to_owned()),
         (None, Some(path)) => {
@@ -60,10 +71,10 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         small.pieces().count()
     );
     println!("{d}");
-    if !args.no_save {
+    if let Some(dir) = corpus.and_then(|c| save_dir(&c, false)) {
         let case = Case::from_disagreement(&d, &pos.fen(), &how)?;
-        let (path, new) = write_case(&args.corpus, &case).map_err(|source| CliError::Io {
-            path: args.corpus.clone(),
+        let (path, new) = write_case(&dir, &case).map_err(|source| CliError::Io {
+            path: dir.clone(),
             source,
         })?;
         println!(

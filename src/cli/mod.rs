@@ -12,14 +12,16 @@ mod perft_cmd;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
+mod signals;
 mod split_cmd;
 
+use crate::corpus::Source;
 use crate::engine::Engine;
 use crate::epd::EpdError;
 use crate::fen::FenError;
 use crate::generators;
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Differential verification of Xiangqi move generators.
@@ -66,6 +68,24 @@ pub enum Outcome {
     Agree,
     /// Some generator disagreed, or a count missed its expected value (exit 1).
     Disagree,
+    /// A signal stopped the command after it said what it had (exit 128 + the
+    /// signal's number, as a shell reports a process the signal ended: 130 for SIGINT).
+    Interrupted(i32),
+}
+
+/// What is wrong with a corpus directory given on the command line.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusProblem {
+    /// A command that reads the corpus was given one that is not there.
+    #[error("no such directory")]
+    Missing,
+    /// Something other than a directory is at the path.
+    #[error("not a directory")]
+    NotADirectory,
+    /// A command that only writes findings could create the directory, but not its
+    /// parent too: that is more likely a typo than a wish.
+    #[error("no such directory, nor its parent {}, so it cannot be created", .0.display())]
+    NoParent(PathBuf),
 }
 
 /// Bad usage or bad input (exit 2).
@@ -125,6 +145,16 @@ pub enum CliError {
         /// What is wrong with it.
         source: crate::report::ReportError,
     },
+    /// A corpus directory that the command cannot use.
+    #[error("{flag} {}: {problem}", path.display())]
+    Corpus {
+        /// The flag (or argument) that named it.
+        flag: &'static str,
+        /// The path given.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: CorpusProblem,
+    },
     /// A split perft's jobs or results files, or the flags naming them.
     #[error(transparent)]
     Split(#[from] crate::split::SplitError),
@@ -154,6 +184,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Agree) => ExitCode::SUCCESS,
         Ok(Outcome::Disagree) => ExitCode::from(1),
+        Ok(Outcome::Interrupted(sig)) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(255)),
         Err(e) => {
             eprintln!("xqdiff: error: {e}");
             ExitCode::from(2)
@@ -205,6 +236,70 @@ fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Engine>, C
         .collect())
 }
 
+/// How a command uses its corpus, which decides what a missing directory means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CorpusUse {
+    /// It reads the cases (replays them, starts from them, asks about them), and may
+    /// save findings too: the directory must be there, or the command would quietly
+    /// check less than it was told to.
+    Reads,
+    /// It only saves findings: the directory is made when the first one is written,
+    /// so only its parent must be there.
+    Writes,
+}
+
+/// The corpus a command works on: the directory `given` with `flag`, checked as `usage`
+/// needs, or with none given the default one (the repository's `corpus/`, else the
+/// built-in copy).
+fn corpus_source(
+    given: Option<&Path>,
+    flag: &'static str,
+    usage: CorpusUse,
+) -> Result<Source, CliError> {
+    let Some(dir) = given else {
+        return Ok(Source::default_location());
+    };
+    let problem = |problem| CliError::Corpus {
+        flag,
+        path: dir.to_owned(),
+        problem,
+    };
+    if dir.is_dir() {
+        return Ok(Source::Dir(dir.to_owned()));
+    }
+    if dir.exists() {
+        return Err(problem(CorpusProblem::NotADirectory));
+    }
+    match usage {
+        CorpusUse::Reads => Err(problem(CorpusProblem::Missing)),
+        CorpusUse::Writes => {
+            // `corpus` has the parent "": the current directory.
+            let parent = dir
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if parent.is_dir() {
+                Ok(Source::Dir(dir.to_owned()))
+            } else {
+                Err(problem(CorpusProblem::NoParent(parent.to_owned())))
+            }
+        }
+    }
+}
+
+/// Where a command that saves findings puts them: the corpus directory, or nowhere with
+/// `--no-save` or the built-in corpus (said on stdout, so nobody looks for files that
+/// were never written).
+fn save_dir(source: &Source, no_save: bool) -> Option<PathBuf> {
+    if no_save {
+        return None;
+    }
+    if source.is_built_in() {
+        println!("{}", crate::check::BUILT_IN_READ_ONLY);
+    }
+    source.dir().map(Path::to_path_buf)
+}
+
 /// A rayon pool of `threads` workers (0 means one per core).
 fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
@@ -214,4 +309,65 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
             threads,
             message: e.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row: the directory given (under a fresh temporary one; `None` for none),
+    /// how the command uses it, and the problem it must be refused with (`None`: it
+    /// is accepted).
+    #[test]
+    fn a_named_corpus_must_be_there_for_a_reader_and_creatable_for_a_writer() {
+        let root = std::env::temp_dir().join(format!("xqdiff-corpus-rule-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("there")).unwrap();
+        std::fs::write(root.join("file"), "").unwrap();
+        type Want = Option<fn(&CorpusProblem) -> bool>;
+        let table: &[(Option<&str>, CorpusUse, Want)] = &[
+            (None, CorpusUse::Reads, None),
+            (Some("there"), CorpusUse::Reads, None),
+            (Some("there"), CorpusUse::Writes, None),
+            (Some("new"), CorpusUse::Writes, None),
+            (
+                Some("new"),
+                CorpusUse::Reads,
+                Some(|p| matches!(p, CorpusProblem::Missing)),
+            ),
+            (
+                Some("no/such"),
+                CorpusUse::Writes,
+                Some(|p| matches!(p, CorpusProblem::NoParent(_))),
+            ),
+            (
+                Some("file"),
+                CorpusUse::Reads,
+                Some(|p| matches!(p, CorpusProblem::NotADirectory)),
+            ),
+            (
+                Some("file"),
+                CorpusUse::Writes,
+                Some(|p| matches!(p, CorpusProblem::NotADirectory)),
+            ),
+        ];
+        for &(given, usage, want) in table {
+            let path = given.map(|g| root.join(g));
+            let got = corpus_source(path.as_deref(), "--corpus", usage);
+            match (got, want) {
+                (Ok(source), None) => match &path {
+                    Some(p) => assert_eq!(source, Source::Dir(p.clone())),
+                    None => assert_eq!(source, Source::default_location()),
+                },
+                (Err(CliError::Corpus { flag, problem, .. }), Some(is)) => {
+                    assert_eq!(flag, "--corpus");
+                    assert!(is(&problem), "{given:?} {usage:?}: {problem}");
+                }
+                (got, _) => panic!("{given:?} {usage:?}: {got:?}"),
+            }
+        }
+        // Nothing was created on the way.
+        assert!(!root.join("new").exists());
+        std::fs::remove_dir_all(&root).ok();
+    }
 }

@@ -3,7 +3,7 @@
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
 use super::split_cmd::{self, SplitArgs};
-use super::{pool, select_generator_list, CliError, Outcome};
+use super::{corpus_source, pool, select_generator_list, CliError, CorpusUse, Outcome};
 use crate::descent;
 use crate::engine::Engine;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
@@ -38,9 +38,11 @@ pub struct PerftArgs {
     /// With --suite, skip published counts above this many nodes.
     #[arg(long, requires = "suite")]
     max_nodes: Option<u64>,
-    /// Directory that minimized disagreements are written into.
-    #[arg(long, default_value = "corpus")]
-    corpus: PathBuf,
+    /// Directory that minimized disagreements are written into, made if only its parent
+    /// exists (default: the repository's corpus/, else nowhere: the built-in copy is
+    /// read-only).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Keep disagreements out of the corpus (print only).
     #[arg(long)]
     no_save: bool,
@@ -49,8 +51,15 @@ pub struct PerftArgs {
 }
 
 impl PerftArgs {
-    fn save_dir(&self) -> Option<&Path> {
-        (!self.no_save).then_some(self.corpus.as_path())
+    /// Where a disagreement is saved, and whether saving was wanted but the corpus is
+    /// the read-only built-in one. Checked before any counting, so a typo in --corpus
+    /// is heard at once rather than after a long perft.
+    fn save_dir(&self) -> Result<(Option<PathBuf>, bool), CliError> {
+        if self.no_save {
+            return Ok((None, false));
+        }
+        let source = corpus_source(self.corpus.as_deref(), "--corpus", CorpusUse::Writes)?;
+        Ok((source.dir().map(Path::to_path_buf), source.is_built_in()))
     }
 }
 
@@ -61,6 +70,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         let fen = args.fen.as_deref();
         return split_cmd::run(&args.split, fen, args.depth, &generators, args.threads);
     }
+    let (save, read_only) = args.save_dir()?;
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
         let suite = load_suite(path)?;
@@ -72,7 +82,8 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
                 args.depth,
                 args.max_nodes,
                 Investigation {
-                    save: args.save_dir(),
+                    save: save.as_deref(),
+                    read_only,
                     found_by: &found_by,
                 },
             )
@@ -87,7 +98,8 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     };
     let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", pos.fen());
     let investigation = Investigation {
-        save: args.save_dir(),
+        save: save.as_deref(),
+        read_only,
         found_by: &found_by,
     };
     Ok(pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation)))
@@ -98,6 +110,8 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
 struct Investigation<'a> {
     /// Where to save the minimized case, if anywhere.
     save: Option<&'a Path>,
+    /// Saving was wanted, but the corpus is the read-only built-in copy.
+    read_only: bool,
     /// The command, for the case's notes.
     found_by: &'a str,
 }
@@ -140,6 +154,9 @@ impl Investigation<'_> {
             f.minimized.pieces().count()
         );
         println!("  {}", f.disagreement);
+        if self.read_only {
+            println!("{}", crate::check::BUILT_IN_READ_ONLY);
+        }
         if let Some(dir) = self.save {
             match f.save(dir, self.found_by) {
                 Ok((file, true)) => println!("saved:     {}", file.display()),

@@ -1,24 +1,25 @@
 //! `xqdiff replay`: every corpus case through the oracle.
 
-use super::{CliError, Outcome};
-use crate::corpus::replay;
+use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::generators::registry;
 use std::path::PathBuf;
 
 /// Arguments of `xqdiff replay`.
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
-    /// The corpus directory.
-    #[arg(default_value = "corpus")]
-    dir: PathBuf,
+    /// The corpus directory; it must exist (default: the repository's corpus/, wherever
+    /// this is run from, else the copy built into the program).
+    dir: Option<PathBuf>,
 }
 
-/// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged.
+/// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged or
+/// the corpus holds no case at all (a replay of nothing is no pass).
 pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
+    let source = corpus_source(args.dir.as_deref(), "corpus directory", CorpusUse::Reads)?;
     let engines = registry();
-    let r = replay(&args.dir, &engines).map_err(|source| CliError::Io {
-        path: args.dir.clone(),
-        source,
+    let r = source.replay(&engines).map_err(|e| CliError::Io {
+        path: source.to_string().into(),
+        source: e,
     })?;
     for e in &r.damaged {
         eprintln!("xqdiff: skipped damaged corpus file: {e}");
@@ -34,7 +35,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     println!(
         "replayed {} cases from {}: {} disagree, {} unmet expectations, {} damaged files skipped",
         r.replayed,
-        args.dir.display(),
+        if source.is_built_in() {
+            "the built-in corpus".to_owned()
+        } else {
+            source.to_string()
+        },
         r.failures.len(),
         r.unmet.len(),
         r.damaged.len()
@@ -45,6 +50,10 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         Err(CliError::Usage(format!(
             "{} damaged corpus files (listed above)",
             r.damaged.len()
+        )))
+    } else if r.replayed == 0 {
+        Err(CliError::Usage(format!(
+            "the corpus {source} holds no cases (*.txt files): nothing replayed"
         )))
     } else {
         Ok(Outcome::Agree)

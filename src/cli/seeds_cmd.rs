@@ -1,8 +1,8 @@
 //! `xqdiff fuzz-seeds`: the regression corpus and the reference suite as seed inputs
 //! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
 
-use super::{CliError, Outcome};
-use crate::corpus::{self, fnv1a};
+use super::{corpus_source, CliError, CorpusUse, Outcome};
+use crate::corpus::fnv1a;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::position::Position;
 use crate::structured::{playout_starts, to_bytes};
@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `xqdiff fuzz-seeds`.
 #[derive(clap::Args, Debug)]
 pub struct SeedsArgs {
-    /// The regression corpus to read.
-    #[arg(long, default_value = "corpus")]
-    corpus: PathBuf,
+    /// The regression corpus to read; it must exist (default: the repository's corpus/,
+    /// else the copy built into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Where the fuzz corpora live; one directory per target is written under it.
     #[arg(long, default_value = "fuzz/corpus")]
     out: PathBuf,
@@ -33,8 +34,9 @@ struct Seed {
 
 /// Runs `xqdiff fuzz-seeds`.
 pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
-    let loaded = corpus::load_dir(&args.corpus).map_err(|source| CliError::Io {
-        path: args.corpus.clone(),
+    let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
+    let loaded = corpus.load().map_err(|source| CliError::Io {
+        path: corpus.to_string().into(),
         source,
     })?;
     for damaged in &loaded.damaged {

@@ -7,7 +7,7 @@ use super::{
     ReplayPhase, Report, Status,
 };
 use crate::campaign;
-use crate::corpus::Replay;
+use crate::corpus::{Replay, Source};
 use crate::descent::Descent;
 use crate::engine::Engine;
 use crate::external::{EngineConfig, Protocol};
@@ -246,7 +246,7 @@ impl Report {
     pub fn add_fuzz(&mut self, name: &str, r: &campaign::Report, config: &campaign::Config) {
         let mut phase = Phase::finished(name, r.elapsed, PhaseDetails::Fuzz(FuzzPhase::from(r)));
         if r.interrupted {
-            phase.message = Some("stopped early (Ctrl-C)".to_owned());
+            phase.message = Some("stopped early".to_owned());
         }
         self.phases.push(phase);
         self.disagreements.extend(
@@ -256,11 +256,23 @@ impl Report {
         );
     }
 
-    /// Adds a corpus replay of `dir` that took `elapsed`, and every disagreement of it.
-    pub fn add_replay(&mut self, name: &str, dir: &Path, r: &Replay, elapsed: Duration) {
+    /// Adds a replay of the corpus `source` that took `elapsed`, and every
+    /// disagreement of it.
+    pub fn add_replay(&mut self, name: &str, source: &Source, r: &Replay, elapsed: Duration) {
         let details = ReplayPhase {
-            dir: dir.display().to_string(),
+            dir: source.to_string(),
+            built_in: source.is_built_in(),
             cases: r.replayed as u64,
+            files: r
+                .files
+                .iter()
+                .map(|p| {
+                    p.file_name().map_or_else(
+                        || p.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    )
+                })
+                .collect(),
             failures: r
                 .failures
                 .iter()

@@ -1,8 +1,8 @@
 //! The report as one self-contained HTML page: inline CSS and SVG, no scripts, no
 //! external files, so it can be attached to a CI run or mailed and still open.
 //!
-//! Landmarks for readers and tests: `#summary` (class and `data-status` passed, failed
-//! or error), `#phases`, one `section.perft`, `section.fuzz`, `section.replay`,
+//! Landmarks for readers and tests: `#summary` (class and `data-status` passed, failed,
+//! error or interrupted), `#phases`, one `section.perft`, `section.fuzz`, `section.replay`,
 //! `section.metamorphic` or `section.engine` per phase with numbers, and
 //! `#disagreements` with one `article.disagreement` each, holding the board picture and
 //! its legend (`ul.legend > li[data-has]`).
@@ -28,10 +28,12 @@ code, .fen { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; 
 .summary.passed { background: #e8f5e9; border-color: #2e7d32; }
 .summary.failed { background: #ffebee; border-color: #c62828; }
 .summary.error { background: #fff8e1; border-color: #f9a825; }
+.summary.interrupted { background: #ede7f6; border-color: #5e35b1; }
 .summary .verdict { font-weight: 700; }
 .summary.passed .verdict { color: #1b5e20; }
 .summary.failed .verdict { color: #b71c1c; }
 .summary.error .verdict { color: #8d6e00; }
+.summary.interrupted .verdict { color: #4527a0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 10px 0 0; }
 dl.facts dt { color: #555; }
 dl.facts dd { margin: 0; }
@@ -42,6 +44,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .status { font-weight: 600; text-transform: uppercase; font-size: 12px; letter-spacing: .04em; }
 .status.passed { color: #2e7d32; } .status.failed { color: #c62828; }
 .status.error { color: #a67c00; } .status.skipped { color: #777; }
+.status.interrupted { color: #5e35b1; }
 tr.differ td { background: #fff3f3; }
 td.off { color: #b71c1c; font-weight: 700; }
 .sub { color: #666; font-size: 12px; display: block; }
@@ -96,13 +99,14 @@ pub(crate) fn verdict(status: Status) -> &'static str {
         Status::Failed => "FAILED",
         Status::Error => "ERROR",
         Status::Skipped => "SKIPPED",
+        Status::Interrupted => "INTERRUPTED",
     }
 }
 
 /// The one sentence under the headline.
 pub(crate) fn headline(report: &Report) -> String {
     let count = |s: Status| report.phases.iter().filter(|p| p.status == s).count();
-    format!(
+    let mut line = format!(
         "{}; {}: {} passed, {} failed, {} error, {} skipped",
         counted(report.disagreements.len() as u64, "disagreement"),
         counted(report.phases.len() as u64, "phase"),
@@ -110,7 +114,13 @@ pub(crate) fn headline(report: &Report) -> String {
         count(Status::Failed),
         count(Status::Error),
         count(Status::Skipped),
-    )
+    );
+    // Only a run that was stopped has any; a zero on every other run would be noise.
+    let interrupted = count(Status::Interrupted);
+    if interrupted > 0 {
+        let _ = write!(line, ", {interrupted} interrupted");
+    }
+    line
 }
 
 fn summary(out: &mut String, report: &Report, status: Status) {
@@ -446,12 +456,15 @@ fn disagreements(out: &mut String, report: &Report, opts: &RenderOptions) {
     if report.disagreements.is_empty() {
         // A phase that could not finish checked less than it meant to; say so rather
         // than claim agreement everywhere.
-        let complete = report.phases.iter().all(|p| p.status != Status::Error);
-        out.push_str(if complete {
-            "<p>None: every generator agreed on every position checked.</p>\n"
-        } else {
+        let any = |s: Status| report.phases.iter().any(|p| p.status == s);
+        out.push_str(if any(Status::Interrupted) {
+            "<p>None found, but the run was interrupted (see the phases above), so not \
+             everything was checked.</p>\n"
+        } else if any(Status::Error) {
             "<p>None found, but a phase ended in error (see the phases above), so not \
              everything was checked.</p>\n"
+        } else {
+            "<p>None: every generator agreed on every position checked.</p>\n"
         });
     }
     for (i, d) in report.disagreements.iter().enumerate() {

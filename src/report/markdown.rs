@@ -13,6 +13,7 @@ pub fn render(report: &Report) -> String {
         Status::Passed => "✅",
         Status::Failed => "❌",
         Status::Error | Status::Skipped => "⚠️",
+        Status::Interrupted => "⏹️",
     };
     let mut out = format!(
         "## {mark} xqdiff: {}\n\n{}\n\n",

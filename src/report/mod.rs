@@ -20,10 +20,15 @@ use std::time::Duration;
 
 pub use time::utc_now;
 
-/// The schema this build writes and the only one it reads. The number after the slash
-/// is bumped when a field is removed, renamed or changes meaning; adding an optional
-/// field does not bump it (readers ignore fields they do not know).
-pub const SCHEMA: &str = "xqdiff-report/1";
+/// The schema this build writes. The number after the slash is bumped when a field is
+/// removed, renamed or changes meaning, or gains a value an older reader would reject
+/// (version 2 added the status `interrupted`); adding an optional field does not bump
+/// it (readers ignore fields they do not know).
+pub const SCHEMA: &str = "xqdiff-report/2";
+
+/// Every schema this build reads: its own, and version 1, every document of which is
+/// a version 2 document that happens not to use what 2 added.
+pub const READS: [&str; 2] = [SCHEMA, "xqdiff-report/1"];
 
 /// Why a report could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +42,7 @@ pub enum ReportError {
     )]
     MissingSchema,
     /// An xqdiff report of another schema version.
-    #[error("schema {found:?} is not supported by this xqdiff, which reads {SCHEMA:?}")]
+    #[error("schema {found:?} is not supported by this xqdiff, which reads {SCHEMA:?} and \"xqdiff-report/1\"")]
     UnsupportedVersion {
         /// The version the file declares.
         found: String,
@@ -149,8 +154,11 @@ pub enum Status {
     /// The phase could not run to the end (an engine that could not be driven, a
     /// corpus that could not be read); its message says why.
     Error,
-    /// Not run (not asked for, or nothing to run it on).
+    /// Not run because it was not asked for (the engine phase without an engine).
     Skipped,
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) before it finished, or never
+    /// started because of one; its message says which.
+    Interrupted,
 }
 
 impl Status {
@@ -161,6 +169,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Error => "error",
             Status::Skipped => "skipped",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -282,10 +291,16 @@ impl PerftResult {
 /// The regression corpus, replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplayPhase {
-    /// The corpus directory.
+    /// The corpus directory, or `built-in` for the copy compiled into the program.
     pub dir: String,
+    /// Whether the corpus was the built-in copy (then `dir` names no directory).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub built_in: bool,
     /// Cases put through the oracle.
     pub cases: u64,
+    /// The file name of every case put through the oracle, in the order replayed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
     /// Cases on which the generators disagree now.
     pub failures: Vec<ReplayFailure>,
     /// Hand-written expectations some generator misses, one sentence each.
@@ -318,7 +333,7 @@ pub struct FuzzPhase {
     pub positions_per_second: f64,
     /// Distinct disagreements found (each is in the report's `disagreements`).
     pub findings: u64,
-    /// Whether it was stopped early (Ctrl-C).
+    /// Whether it was stopped early by a signal (Ctrl-C).
     #[serde(default)]
     pub interrupted: bool,
     /// Corpus files that could not be written.
@@ -503,11 +518,16 @@ impl Report {
     }
 
     /// How the run ended: failed if any phase failed or anything disagreed, else
-    /// error if a phase could not run, else passed.
+    /// interrupted if a signal stopped a phase, else error if a phase could not run or
+    /// checked nothing, else passed. A disagreement found before an interruption is
+    /// still the news; an interruption outranks an error because a phase cut short
+    /// by a signal (an engine killed by the same Ctrl-C) often errors as well.
     pub fn status(&self) -> Status {
         let any = |s: Status| self.phases.iter().any(|p| p.status == s);
         if any(Status::Failed) || !self.disagreements.is_empty() {
             Status::Failed
+        } else if any(Status::Interrupted) {
+            Status::Interrupted
         } else if any(Status::Error) {
             Status::Error
         } else {
@@ -520,9 +540,22 @@ impl Report {
         self.status() == Status::Passed
     }
 
-    /// Pretty-printed JSON.
+    /// Pretty-printed JSON, with the run's [`status`](Report::status) added at the end
+    /// for readers that only want the verdict (`jq -r .status report.json`).
     pub fn to_json(&self) -> Result<String, ReportError> {
-        serde_json::to_string_pretty(self).map_err(ReportError::Serialize)
+        /// The status is written but not kept in the model: it follows from the rest,
+        /// and a stored copy could only ever disagree with it.
+        #[derive(Serialize)]
+        struct Written<'a> {
+            #[serde(flatten)]
+            report: &'a Report,
+            status: Status,
+        }
+        let written = Written {
+            report: self,
+            status: self.status(),
+        };
+        serde_json::to_string_pretty(&written).map_err(ReportError::Serialize)
     }
 
     /// Reads a report, checking the schema version before anything else so that a
@@ -530,7 +563,7 @@ impl Report {
     pub fn from_json(text: &str) -> Result<Report, ReportError> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(ReportError::Syntax)?;
         match value.get("schema") {
-            Some(serde_json::Value::String(s)) if s == SCHEMA => {}
+            Some(serde_json::Value::String(s)) if READS.contains(&s.as_str()) => {}
             Some(serde_json::Value::String(s)) if s.starts_with("xqdiff-report/") => {
                 return Err(ReportError::UnsupportedVersion { found: s.clone() })
             }
@@ -576,8 +609,13 @@ impl Phase {
                 )
             }
             PhaseDetails::Replay(r) => format!(
-                "{}, {} failing, {}, {}",
+                "{} from {}, {} failing, {}, {}",
                 counted(r.cases, "case"),
+                if r.built_in {
+                    "the built-in corpus".to_owned()
+                } else {
+                    r.dir.clone()
+                },
                 r.failures.len(),
                 counted(r.unmet.len() as u64, "unmet expectation"),
                 counted(r.damaged.len() as u64, "damaged file")
@@ -606,6 +644,10 @@ impl Phase {
             ),
         }
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// `d` in seconds, to the microsecond. Times in a report are stored this way so that
@@ -651,5 +693,88 @@ pub(crate) fn counted(n: u64, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row: the phases' statuses, whether there is a disagreement, and the run's
+    /// status. A failure found before a signal still fails the run; a signal outranks
+    /// an error; nothing but passed and skipped phases is a pass.
+    #[test]
+    fn the_run_status_follows_the_worst_phase() {
+        use Status::*;
+        let table: &[(&[Status], bool, Status)] = &[
+            (&[Passed, Passed], false, Passed),
+            (&[Passed, Skipped], false, Passed),
+            (&[Passed, Error], false, Error),
+            (&[Passed, Interrupted], false, Interrupted),
+            (&[Error, Interrupted], false, Interrupted),
+            (&[Interrupted, Error], false, Interrupted),
+            (&[Failed, Interrupted], false, Failed),
+            (&[Passed, Interrupted], true, Failed),
+            (&[Failed, Error], false, Failed),
+            (&[Passed], true, Failed),
+        ];
+        for &(statuses, disagreement, want) in table {
+            let mut report = Report::new();
+            report.phases = statuses
+                .iter()
+                .enumerate()
+                .map(|(i, &status)| Phase {
+                    status,
+                    ..Phase::skipped(&format!("p{i}"), "")
+                })
+                .collect();
+            if disagreement {
+                report.disagreements.push(Dispute {
+                    phase: "p0".into(),
+                    check: "legal".into(),
+                    fen: String::new(),
+                    original_fen: None,
+                    moves_fen: None,
+                    generators: Vec::new(),
+                    odd_one_out: None,
+                    moves: Vec::new(),
+                    path: None,
+                    perft: None,
+                    corpus_file: None,
+                    found_by: None,
+                    detail: String::new(),
+                });
+            }
+            assert_eq!(report.status(), want, "{statuses:?} {disagreement}");
+            // The written status is the same rule, and reading ignores it.
+            let json = report.to_json().unwrap();
+            let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(value["status"], want.as_str(), "{json}");
+            assert_eq!(Report::from_json(&json).unwrap(), report);
+        }
+    }
+
+    /// Each row: a schema string and whether this build reads it.
+    #[test]
+    fn reads_its_own_schema_and_version_1() {
+        let table: &[(&str, bool)] = &[
+            ("xqdiff-report/2", true),
+            ("xqdiff-report/1", true),
+            ("xqdiff-report/3", false),
+            ("xqdiff-report/0", false),
+        ];
+        let json = Report::new().to_json().unwrap();
+        for &(schema, ok) in table {
+            let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+            value["schema"] = schema.into();
+            let read = Report::from_json(&value.to_string());
+            assert_eq!(read.is_ok(), ok, "{schema}: {read:?}");
+            if !ok {
+                assert!(
+                    matches!(read, Err(ReportError::UnsupportedVersion { .. })),
+                    "{schema}"
+                );
+            }
+        }
     }
 }

@@ -1,0 +1,61 @@
+//! The signals that stop a long command with what it has: SIGINT (Ctrl-C), SIGTERM
+//! and SIGHUP raise a stop flag that the work polls, and the first one's number is
+//! kept so the command can exit 128 + it, as a shell reports a process a signal
+//! ended. A second signal ends the process at once the default way, for a run stuck
+//! somewhere that does not look at the flag.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Raised by the first signal; what the long-running work polls.
+static STOP: AtomicBool = AtomicBool::new(false);
+/// The number of the signal that raised [`STOP`]; 0 before any.
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
+
+#[cfg(unix)]
+const SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+#[cfg(not(unix))]
+const SIGNALS: [i32; 2] = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+
+/// Installs the handlers (once per process; later calls return the same flag) and
+/// returns the stop flag. Handlers that cannot be installed are named on stderr and
+/// the signal keeps its default action: the run is then ended by it, without a
+/// report, which is still not a pass.
+pub(super) fn install() -> &'static AtomicBool {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        for sig in SIGNALS {
+            // Registration order is the order the actions run in: the default action
+            // first, armed only once the flag is up, so it is the second signal that
+            // ends the process; then the number, before the flag, so whoever sees the
+            // flag up also sees which signal raised it.
+            let installed = signal_hook::flag::register_conditional_default(sig, &STOP)
+                .and_then(|_| signal_hook::flag::register_usize(sig, &SIGNAL, sig as usize))
+                .and_then(|_| signal_hook::flag::register(sig, &STOP));
+            if let Err(e) = installed {
+                eprintln!(
+                    "xqdiff: cannot handle {}: {e}; it will end the run without a report",
+                    name(sig)
+                );
+            }
+        }
+    });
+    &STOP
+}
+
+/// The signal that stopped the run, if one did.
+pub(super) fn received() -> Option<i32> {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        n => i32::try_from(n).ok(),
+    }
+}
+
+/// `SIGINT`, `SIGTERM`, `SIGHUP`, or the number for another.
+pub(super) fn name(sig: i32) -> String {
+    signal_hook::low_level::signal_name(sig).map_or_else(|| format!("signal {sig}"), str::to_owned)
+}
