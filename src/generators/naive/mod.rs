@@ -100,24 +100,27 @@ impl NaiveBoard {
         if self.kings_facing(red_king, black_king) {
             return true;
         }
-        for rank in 0..RANKS {
-            for file in 0..FILES {
-                let Some(piece) = self.get(file, rank) else {
-                    continue;
-                };
-                if piece.color == color || !rules::within_reach(piece.role, (file, rank), king) {
-                    continue;
-                }
-                let mut captures_king = false;
-                rules::targets(self, file, rank, piece, &mut |to_file, to_rank| {
-                    captures_king |= (to_file, to_rank) == king;
-                });
-                if captures_king {
-                    return true;
-                }
+        let attacks = |file: i8, rank: i8| {
+            let Some(piece) = self.get(file, rank) else {
+                return false;
+            };
+            if piece.color == color || !rules::within_reach(piece.role, (file, rank), king) {
+                return false;
             }
-        }
-        false
+            let mut captures_king = false;
+            rules::targets(self, file, rank, piece, &mut |to_file, to_rank| {
+                captures_king |= (to_file, to_rank) == king;
+            });
+            captures_king
+        };
+        // Only the points from which some kind of piece could reach the king at all can
+        // hold a piece that does: the king's file and rank, and a leap away.
+        let (file, rank) = king;
+        (0..RANKS).any(|r| r != rank && attacks(file, r))
+            || (0..FILES).any(|f| f != file && attacks(f, rank))
+            || rules::LEAPS_IN_REACH
+                .iter()
+                .any(|&(df, dr)| attacks(file + df, rank + dr))
     }
 }
 

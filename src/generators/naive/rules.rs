@@ -45,6 +45,28 @@ pub(super) fn within_reach(role: Role, from: (i8, i8), to: (i8, i8)) -> bool {
     }
 }
 
+/// The steps off a file and rank after which [`within_reach`] holds for some kind of
+/// piece: a horse's, an advisor's and an elephant's. With the file and rank of a point,
+/// they are every point from which a piece could reach it at all.
+pub(super) const LEAPS_IN_REACH: [(i8, i8); 16] = [
+    (1, 2),
+    (2, 1),
+    (-1, 2),
+    (-2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, -2),
+    (-2, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+    (2, 2),
+    (2, -2),
+    (-2, 2),
+    (-2, -2),
+];
+
 /// Every point the piece on (file, rank) may move to, by its kind.
 pub(super) fn targets(
     board: &NaiveBoard,

@@ -1,6 +1,6 @@
 //! Hand-made positions for each piece rule, and the board's plumbing.
 
-use super::rules::{in_palace, on_own_half, targets, within_reach};
+use super::rules::{in_palace, on_own_half, targets, within_reach, LEAPS_IN_REACH};
 use super::*;
 
 /// A validated position with `turn` to move and `pieces` as (square name, FEN letter).
@@ -322,4 +322,32 @@ fn make_unmake_and_setup_round_trip() {
 fn perft_from_the_start() {
     let mut board = NaiveGen.load(&Position::startpos());
     assert_eq!(crate::perft::perft(&NaiveGen, &mut board, 3), 79666);
+}
+
+/// The check detector looks only at the king's file and rank and a leap away: every
+/// point from which some kind of piece is within reach of a point must be among them,
+/// or a checker standing there would go unseen.
+#[test]
+fn the_detector_looks_at_every_point_in_reach() {
+    let roles = [
+        Role::King,
+        Role::Advisor,
+        Role::Elephant,
+        Role::Horse,
+        Role::Rook,
+        Role::Cannon,
+        Role::Pawn,
+    ];
+    for to in Square::all() {
+        let t = coords(to);
+        for from in Square::all().filter(|&s| s != to) {
+            let f = coords(from);
+            if !roles.iter().any(|&r| within_reach(r, f, t)) {
+                continue;
+            }
+            let looked_at =
+                f.0 == t.0 || f.1 == t.1 || LEAPS_IN_REACH.contains(&(f.0 - t.0, f.1 - t.1));
+            assert!(looked_at, "{from} reaches {to} but is not looked at");
+        }
+    }
 }
