@@ -294,11 +294,29 @@ fn on_point(role: Role, color: Color, sq: Square) -> bool {
 }
 
 fn violations(setup: &Setup) -> Vec<Violation> {
-    let mut out = Vec::new();
+    // One pass over the board collects what every rule below needs: the pieces, how
+    // many of each kind, each side's king and the pieces off their points.
+    let mut pieces: Vec<(Square, Piece)> = Vec::with_capacity(32);
     let mut counts = [[0usize; 7]; 2];
-    for (_, p) in setup.pieces() {
+    let mut kings: [Option<Square>; 2] = [None; 2];
+    let mut off_point = Vec::new();
+    for (square, p) in setup.pieces() {
+        pieces.push((square, p));
         counts[p.color.index()][p.role.index()] += 1;
+        if p.role == Role::King {
+            kings[p.color.index()] = Some(square);
+        }
+        if !on_point(p.role, p.color, square) {
+            let color = p.color;
+            off_point.push(match p.role {
+                Role::King => Violation::KingOutsidePalace { color, square },
+                Role::Advisor => Violation::AdvisorOffPoint { color, square },
+                Role::Elephant => Violation::ElephantOffPoint { color, square },
+                _ => Violation::PawnOffPoint { color, square },
+            });
+        }
     }
+    let mut out = Vec::new();
     for color in Color::ALL {
         if counts[color.index()][Role::King.index()] == 0 {
             out.push(Violation::MissingKing { color });
@@ -312,25 +330,23 @@ fn violations(setup: &Setup) -> Vec<Violation> {
             }
         }
     }
-    for (square, p) in setup.pieces() {
-        if on_point(p.role, p.color, square) {
-            continue;
-        }
-        let color = p.color;
-        out.push(match p.role {
-            Role::King => Violation::KingOutsidePalace { color, square },
-            Role::Advisor => Violation::AdvisorOffPoint { color, square },
-            Role::Elephant => Violation::ElephantOffPoint { color, square },
-            _ => Violation::PawnOffPoint { color, square },
-        });
-    }
+    out.append(&mut off_point);
     // Check is only meaningful with exactly one king a side.
-    if let (Some(red), Some(black)) = (setup.king(Color::Red), setup.king(Color::Black)) {
-        if setup.kings_facing() {
+    let one_king = |c: Color| counts[c.index()][Role::King.index()] == 1;
+    if let (Some(red), Some(black), true, true) = (
+        kings[0],
+        kings[1],
+        one_king(Color::Red),
+        one_king(Color::Black),
+    ) {
+        if red.file() == black.file() && between(setup, red, black) == 0 {
             out.push(Violation::KingsFacing { red, black });
         } else {
             let victim = setup.turn.other();
-            if let Some(&from) = setup.checkers(victim).first() {
+            let target = if victim == Color::Red { red } else { black };
+            if let Some(from) =
+                checkers(setup, pieces.iter().copied(), target, victim.other()).next()
+            {
                 out.push(Violation::SideNotToMoveInCheck {
                     color: victim,
                     from,
@@ -354,10 +370,14 @@ fn between(setup: &Setup, a: Square, b: Square) -> usize {
 /// Pieces of `attacker` that attack `target`, found by asking each piece whether its
 /// move rule reaches the target. Validation's own detector: it shares nothing with the
 /// generators so that a generator's check bug cannot hide a validation bug, or the reverse.
-fn checkers(setup: &Setup, target: Square, attacker: Color) -> impl Iterator<Item = Square> + '_ {
+fn checkers<'a>(
+    setup: &'a Setup,
+    pieces: impl Iterator<Item = (Square, Piece)> + 'a,
+    target: Square,
+    attacker: Color,
+) -> impl Iterator<Item = Square> + 'a {
     let (tf, tr) = (target.file() as i32, target.rank() as i32);
-    setup
-        .pieces()
+    pieces
         .filter(move |&(_, p)| p.color == attacker)
         .filter(move |&(sq, p)| {
             let (df, dr) = (tf - sq.file() as i32, tr - sq.rank() as i32);
@@ -411,7 +431,7 @@ impl Setup {
     /// validation's detector, not any generator's.
     pub fn checkers(&self, color: Color) -> Vec<Square> {
         match self.king(color) {
-            Some(k) => checkers(self, k, color.other()).collect(),
+            Some(k) => checkers(self, self.pieces(), k, color.other()).collect(),
             None => Vec::new(),
         }
     }
