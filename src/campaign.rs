@@ -142,6 +142,41 @@ pub fn run_case(
     }
 }
 
+/// What [`measure_oracle`] saw.
+#[derive(Clone, Debug)]
+pub struct OracleBench {
+    /// Cases run.
+    pub cases: u64,
+    /// Positions put through the whole oracle.
+    pub positions: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Where the time went, by generator and part of the work.
+    pub timings: crate::oracle::timing::Timings,
+}
+
+/// Runs cases `0..cases` of a campaign seeded `seed` (both sources, no extra starts, so
+/// the set is fixed) on the calling thread, timing every part of the oracle's work.
+pub fn measure_oracle(seed: u64, cases: u64, engines: &[&dyn Engine]) -> OracleBench {
+    let config = Config {
+        seed,
+        ..Config::default()
+    };
+    let starts = structured::playout_starts();
+    let started = Instant::now();
+    let (positions, timings) = crate::oracle::timing::measure(|| {
+        (0..cases)
+            .map(|i| run_case(&config, i, engines, starts).positions.len() as u64)
+            .sum()
+    });
+    OracleBench {
+        cases,
+        positions,
+        elapsed: started.elapsed(),
+        timings,
+    }
+}
+
 /// Runs a campaign. `stop` ends it early (set it from a Ctrl-C handler); `progress`
 /// hears `(cases, findings)` after every batch.
 pub fn run(

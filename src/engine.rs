@@ -8,6 +8,7 @@
 
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
+use crate::oracle::timing::span;
 use crate::perft::{self, ProgressFn};
 use crate::piece::Piece;
 use crate::position::{Position, Setup};
@@ -183,15 +184,19 @@ struct BoardWalker<'a, G: MoveGen> {
 
 impl<G: MoveGen> Walker for BoardWalker<'_, G> {
     fn play(&mut self, mv: Move) -> Setup {
-        let undo = self.g.make(&mut self.board, mv);
-        self.played.push((mv, undo));
-        self.g.to_setup(&self.board)
+        span(self.g.name(), "walk", || {
+            let undo = self.g.make(&mut self.board, mv);
+            self.played.push((mv, undo));
+            self.g.to_setup(&self.board)
+        })
     }
 
     fn take_back(&mut self) -> bool {
         match self.played.pop() {
             Some((mv, undo)) => {
-                self.g.unmake(&mut self.board, mv, undo);
+                span(self.g.name(), "walk", || {
+                    self.g.unmake(&mut self.board, mv, undo)
+                });
                 true
             }
             None => false,
@@ -199,7 +204,9 @@ impl<G: MoveGen> Walker for BoardWalker<'_, G> {
     }
 
     fn listing(&mut self) -> Listing {
-        list_board(self.g, &mut self.board)
+        span(self.g.name(), "walk", || {
+            list_board(self.g, &mut self.board)
+        })
     }
 }
 
@@ -236,56 +243,69 @@ impl<G: MoveGen> Engine for G {
         // before it was asked (generating legal moves makes and unmakes on the board):
         // a wrong count or list is then told apart from state left behind, which
         // `again` shows.
-        let mut first = self.load(pos);
-        let round_trip = self.to_setup(&first);
-        let in_check = self.in_check(&first);
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal(&first, &mut pseudo);
-        let mut list = MoveList::new();
-        self.legal(&mut first, &mut list);
-        let count = self.count_legal(&mut self.load(pos));
+        let who = MoveGen::name(self);
+        let (round_trip, in_check, pseudo, list) = span(who, "lists", || {
+            let mut first = self.load(pos);
+            let mut pseudo = MoveList::new();
+            self.pseudo_legal(&first, &mut pseudo);
+            let mut list = MoveList::new();
+            self.legal(&mut first, &mut list);
+            let in_check = self.in_check(&first);
+            (
+                self.to_setup(&first),
+                in_check,
+                sorted(&pseudo),
+                sorted(&list),
+            )
+        });
+        let count = span(who, "count", || self.count_legal(&mut self.load(pos)));
         let mut board = self.load(pos);
-        let legal = sorted(&list)
-            .into_iter()
-            .map(|mv| {
-                let captured = self.captured(&board, mv);
-                let undo = self.make(&mut board, mv);
-                let row = LegalMove {
-                    mv,
-                    captured,
-                    after: self.to_setup(&board),
-                    gives_check: self.in_check(&board),
-                    count_after: self.count_legal(&mut board),
-                };
-                self.unmake(&mut board, mv, undo);
-                row
-            })
-            .collect();
+        let legal = span(who, "per-move", || {
+            list.into_iter()
+                .map(|mv| {
+                    let captured = self.captured(&board, mv);
+                    let undo = self.make(&mut board, mv);
+                    let row = LegalMove {
+                        mv,
+                        captured,
+                        after: self.to_setup(&board),
+                        gives_check: self.in_check(&board),
+                        count_after: self.count_legal(&mut board),
+                    };
+                    self.unmake(&mut board, mv, undo);
+                    row
+                })
+                .collect()
+        });
         Probe {
             round_trip,
             in_check,
-            pseudo_legal: sorted(&pseudo),
+            pseudo_legal: pseudo,
             legal,
             count,
-            again: list_board(self, &mut board),
+            again: span(who, "reused board", || list_board(self, &mut board)),
         }
     }
 
     fn listing(&self, pos: &Position) -> Listing {
-        list_board(self, &mut self.load(pos))
+        span(MoveGen::name(self), "walk", || {
+            list_board(self, &mut self.load(pos))
+        })
     }
 
     fn generate(&self, pos: &Position) -> Generated {
-        let mut board = self.load(pos);
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal(&board, &mut pseudo);
-        let mut legal = MoveList::new();
-        self.legal(&mut board, &mut legal);
-        Generated {
-            in_check: self.in_check(&board),
-            pseudo_legal: sorted(&pseudo),
-            legal: sorted(&legal),
-        }
+        span(MoveGen::name(self), "symmetry", || {
+            let mut board = self.load(pos);
+            let mut pseudo = MoveList::new();
+            self.pseudo_legal(&board, &mut pseudo);
+            let mut legal = MoveList::new();
+            self.legal(&mut board, &mut legal);
+            Generated {
+                in_check: self.in_check(&board),
+                pseudo_legal: sorted(&pseudo),
+                legal: sorted(&legal),
+            }
+        })
     }
 
     fn children(&self, pos: &Position) -> Vec<Child> {

@@ -15,6 +15,129 @@ pub struct BenchArgs {
     /// Subtract this from every depth (1 makes a quick run, about 40 times shorter).
     #[arg(long, default_value_t = 0)]
     shallower: u32,
+    /// Measure the whole oracle instead of perft: positions per second on one thread
+    /// over a fixed seeded set of fuzz cases, and where the time goes.
+    #[arg(long)]
+    oracle: bool,
+    /// With --oracle: how many fuzz cases (about 35 positions each).
+    #[arg(long, default_value_t = 1000, requires = "oracle")]
+    cases: u64,
+    /// With --oracle: the seed of the cases.
+    #[arg(long, default_value_t = 3, requires = "oracle")]
+    seed: u64,
+}
+
+/// The parts of the oracle's work, in the order the table lists them.
+const PARTS: [(&str, &str); 9] = [
+    (
+        "lists",
+        "load, read back, in check, pseudo-legal and legal lists",
+    ),
+    ("count", "count_legal on a fresh board"),
+    (
+        "per-move",
+        "each legal move: capture, make, read back, gives check, count_legal after, unmake",
+    ),
+    (
+        "reused board",
+        "everything again after every move was made and unmade",
+    ),
+    (
+        "walk",
+        "a board walked along the line, and fresh boards to compare it with",
+    ),
+    ("symmetry", "mirror and colour swap: lists on both images"),
+    ("compare", "comparing the answers (the oracle)"),
+    (
+        "validation",
+        "validating each distinct position after a move once (the oracle)",
+    ),
+    ("other", "the line, choosing moves, the rest"),
+];
+
+/// `xqdiff bench --oracle`: the table of where one thread's time goes.
+fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
+    use crate::oracle::timing::ORACLE;
+    let generators = select_generators(&args.generator)?;
+    let single = pool(1)?;
+    let bench =
+        single.install(|| crate::campaign::measure_oracle(args.seed, args.cases, &generators));
+    let secs = bench.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "oracle: seed {}, {} cases, {} positions in {secs:.2} s on one thread: {:.0} positions/s",
+        args.seed,
+        bench.cases,
+        bench.positions,
+        bench.positions as f64 / secs
+    );
+    let mut who: Vec<&str> = generators.iter().map(|g| g.name()).collect();
+    who.push(ORACLE);
+    let per_pos = |d: std::time::Duration| d.as_secs_f64() * 1e6 / bench.positions.max(1) as f64;
+    let total = bench.timings.total();
+    println!();
+    println!("µs per position, by part (rows) and by who does the work (columns):");
+    println!();
+    println!("| part | {} | all | share |", who.join(" | "));
+    println!("|---|{}---|---|", "---|".repeat(who.len()));
+    for (part, what) in PARTS {
+        let cells: Vec<std::time::Duration> = who
+            .iter()
+            .map(|w| {
+                bench
+                    .timings
+                    .parts
+                    .get(&(*w, part))
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect();
+        let row: std::time::Duration = cells.iter().sum();
+        if row.is_zero() {
+            continue;
+        }
+        let shown: Vec<String> = cells
+            .iter()
+            .map(|d| {
+                if d.is_zero() {
+                    "-".to_owned()
+                } else {
+                    format!("{:.1}", per_pos(*d))
+                }
+            })
+            .collect();
+        println!(
+            "| {part} ({what}) | {} | {:.1} | {:.0}% |",
+            shown.join(" | "),
+            per_pos(row),
+            100.0 * row.as_secs_f64() / total.as_secs_f64().max(1e-12)
+        );
+    }
+    let sums: Vec<String> = who
+        .iter()
+        .map(|w| format!("{:.1}", per_pos(bench.timings.of(w))))
+        .collect();
+    println!(
+        "| all | {} | {:.1} | 100% |",
+        sums.join(" | "),
+        per_pos(total)
+    );
+    // The slowest generator's own work is a floor no saving elsewhere can go below.
+    if let Some(slowest) = generators
+        .iter()
+        .map(|g| g.name())
+        .max_by_key(|w| bench.timings.of(w))
+    {
+        let own = per_pos(bench.timings.of(slowest));
+        println!();
+        println!(
+            "{slowest}'s own work is {own:.1} µs of the {:.1} µs a position takes ({:.0}%): \
+             at most {:.0} positions/s on one thread however fast the rest is",
+            per_pos(total),
+            100.0 * own / per_pos(total).max(1e-9),
+            1e6 / own.max(1e-9)
+        );
+    }
+    Ok(Outcome::Agree)
 }
 
 /// The start position and two middlegames from the reference suite, at published depths.
@@ -38,6 +161,9 @@ const POSITIONS: [(&str, &str, u32); 3] = [
 
 /// Runs `xqdiff bench`.
 pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
+    if args.oracle {
+        return oracle(args);
+    }
     let generators = select_generators(&args.generator)?;
     let single = pool(1)?;
     let all = pool(0)?;

@@ -3,6 +3,7 @@
 //! move has been made and unmade on it.
 
 use super::tally::{self, Tally};
+use super::timing::{span, ORACLE};
 use super::{CheckKind, OnlyIn, Run};
 use crate::engine::{Child, Engine, LegalMove, Listing, Probe};
 use crate::moves::Move;
@@ -21,6 +22,17 @@ pub(super) struct Agreed {
 /// Compares the probes (one per engine, in order) and returns the legal moves everyone
 /// agrees on, each with the position after it.
 pub(super) fn compare(
+    run: &mut Run<'_>,
+    pos: &Position,
+    engines: &[&dyn Engine],
+    probes: &[Probe],
+) -> Vec<Agreed> {
+    span(ORACLE, "compare", || {
+        compare_probes(run, pos, engines, probes)
+    })
+}
+
+fn compare_probes(
     run: &mut Run<'_>,
     pos: &Position,
     engines: &[&dyn Engine],
@@ -332,6 +344,35 @@ pub(super) fn describe(fresh: &Listing, now: &Listing) -> String {
     }
 }
 
+/// A legal move after which some generators' boards break the domain rules: blamed on
+/// whoever produced an invalid position, by vote (a lone generator has no one to
+/// outvote it).
+fn invalid(
+    names: &[&str],
+    mv: Move,
+    valid: &[bool],
+    why: &str,
+    setup: &Setup,
+) -> (CheckKind, Option<String>, Vec<OnlyIn>, String) {
+    let named: Vec<(&str, bool)> = names.iter().copied().zip(valid.iter().copied()).collect();
+    let odd = super::vote(&named)
+        .flatten()
+        .or_else(|| (valid.len() == 1).then(|| names[0].to_owned()));
+    let has: Vec<String> = names
+        .iter()
+        .zip(valid)
+        .filter(|(_, v)| !**v)
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let detail = format!("{} after {mv} give {setup}: {why}", has.join("+"));
+    (
+        CheckKind::AfterMakeInvalid,
+        odd,
+        vec![OnlyIn { mv, has }],
+        detail,
+    )
+}
+
 /// The first row of `mv` in sorted rows.
 fn row<F: Facts>(rows: &[F], mv: Move) -> Option<&F> {
     let i = rows.partition_point(|l| l.mv() < mv);
@@ -397,49 +438,43 @@ fn per_move<F: Facts>(run: &mut Run<'_>, per_gen: &[&[F]], legal: &[Tally]) -> V
         // Each distinct position after the move is validated once; validation's own
         // check detector is one more opinion, and an invalid position is blamed on
         // whoever produced it, by vote.
+        let validate = |setup: &Setup| {
+            span(ORACLE, "validation", || {
+                Position::new(setup.clone()).map_err(|e| e.to_string())
+            })
+        };
+        // Where the generators agree on the position after (nearly always), one
+        // validation answers for all of them.
+        if after_same {
+            match validate(rows[0].after()) {
+                Ok(after) if captured_same => agreed.push(Agreed {
+                    mv,
+                    captured: rows[0].captured(),
+                    after,
+                }),
+                Ok(_) => {}
+                Err(why) => found.push(invalid(
+                    &names,
+                    mv,
+                    &vec![false; rows.len()],
+                    &why,
+                    rows[0].after(),
+                )),
+            }
+            continue;
+        }
         let mut distinct: Vec<(&Setup, Result<Position, String>)> = Vec::new();
         for r in &rows {
             if !distinct.iter().any(|(s, _)| *s == r.after()) {
-                let checked = Position::new(r.after().clone()).map_err(|e| e.to_string());
-                distinct.push((r.after(), checked));
+                distinct.push((r.after(), validate(r.after())));
             }
         }
         let valid: Vec<bool> = rows
             .iter()
             .map(|r| distinct.iter().any(|(s, c)| *s == r.after() && c.is_ok()))
             .collect();
-        if valid.iter().any(|v| !v) {
-            let named: Vec<(&str, bool)> =
-                names.iter().copied().zip(valid.iter().copied()).collect();
-            let odd = super::vote(&named)
-                .flatten()
-                .or_else(|| (valid.len() == 1).then(|| names[0].to_owned()));
-            let has: Vec<String> = names
-                .iter()
-                .zip(&valid)
-                .filter(|(_, v)| !**v)
-                .map(|(n, _)| n.to_string())
-                .collect();
-            let why = distinct
-                .iter()
-                .find_map(|(s, c)| c.as_ref().err().map(|e| format!("{s}: {e}")))
-                .unwrap_or_default();
-            let detail = format!("{} after {mv} give {why}", has.join("+"));
-            found.push((
-                CheckKind::AfterMakeInvalid,
-                odd,
-                vec![OnlyIn { mv, has }],
-                detail,
-            ));
-        }
-        if captured_same && after_same {
-            if let Some((_, Ok(after))) = distinct.into_iter().next() {
-                agreed.push(Agreed {
-                    mv,
-                    captured: rows[0].captured(),
-                    after,
-                });
-            }
+        if let Some((setup, Err(why))) = distinct.iter().find(|(_, c)| c.is_err()) {
+            found.push(invalid(&names, mv, &valid, why, setup));
         }
     }
     found.sort_by_key(|f| f.0);

@@ -2,6 +2,7 @@
 //! wings or the sides apart, so a generator's answers on the transformed position must
 //! be its answers on the original, transformed. Needs no second opinion.
 
+use super::timing::{span, ORACLE};
 use super::{CheckKind, OnlyIn, Run};
 use crate::engine::{Engine, Probe};
 use crate::moves::Move;
@@ -20,6 +21,10 @@ pub(super) fn compare(
     engines: &[&dyn Engine],
     probes: &[Probe],
 ) {
+    span(ORACLE, "symmetry", || images(run, pos, engines, probes));
+}
+
+fn images(run: &mut Run<'_>, pos: &Position, engines: &[&dyn Engine], probes: &[Probe]) {
     type Map = fn(Move) -> Move;
     let transforms: [(CheckKind, Position, Map); 2] = [
         (CheckKind::Mirror, pos.mirror_files(), Move::mirror_files),
@@ -28,12 +33,13 @@ pub(super) fn compare(
     for (check, image, map) in transforms {
         for (i, g) in engines.iter().enumerate() {
             let there = g.generate(&image);
-            let mapped = |moves: &[Move]| distinct(moves.iter().copied().map(map).collect());
-            let expected = mapped(&probes[i].legal_moves());
+            let mapped = |moves: &mut dyn Iterator<Item = Move>| distinct(moves.map(map).collect());
+            let expected = mapped(&mut probes[i].legal.iter().map(|l| l.mv));
             let got = distinct(there.legal);
             if expected == got
-                && mapped(&probes[i].pseudo_legal) == distinct(there.pseudo_legal)
                 && there.in_check == probes[i].in_check
+                && mapped(&mut probes[i].pseudo_legal.iter().copied())
+                    == distinct(there.pseudo_legal)
             {
                 continue;
             }

@@ -4,6 +4,7 @@
 //! start and compared again. The line follows moves every generator agrees on.
 
 use super::answers::{self, describe, Agreed};
+use super::timing::{span, ORACLE};
 use super::{symmetry, CheckKind, Disagreement, Run};
 use crate::engine::{Child, Engine, Listing, Probe, Walker};
 use crate::moves::Move;
@@ -40,15 +41,41 @@ fn common_moves(lists: &[&[Move]]) -> Vec<Move> {
     out
 }
 
-/// Which generators' `got` differ from their `want`, as a self-check per generator.
-fn mismatches(
+/// What a fresh board says: a listing, or a probe's fresh answers (compared as they
+/// stand, without copying them into a listing).
+trait Fresh {
+    fn same(&self, walked: &Listing) -> bool;
+    fn listing(&self) -> Listing;
+}
+
+impl Fresh for Listing {
+    fn same(&self, walked: &Listing) -> bool {
+        self == walked
+    }
+    fn listing(&self) -> Listing {
+        self.clone()
+    }
+}
+
+impl Fresh for Probe {
+    fn same(&self, walked: &Listing) -> bool {
+        self.same_as(walked)
+    }
+    fn listing(&self) -> Listing {
+        Probe::listing(self)
+    }
+}
+
+/// Which generators' walked boards differ from their fresh ones, as a self-check per
+/// generator; whether any did.
+fn mismatches<F: Fresh>(
     run: &mut Run<'_>,
-    want: &[Listing],
+    want: &[F],
     got: &[Listing],
     what: &str,
     line: &[Move],
 ) -> bool {
-    let same: Vec<bool> = want.iter().zip(got).map(|(w, g)| w == g).collect();
+    let same: Vec<bool> = want.iter().zip(got).map(|(w, g)| w.same(g)).collect();
     if same.iter().all(|&s| s) {
         return false;
     }
@@ -56,8 +83,8 @@ fn mismatches(
         .names
         .iter()
         .zip(want.iter().zip(got))
-        .filter(|(_, (w, g))| w != g)
-        .map(|(n, (w, g))| format!("{n}: the walked board {}", describe(w, g)))
+        .filter(|(_, (w, g))| !w.same(g))
+        .map(|(n, (w, g))| format!("{n}: the walked board {}", describe(&w.listing(), g)))
         .collect::<Vec<_>>()
         .join("; ");
     let moves: Vec<String> = line.iter().map(Move::to_string).collect();
@@ -115,6 +142,18 @@ fn walk_back(walkers: &mut [Box<dyn Walker + '_>]) -> Vec<Listing> {
 /// from a fresh one. Stops at the first difference, or where a move of `line` is not
 /// legal for every generator.
 pub(super) fn walk(
+    run: &mut Run<'_>,
+    pos: &Position,
+    engines: &[&dyn Engine],
+    probes: &[Probe],
+    line: Option<&[Move]>,
+) {
+    span(ORACLE, "walk", || {
+        walk_line(run, pos, engines, probes, line)
+    });
+}
+
+fn walk_line(
     run: &mut Run<'_>,
     pos: &Position,
     engines: &[&dyn Engine],
@@ -209,13 +248,11 @@ pub fn check_line(
         if line.is_empty() {
             start_listings = probes.iter().map(Probe::listing).collect();
         } else {
-            let fresh: Vec<Listing> = probes.iter().map(Probe::listing).collect();
             let walked: Vec<Listing> = walkers.iter_mut().map(|w| w.listing()).collect();
-            mismatches(&mut at_start, &fresh, &walked, "board walked along", &line);
+            mismatches(&mut at_start, &probes, &walked, "board walked along", &line);
         }
         let found = !run.out.is_empty() || !at_start.out.is_empty();
-        out.disagreements.append(&mut run.out);
-        drop(run);
+        out.disagreements.extend(run.finish());
         out.positions.push(here.clone());
         if found || line.len() >= max_plies || agreed.is_empty() {
             break;
@@ -246,7 +283,7 @@ pub fn check_line(
             &line,
         );
     }
-    out.disagreements.append(&mut at_start.out);
+    out.disagreements.extend(at_start.finish());
     out
 }
 
@@ -262,7 +299,7 @@ pub fn consensus_children(
     let children: Vec<Vec<Child>> = engines.iter().map(|g| g.children(pos)).collect();
     let mut run = Run::new(pos, engines);
     let agreed = answers::compare_children(&mut run, &children);
-    match run.out.into_iter().next() {
+    match run.finish().into_iter().next() {
         Some(d) => Err(Box::new(d)),
         None => Ok(agreed.into_iter().map(|a| (a.mv, a.after)).collect()),
     }
