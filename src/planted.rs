@@ -42,6 +42,17 @@ pub enum Bug {
     /// Unmaking a pawn capture forgets to put the pawn back on the piece list, so the
     /// pawn stays on its square but generates no moves until the board is reloaded.
     UnmakeForgetsPawnSlot,
+    /// Reading the board back always says Red is to move.
+    ReadBackSaysRedToMove,
+    /// `captured` says a move that takes a pawn takes nothing.
+    CapturedMissesPawn,
+    /// Make advances the half-move clock, which the other generators leave alone.
+    MakeTicksClock,
+    /// Unmaking the capture of a horse brings back a pawn.
+    UnmakeBringsBackHorseAsPawn,
+    /// Making a king move forgets to move the king on the piece list; the unmake puts
+    /// everything right, so only a board that goes on from there (a search) goes wrong.
+    MakeForgetsKingSlot,
 }
 
 /// The naive generator with `Bug` planted in it.
@@ -143,6 +154,8 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
 pub struct PlantedBoard {
     naive: <NaiveGen as MoveGen>::Board,
     slots: Vec<Option<Square>>,
+    /// Half-moves the clock has been advanced by make (only with `MakeTicksClock`).
+    clock: u32,
 }
 
 /// What make took, and from which slot of the list.
@@ -168,10 +181,23 @@ impl MoveGen for Planted {
         PlantedBoard {
             naive: NaiveGen.load(pos),
             slots: pos.pieces().map(|(sq, _)| Some(sq)).collect(),
+            clock: 0,
         }
     }
     fn to_setup(&self, b: &Self::Board) -> Setup {
-        NaiveGen.to_setup(&b.naive)
+        let mut s = NaiveGen.to_setup(&b.naive);
+        s.halfmoves += b.clock;
+        if self.0 == Bug::ReadBackSaysRedToMove {
+            s.turn = Color::Red;
+        }
+        s
+    }
+    fn captured(&self, b: &Self::Board, mv: Move) -> Option<Piece> {
+        let taken = self.piece_at(b, mv.to);
+        if self.0 == Bug::CapturedMissesPawn && taken.is_some_and(|p| p.role == Role::Pawn) {
+            return None;
+        }
+        taken
     }
     fn turn(&self, b: &Self::Board) -> Color {
         NaiveGen.turn(&b.naive)
@@ -215,7 +241,7 @@ impl MoveGen for Planted {
     fn in_check(&self, b: &Self::Board) -> bool {
         let attacked = self.king_attacked(b, self.turn(b));
         if self.0 == Bug::InCheckMissesDoubleCheck && attacked {
-            return checkers(&self.to_setup(b)) < 2;
+            return checkers(&NaiveGen.to_setup(&b.naive)) < 2;
         }
         attacked
     }
@@ -223,18 +249,29 @@ impl MoveGen for Planted {
         let mut list = MoveList::new();
         self.legal(b, &mut list);
         let n = list.len() as u64;
-        if self.0 == Bug::CountShortInDoubleCheck && n > 0 && checkers(&self.to_setup(b)) >= 2 {
+        if self.0 == Bug::CountShortInDoubleCheck
+            && n > 0
+            && checkers(&NaiveGen.to_setup(&b.naive)) >= 2
+        {
             return n - 1;
         }
         n
     }
     fn make(&self, b: &mut Self::Board, mv: Move) -> Self::Undo {
+        let king = NaiveGen
+            .piece_at(&b.naive, mv.from)
+            .is_some_and(|p| p.role == Role::King);
         let taken = b.slots.iter().position(|s| *s == Some(mv.to));
         if let Some(i) = taken {
             b.slots[i] = None;
         }
-        if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.from)) {
-            *mover = Some(mv.to);
+        if !(self.0 == Bug::MakeForgetsKingSlot && king) {
+            if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.from)) {
+                *mover = Some(mv.to);
+            }
+        }
+        if self.0 == Bug::MakeTicksClock {
+            b.clock += 1;
         }
         PlantedUndo {
             naive: NaiveGen.make(&mut b.naive, mv),
@@ -251,13 +288,20 @@ impl MoveGen for Planted {
                 b.slots[i] = Some(mv.to);
             }
         }
-        NaiveGen.unmake(&mut b.naive, mv, u.naive)
+        b.clock = b.clock.saturating_sub(1);
+        let restored = match u.naive {
+            Some(p) if self.0 == Bug::UnmakeBringsBackHorseAsPawn && p.role == Role::Horse => {
+                Some(Piece::new(p.color, Role::Pawn))
+            }
+            other => other,
+        };
+        NaiveGen.unmake(&mut b.naive, mv, restored)
     }
 }
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 11] = [
+    pub const ALL: [Bug; 16] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -269,12 +313,25 @@ impl Bug {
         Bug::CountShortInDoubleCheck,
         Bug::InCheckMissesDoubleCheck,
         Bug::UnmakeForgetsPawnSlot,
+        Bug::ReadBackSaysRedToMove,
+        Bug::CapturedMissesPawn,
+        Bug::MakeTicksClock,
+        Bug::UnmakeBringsBackHorseAsPawn,
+        Bug::MakeForgetsKingSlot,
     ];
 
     /// Whether the bug changes perft counts, so that a subject answering only perft
-    /// can show it: a wrong `in_check` alone does not, since legality has its own test.
+    /// can show it: a wrong `in_check`, read-back or capture alone does not, since perft
+    /// uses none of them.
     pub const fn changes_perft(self) -> bool {
-        !matches!(self, Bug::None | Bug::InCheckMissesDoubleCheck)
+        !matches!(
+            self,
+            Bug::None
+                | Bug::InCheckMissesDoubleCheck
+                | Bug::ReadBackSaysRedToMove
+                | Bug::CapturedMissesPawn
+                | Bug::MakeTicksClock
+        )
     }
 
     /// The kebab-case name the test engine's `--bug` flag takes.
@@ -292,6 +349,11 @@ impl Bug {
             Bug::CountShortInDoubleCheck => "count-short-in-double-check",
             Bug::InCheckMissesDoubleCheck => "in-check-misses-double-check",
             Bug::UnmakeForgetsPawnSlot => "unmake-forgets-pawn-slot",
+            Bug::ReadBackSaysRedToMove => "read-back-says-red-to-move",
+            Bug::CapturedMissesPawn => "captured-misses-pawn",
+            Bug::MakeTicksClock => "make-ticks-clock",
+            Bug::UnmakeBringsBackHorseAsPawn => "unmake-brings-back-horse-as-pawn",
+            Bug::MakeForgetsKingSlot => "make-forgets-king-slot",
         }
     }
 }

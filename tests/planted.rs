@@ -34,6 +34,14 @@ const EXPECTED: &[(Bug, &[CheckKind])] = &[
         Bug::UnmakeForgetsPawnSlot,
         &[CheckKind::ReusedBoard, CheckKind::CountAfter],
     ),
+    (
+        Bug::ReadBackSaysRedToMove,
+        &[CheckKind::RoundTrip, CheckKind::AfterMake],
+    ),
+    (Bug::CapturedMissesPawn, &[CheckKind::Captured]),
+    (Bug::MakeTicksClock, &[CheckKind::AfterMake]),
+    (Bug::UnmakeBringsBackHorseAsPawn, &[CheckKind::Unmake]),
+    (Bug::MakeForgetsKingSlot, &[CheckKind::WalkedBoard]),
 ];
 
 #[test]

@@ -12,6 +12,7 @@
 mod answers;
 mod symmetry;
 pub mod tally;
+pub mod timing;
 mod walk;
 
 pub use walk::{check_line, consensus_children, line_seed, Candidate, LineOutcome, WALK_PLIES};
@@ -41,6 +42,7 @@ pub enum CheckKind {
     Unmake,
     /// A board on which every legal move was made and unmade answers differently from a
     /// freshly loaded one: make or unmake leaves state behind that the squares do not show.
+    /// The answers about each move come from that board, so this is told first.
     ReusedBoard,
     /// What a legal move captures.
     Captured,
@@ -239,6 +241,13 @@ impl<'a> Run<'a> {
         });
     }
 
+    /// Everything found, in the oracle's order of kinds (the first is what a campaign
+    /// reports when a position fails several checks).
+    fn finish(mut self) -> Vec<Disagreement> {
+        self.out.sort_by_key(|d| d.check);
+        self.out
+    }
+
     /// Compares one value per generator and records a disagreement if they differ.
     fn compare<T: PartialEq + fmt::Debug>(
         &mut self,
@@ -308,15 +317,17 @@ pub fn check_position_along(
     answers::compare(&mut run, pos, engines, &probes);
     walk::walk(&mut run, pos, engines, &probes, line);
     symmetry::compare(&mut run, pos, engines, &probes);
-    run.out
+    run.finish()
 }
 
-/// Follows a disagreement about what a move leads to (the count or the check after it)
-/// down into the position after the move, as long as that position shows a
-/// disagreement of its own: a rule bug seen one ply up as a count is best shown where
-/// the rule acts. Returns the position and disagreement to report, and the moves
-/// followed. When the position after the move agrees by itself, the disagreement stays,
-/// saying so: what the move's make left on the board is then to blame.
+/// Shows a disagreement where the bug acts. One about what a move leads to (the count or
+/// the check after it) is followed down into the position after the move, as long as
+/// that position shows a disagreement of its own: a rule bug seen one ply up as a count
+/// is best shown where the rule acts. A walked board that went wrong at the end of a
+/// long line is shown from as late on the line as still shows it. Returns the position
+/// and disagreement to report, and the moves from `pos` to that position. When the
+/// position after a move agrees by itself, the disagreement stays, saying so: what the
+/// move's make left on the board is then to blame.
 pub fn follow(
     pos: &Position,
     d: &Disagreement,
@@ -325,6 +336,35 @@ pub fn follow(
     let mut here = pos.clone();
     let mut found = d.clone();
     let mut path = Vec::new();
+    if found.check == CheckKind::WalkedBoard && found.line.len() > 1 {
+        // A board that went wrong far down a long line usually goes wrong on its last
+        // few moves alone: start as late on the line as still shows it.
+        let mut along = vec![here.clone()];
+        for &mv in &found.line[..found.line.len() - 1] {
+            let next = along.last().and_then(|p| {
+                consensus_children(p, engines)
+                    .ok()?
+                    .into_iter()
+                    .find(|(m, _)| *m == mv)
+            });
+            match next {
+                Some((_, p)) => along.push(p),
+                None => break,
+            }
+        }
+        for k in (1..along.len()).rev() {
+            let tail = &found.line[k..];
+            let shown = check_position_along(&along[k], engines, Some(tail))
+                .into_iter()
+                .find(|d| d.same_kind(&found));
+            if let Some(shorter) = shown {
+                path.extend_from_slice(&found.line[..k]);
+                here = along[k].clone();
+                found = shorter;
+                break;
+            }
+        }
+    }
     // Each step goes one ply down; a bug shows within a ply or two of where it is seen.
     for _ in 0..8 {
         if !matches!(found.check, CheckKind::CountAfter | CheckKind::GivesCheck) {
@@ -378,6 +418,42 @@ mod tests {
             let got = vote(&named);
             assert_eq!(got, want.map(|o| o.map(str::to_owned)), "{values:?}");
         }
+    }
+
+    /// One generator alone has no one to outvote it: validation's own check detector
+    /// still holds it to the rules, and names it.
+    #[test]
+    fn a_lone_generator_is_held_to_the_rules_by_validation() {
+        use crate::planted::{Bug, Planted};
+        let planted = Planted(Bug::KingLeavesPalace);
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/5K3 w").unwrap();
+        let found = check_position(&pos, &[&planted]);
+        let d = found
+            .iter()
+            .find(|d| d.check == CheckKind::AfterMakeInvalid)
+            .expect("the king's step out of the palace is invalid");
+        assert_eq!(d.odd_one_out.as_deref(), Some("planted"));
+        assert_eq!(d.only_in.len(), 1);
+        assert_eq!(d.only_in[0].mv.to_string(), "f0g0");
+        assert!(check_position(&pos, &[&crate::generators::naive::NaiveGen]).is_empty());
+    }
+
+    /// A count after a move that the position after it shows by itself is reported
+    /// there, with the move that leads to it.
+    #[test]
+    fn a_count_after_a_move_is_followed_to_where_it_shows() {
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        use crate::planted::{Bug, Planted};
+        let planted = Planted(Bug::CannonCannotCapture);
+        let engines: [&dyn Engine; 3] = [&MailboxGen, &BitboardGen, &planted];
+        let root = Position::from_fen("3k5/9/1c7/9/1P7/9/9/9/9/1R2K4 w").unwrap();
+        let first = check_position(&root, &engines).remove(0);
+        assert_eq!(first.check, CheckKind::CountAfter);
+        let (there, d, path) = follow(&root, &first, &engines);
+        assert_eq!(path.len(), 1);
+        assert_eq!(d.check, CheckKind::PseudoLegal);
+        assert_eq!(d.fen, there.fen());
+        assert!(d.only_in.iter().all(|o| o.mv.from.to_string() == "b7"));
     }
 
     #[test]
