@@ -707,3 +707,25 @@ fn every_run_status_has_its_verdict_word_and_colour() {
         assert!(md.starts_with(&format!("## {mark} xqdiff: {word}")), "{md}");
     }
 }
+
+/// A board that goes wrong only when walked (a king slot make forgets) is reported with
+/// the line it was walked along: in the JSON, read back, and on the page.
+#[test]
+fn a_walked_board_dispute_keeps_its_line() {
+    let planted = Planted(Bug::MakeForgetsKingSlot);
+    let engines: Vec<&dyn Engine> = vec![&MailboxGen, &BitboardGen, &planted];
+    let pos = Position::from_fen("3k5/9/3P1r3/9/9/9/9/9/3K5/9 w").unwrap();
+    let d = check_position(&pos, &engines)
+        .into_iter()
+        .find(|d| d.check == xqdiff::oracle::CheckKind::WalkedBoard)
+        .expect("the walked king slot shows");
+    assert!(d.line.len() >= 2, "{d}");
+    let mut report = Report::new();
+    report.disagreements.push(Dispute::from_oracle("fuzz", &d));
+    let line: Vec<String> = d.line.iter().map(ToString::to_string).collect();
+    let back = Report::from_json(&report.to_json().unwrap()).unwrap();
+    assert_eq!(back.disagreements[0].line, line);
+    let page = Html::parse_document(&html::render(&report, &RenderOptions::default()));
+    let text: String = page.root_element().text().collect();
+    assert!(text.contains(&line.join(" ")), "the page shows the line");
+}

@@ -73,6 +73,7 @@ pub(super) fn from_engine(
         perft: cmp.map(|c| totals(c, engine, builtins)),
         corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
         found_by: Some(format!("{found_by} (position {})", f.label)),
+        line: Vec::new(),
         detail: match cmp {
             Some(c) => detail(c, engine),
             None => format!(

@@ -289,6 +289,7 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -
         }),
         corpus_file: None,
         found_by: Some(found_by.to_owned()),
+        line: Vec::new(),
         detail,
     }
 }

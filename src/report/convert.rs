@@ -174,6 +174,7 @@ impl Dispute {
             perft: None,
             corpus_file: None,
             found_by: None,
+            line: d.line.iter().map(Move::to_string).collect(),
             detail: d.detail.clone(),
         }
     }

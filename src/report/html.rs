@@ -513,6 +513,9 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
         };
         fact_code(out, "path", &moves);
     }
+    if !d.line.is_empty() {
+        fact_code(out, "walked", &d.line.join(" "));
+    }
     if let Some(p) = &d.perft {
         let counts: Vec<String> = p.counts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         fact(out, &format!("perft({})", p.depth), &counts.join(", "));

@@ -81,6 +81,9 @@ pub fn render(report: &Report) -> String {
                 code(&path.moves.join(" "))
             );
         }
+        if !d.line.is_empty() {
+            let _ = writeln!(out, "   - walked on one board: {}", code(&d.line.join(" ")));
+        }
         for m in &d.moves {
             let _ = writeln!(
                 out,

@@ -456,6 +456,10 @@ pub struct Dispute {
     /// How the position was reached, when found by walking down from a root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<FoundPath>,
+    /// For `walked-board`: the moves made from `fen` on one board, never reloaded,
+    /// before it answered differently from a freshly loaded board.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
     /// Perft totals at `fen`, per generator or engine, when counts were compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perft: Option<PerftTotals>,
@@ -742,6 +746,7 @@ mod tests {
                     perft: None,
                     corpus_file: None,
                     found_by: None,
+                    line: Vec::new(),
                     detail: String::new(),
                 });
             }
