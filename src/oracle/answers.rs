@@ -100,22 +100,28 @@ pub(super) fn compare_children(run: &mut Run<'_>, children: &[Vec<Child>]) -> Ve
 /// What the per-move comparison reads off a legal move; the light answers of a walker
 /// have no check or count to give.
 pub(super) trait Facts {
-    fn mv(&self) -> Move;
-    fn captured(&self) -> Option<Piece>;
-    fn after(&self) -> &Setup;
-    fn gives_check(&self) -> Option<bool>;
-    fn count_after(&self) -> Option<u64>;
+    /// The move, what it takes and the board after it.
+    fn child(&self) -> (Move, Option<Piece>, &Setup);
+    fn gives_check(&self) -> Option<bool> {
+        None
+    }
+    fn count_after(&self) -> Option<u64> {
+        None
+    }
+    fn mv(&self) -> Move {
+        self.child().0
+    }
+    fn captured(&self) -> Option<Piece> {
+        self.child().1
+    }
+    fn after(&self) -> &Setup {
+        self.child().2
+    }
 }
 
 impl Facts for LegalMove {
-    fn mv(&self) -> Move {
-        self.mv
-    }
-    fn captured(&self) -> Option<Piece> {
-        self.captured
-    }
-    fn after(&self) -> &Setup {
-        &self.after
+    fn child(&self) -> (Move, Option<Piece>, &Setup) {
+        (self.mv, self.captured, &self.after)
     }
     fn gives_check(&self) -> Option<bool> {
         Some(self.gives_check)
@@ -126,20 +132,8 @@ impl Facts for LegalMove {
 }
 
 impl Facts for Child {
-    fn mv(&self) -> Move {
-        self.mv
-    }
-    fn captured(&self) -> Option<Piece> {
-        self.captured
-    }
-    fn after(&self) -> &Setup {
-        &self.after
-    }
-    fn gives_check(&self) -> Option<bool> {
-        None
-    }
-    fn count_after(&self) -> Option<u64> {
-        None
+    fn child(&self) -> (Move, Option<Piece>, &Setup) {
+        (self.mv, self.captured, &self.after)
     }
 }
 

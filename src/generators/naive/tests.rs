@@ -329,20 +329,11 @@ fn perft_from_the_start() {
 /// or a checker standing there would go unseen.
 #[test]
 fn the_detector_looks_at_every_point_in_reach() {
-    let roles = [
-        Role::King,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Horse,
-        Role::Rook,
-        Role::Cannon,
-        Role::Pawn,
-    ];
     for to in Square::all() {
         let t = coords(to);
         for from in Square::all().filter(|&s| s != to) {
             let f = coords(from);
-            if !roles.iter().any(|&r| within_reach(r, f, t)) {
+            if !Role::ALL.iter().any(|&r| within_reach(r, f, t)) {
                 continue;
             }
             let looked_at =
