@@ -112,10 +112,28 @@ impl MailboxBoard {
 
     /// Appends every pseudo-legal move of side `us`, a kind at a time.
     fn generate(&self, out: &mut MoveList) {
+        self.king_moves(out);
+        self.advisor_moves(out);
+        self.elephant_moves(out);
+        self.horse_moves(out);
+        self.rook_moves(out);
+        self.cannon_moves(out);
+        self.pawn_moves(out);
+    }
+
+    /// The points of the side to move's pieces in slots `lo..=hi` that are on the board.
+    #[inline(always)]
+    fn pieces(&self, (lo, hi): (u8, u8)) -> impl Iterator<Item = u8> + '_ {
+        (lo..=hi)
+            .map(|slot| self.place(self.us + slot))
+            .filter(|&from| from != 0)
+    }
+
+    /// King: one step, landing in the own palace (which also keeps it on the board), not
+    /// on an own piece.
+    #[inline(always)]
+    fn king_moves(&self, out: &mut MoveList) {
         let us = self.us;
-        let them = us ^ SIDE_MASK;
-        // King and advisors: one step, landing in the own palace (which also keeps them
-        // on the board), not on an own piece.
         let king = self.place(us + KING_SLOT);
         for &d in &KING_DELTA {
             let to = step(king, d);
@@ -123,11 +141,13 @@ impl MailboxBoard {
                 add(king, to, out);
             }
         }
-        for slot in ADVISOR_SLOTS.0..=ADVISOR_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+    }
+
+    /// Advisors: one diagonal step within the palace, as the king.
+    #[inline(always)]
+    fn advisor_moves(&self, out: &mut MoveList) {
+        let us = self.us;
+        for from in self.pieces(ADVISOR_SLOTS) {
             for &d in &ADVISOR_DELTA {
                 let to = step(from, d);
                 if PALACE[to as usize] == us && self.at(to) & us == 0 {
@@ -135,13 +155,14 @@ impl MailboxBoard {
                 }
             }
         }
-        // Elephants: the eye must be empty (the border is not), the landing point on
-        // the own side of the river.
-        for slot in ELEPHANT_SLOTS.0..=ELEPHANT_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+    }
+
+    /// Elephants: the eye must be empty (the border is not), the landing point on the
+    /// own side of the river.
+    #[inline(always)]
+    fn elephant_moves(&self, out: &mut MoveList) {
+        let us = self.us;
+        for from in self.pieces(ELEPHANT_SLOTS) {
             for &d in &ADVISOR_DELTA {
                 let eye = step(from, d);
                 if self.at(eye) != 0 {
@@ -153,13 +174,14 @@ impl MailboxBoard {
                 }
             }
         }
-        // Horses: an empty leg opens the two targets beyond it; the border carries both
-        // tags, so a target off the board reads as an own piece.
-        for slot in HORSE_SLOTS.0..=HORSE_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+    }
+
+    /// Horses: an empty leg opens the two targets beyond it; the border carries both
+    /// tags, so a target off the board reads as an own piece.
+    #[inline(always)]
+    fn horse_moves(&self, out: &mut MoveList) {
+        let us = self.us;
+        for from in self.pieces(HORSE_SLOTS) {
             for (i, &leg) in KING_DELTA.iter().enumerate() {
                 if self.at(step(from, leg)) != 0 {
                     continue;
@@ -172,11 +194,13 @@ impl MailboxBoard {
                 }
             }
         }
-        for slot in ROOK_SLOTS.0..=ROOK_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+    }
+
+    /// Rooks: along each line over empty points, and onto the first piece if it is theirs.
+    #[inline(always)]
+    fn rook_moves(&self, out: &mut MoveList) {
+        let them = self.us ^ SIDE_MASK;
+        for from in self.pieces(ROOK_SLOTS) {
             for &d in &KING_DELTA {
                 let mut to = step(from, d);
                 loop {
@@ -193,13 +217,14 @@ impl MailboxBoard {
                 }
             }
         }
-        // Cannons: rook-like quiet moves up to the screen, then the first piece beyond
-        // the screen if it is theirs.
-        for slot in CANNON_SLOTS.0..=CANNON_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+    }
+
+    /// Cannons: rook-like quiet moves up to the screen, then the first piece beyond the
+    /// screen if it is theirs.
+    #[inline(always)]
+    fn cannon_moves(&self, out: &mut MoveList) {
+        let them = self.us ^ SIDE_MASK;
+        for from in self.pieces(CANNON_SLOTS) {
             for &d in &KING_DELTA {
                 let mut to = step(from, d);
                 while self.at(to) == 0 {
@@ -218,14 +243,15 @@ impl MailboxBoard {
                 }
             }
         }
-        // Pawns: forward always (the border stops one on the last rank), sideways once
-        // across the river.
+    }
+
+    /// Pawns: forward always (the border stops one on the last rank), sideways once
+    /// across the river.
+    #[inline(always)]
+    fn pawn_moves(&self, out: &mut MoveList) {
+        let us = self.us;
         let fwd = forward(us);
-        for slot in PAWN_SLOTS.0..=PAWN_SLOTS.1 {
-            let from = self.place(us + slot);
-            if from == 0 {
-                continue;
-            }
+        for from in self.pieces(PAWN_SLOTS) {
             let to = from.wrapping_add(fwd);
             if self.at(to) & us == 0 {
                 add(from, to, out);
