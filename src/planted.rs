@@ -53,6 +53,12 @@ pub enum Bug {
     /// Making a king move forgets to move the king on the piece list; the unmake puts
     /// everything right, so only a board that goes on from there (a search) goes wrong.
     MakeForgetsKingSlot,
+    /// A horse on files a-d jumps even when its leg is blocked: right on one wing, wrong
+    /// on the other, which only the mirror shows when the horse stands on the right.
+    LeftHorseLegIgnored,
+    /// A black pawn steps sideways before the river: right for one side, wrong for the
+    /// other, which only the colour swap shows when Red has the pawn.
+    BlackPawnSidewaysBeforeRiver,
 }
 
 /// The naive generator with `Bug` planted in it.
@@ -81,7 +87,9 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
     let free_or_enemy = |sq: &Square| s.piece_at(*sq).is_none_or(|q| q.color != p.color);
     let mut out = Vec::new();
     match (bug, p.role) {
-        (Bug::HorseLegIgnored, Role::Horse) => {
+        (Bug::HorseLegIgnored, Role::Horse) | (Bug::LeftHorseLegIgnored, Role::Horse)
+            if bug == Bug::HorseLegIgnored || f <= 3 =>
+        {
             for (df, dr) in [
                 (1, 2),
                 (2, 1),
@@ -114,7 +122,10 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
                 }
             }
         }
-        (Bug::PawnSidewaysBeforeRiver, Role::Pawn) => {
+        (Bug::PawnSidewaysBeforeRiver, Role::Pawn)
+        | (Bug::BlackPawnSidewaysBeforeRiver, Role::Pawn)
+            if bug == Bug::PawnSidewaysBeforeRiver || p.color == Color::Black =>
+        {
             let crossed = if p.color == Color::Red {
                 r >= 5
             } else {
@@ -301,7 +312,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 16] = [
+    pub const ALL: [Bug; 18] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -318,6 +329,8 @@ impl Bug {
         Bug::MakeTicksClock,
         Bug::UnmakeBringsBackHorseAsPawn,
         Bug::MakeForgetsKingSlot,
+        Bug::LeftHorseLegIgnored,
+        Bug::BlackPawnSidewaysBeforeRiver,
     ];
 
     /// Whether the bug changes perft counts, so that a subject answering only perft
@@ -354,6 +367,8 @@ impl Bug {
             Bug::MakeTicksClock => "make-ticks-clock",
             Bug::UnmakeBringsBackHorseAsPawn => "unmake-brings-back-horse-as-pawn",
             Bug::MakeForgetsKingSlot => "make-forgets-king-slot",
+            Bug::LeftHorseLegIgnored => "left-horse-leg-ignored",
+            Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
         }
     }
 }

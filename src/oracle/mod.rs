@@ -460,6 +460,37 @@ mod tests {
     fn names_round_trip() {
         for k in CheckKind::ALL {
             assert_eq!(k.as_str().parse::<CheckKind>(), Ok(k));
+            assert_eq!(k.to_string(), k.as_str());
+        }
+        assert!("no-such-check".parse::<CheckKind>().is_err());
+    }
+
+    /// What a disagreement says of itself: the check, the position, the line walked, the
+    /// odd one out and the detail, each only when there is one.
+    #[test]
+    fn a_disagreement_reads_as_a_sentence() {
+        let mv: Move = "e0e1".parse().unwrap();
+        let d = |line: Vec<Move>, odd: Option<&str>| Disagreement {
+            check: CheckKind::WalkedBoard,
+            fen: "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".to_owned(),
+            generators: vec!["a".into(), "b".into(), "c".into()],
+            odd_one_out: odd.map(str::to_owned),
+            only_in: Vec::new(),
+            detail: "it went wrong".to_owned(),
+            line,
+        };
+        let table: &[(Disagreement, &str)] = &[
+            (
+                d(vec![mv, mv], Some("b")),
+                "walked-board disagreement on 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 walking e0e1 e0e1 (odd one out: b): it went wrong",
+            ),
+            (
+                d(Vec::new(), None),
+                "walked-board disagreement on 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1: it went wrong",
+            ),
+        ];
+        for (d, want) in table {
+            assert_eq!(d.to_string(), *want);
         }
     }
 }
