@@ -10,8 +10,8 @@
 //! cargo run --release --example custom_generator -- buggy  # cannons that cannot capture
 //! ```
 
-use xqdiff::crosscheck::{self, targets, Options};
 use xqdiff::generators::{mailbox::MailboxGen, registry};
+use xqdiff::subject::crosscheck::{self, targets, Options};
 use xqdiff::subject::InProcess;
 use xqdiff::{Color, Move, MoveGen, MoveList, Piece, Position, Role, Setup, Square};
 

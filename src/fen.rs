@@ -212,7 +212,14 @@ pub fn format(setup: &Setup) -> String {
     out
 }
 
+// A position's notation is FEN: these live here so that `position` needs nothing of
+// the notation and the dependency runs one way.
 impl Position {
+    /// The start position.
+    pub fn startpos() -> Position {
+        parse(START_FEN).unwrap_or_else(|_| unreachable!("start FEN is valid"))
+    }
+
     /// Reads and validates a FEN.
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
         parse(text)
@@ -221,6 +228,12 @@ impl Position {
     /// The canonical FEN.
     pub fn fen(&self) -> String {
         format(self.setup())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format(self.setup()))
     }
 }
 

@@ -4,36 +4,22 @@
 //! [`generators::bitboard`], [`generators::naive`]) share only the types in [`square`],
 //! [`piece`], [`moves`] and [`position`]; perft, the CLI and the tests compare them.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-pub mod campaign;
-pub mod check;
+pub mod cases;
 pub mod cli;
-pub mod corpus;
-pub mod crosscheck;
-pub mod descent;
-pub mod engine;
+pub mod diff;
 pub mod epd;
-pub mod external;
-pub mod features;
 pub mod fen;
 pub mod generators;
-pub mod minimize;
+pub mod job;
 pub mod moves;
-pub mod oracle;
-pub mod perft;
 pub mod piece;
-pub mod planted;
-pub mod playout;
 pub mod position;
-pub mod progress;
-pub mod report;
-pub mod rng;
-pub mod split;
 pub mod square;
-pub mod structured;
 pub mod subject;
 
-pub use engine::Engine;
+pub use generators::face::Generator;
 pub use generators::MoveGen;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};

@@ -1,7 +1,7 @@
 //! Placements, and the validated [`Position`] that every generator accepts.
 //!
 //! A [`Setup`] is whatever someone wrote down; a [`Position`] is a setup that obeys
-//! every rule of "The domain" in the rules contract. Only positions reach the
+//! every rule of "The domain" in the rules contract (`docs/rules.md`). Only positions reach the
 //! generators, so they never need to defend against impossible boards.
 
 use crate::piece::{Color, Piece, Role};
@@ -205,12 +205,6 @@ impl Position {
         }
     }
 
-    /// The start position.
-    pub fn startpos() -> Position {
-        crate::fen::parse(crate::fen::START_FEN)
-            .unwrap_or_else(|_| unreachable!("start FEN is valid"))
-    }
-
     /// The placement, side to move and counters.
     pub fn setup(&self) -> &Setup {
         &self.setup
@@ -257,12 +251,6 @@ impl Position {
         self.setup
             .king(color)
             .unwrap_or_else(|| unreachable!("validated positions have one king a side"))
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::fen::format(&self.setup))
     }
 }
 

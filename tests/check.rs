@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use xqdiff::check::{self, Config, Observer, Quiet};
-use xqdiff::corpus::Source;
+use xqdiff::diff::corpus::Source;
+use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
-use xqdiff::planted::{Bug, Planted};
-use xqdiff::report::{html, PhaseDetails, RenderOptions, Report, Status};
-use xqdiff::Engine;
+use xqdiff::job::check::{self, Config, Observer, Quiet};
+use xqdiff::job::report::{html, PhaseDetails, RenderOptions, Report, Status};
+use xqdiff::Generator;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("xqdiff-check-{name}-{}", std::process::id()));
@@ -63,7 +63,7 @@ const ALL_PHASES: [&str; 5] = [
 fn a_planted_bug_fails_the_check_with_a_board_for_each_dispute() {
     let planted = Planted(Bug::CannonCannotCapture);
     let mut config = Config::new(11);
-    config.generators = vec![&MailboxGen as &dyn Engine, &BitboardGen, &planted];
+    config.generators = vec![&MailboxGen as &dyn Generator, &BitboardGen, &planted];
     config.max_nodes = 20_000;
     config.fuzz_time = Duration::from_secs(1);
     config.save = false;

@@ -190,7 +190,7 @@ fn minimize_reads_fuzz_artifacts_and_fens() {
     std::fs::create_dir_all(&dir).unwrap();
     let pos = xqdiff::Position::from_fen("4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1").unwrap();
     let artifact = dir.join("crash-1");
-    std::fs::write(&artifact, xqdiff::structured::to_bytes(&pos)).unwrap();
+    std::fs::write(&artifact, xqdiff::cases::structured::to_bytes(&pos)).unwrap();
     let out = xqdiff(&[
         "minimize",
         "--from-artifact",

@@ -3,7 +3,7 @@
 //! compiled into the program is the same corpus, file for file, and replays the same.
 
 use std::path::{Path, PathBuf};
-use xqdiff::corpus::{built_in_files, load_dir, replay, Source, BUILT_IN_DIR};
+use xqdiff::diff::corpus::{built_in_files, load_dir, replay, Source, BUILT_IN_DIR};
 use xqdiff::generators::registry;
 
 #[test]

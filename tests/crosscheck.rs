@@ -6,14 +6,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use xqdiff::corpus::{load_dir, replay, Case};
-use xqdiff::crosscheck::{self, targets, Comparison, Options, Report, Target, Verdict};
-use xqdiff::descent;
+use xqdiff::diff::corpus::{load_dir, replay, Case};
+use xqdiff::diff::descent;
+use xqdiff::diff::oracle::{check_position, CheckKind};
+use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{mailbox::MailboxGen, naive::NaiveGen, registry};
-use xqdiff::oracle::{check_position, CheckKind};
-use xqdiff::planted::{Bug, Planted};
+use xqdiff::subject::crosscheck::{self, targets, Comparison, Options, Report, Target, Verdict};
 use xqdiff::subject::{Divide, InProcess, Subject, SubjectError};
-use xqdiff::{Engine, Move, Position};
+use xqdiff::{Generator, Move, Position};
 
 /// A fresh directory under the system temp dir, removed when dropped.
 struct TempDir(PathBuf);
@@ -56,14 +56,7 @@ impl<S: Subject> Subject for TotalsOnly<S> {
 }
 
 fn play(pos: &Position, mv: Move) -> Position {
-    let after = MailboxGen
-        .probe(pos)
-        .legal
-        .into_iter()
-        .find(|l| l.mv == mv)
-        .unwrap_or_else(|| panic!("{mv} is not legal on {}", pos.fen()))
-        .after;
-    Position::new(after).unwrap()
+    MailboxGen.play(pos, mv).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn after_moves(fen: &str, moves: &str) -> Position {
@@ -85,7 +78,13 @@ fn only(a: &[(Move, u64)], b: &[(Move, u64)]) -> Vec<(Move, u64)> {
 /// Checks a comparison against the two generators' own divides at `pos`: the moves
 /// only one side has are exactly those, with their counts. A totals-only subject
 /// cannot name its extra moves, but its total must exceed what it named by their counts.
-fn assert_only_in(c: &Comparison, pos: &Position, subject: &dyn Engine, named: bool, what: &str) {
+fn assert_only_in(
+    c: &Comparison,
+    pos: &Position,
+    subject: &dyn Generator,
+    named: bool,
+    what: &str,
+) {
     let theirs = subject.divide(pos, c.depth, false, None);
     let ours = MailboxGen.divide(pos, c.depth, false, None);
     let expected_subject_only = only(&theirs, &ours);
@@ -442,7 +441,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
     let dir = TempDir::new("perft");
     for &(bug, moves, depth) in table {
         let planted = Planted(bug);
-        let engines: Vec<&dyn Engine> = vec![&MailboxGen, &planted];
+        let engines: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
         let root = after_moves(START, moves);
         assert_ne!(
             MailboxGen.perft(&root, depth),
@@ -544,7 +543,7 @@ fn external_findings_stay_out_of_the_corpus_replay() {
 fn a_split_consensus_is_reported_as_ours() {
     let dir = TempDir::new("ours");
     let planted = Planted(Bug::RookJumpsOne);
-    let consensus: Vec<&dyn Engine> = vec![&MailboxGen, &planted];
+    let consensus: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
     let options = Options {
         corpus: Some(dir.0.clone()),
         subject_dir: Some(dir.0.join("external")),

@@ -4,13 +4,13 @@
 //! (`.cargo/mutants.toml`): a mutant that survives it is a hole in the harness.
 
 use std::sync::atomic::AtomicBool;
-use xqdiff::campaign::{self, Config, Source};
+use xqdiff::diff::campaign::{self, Config, Source};
 use xqdiff::epd::{parse_suite, REFERENCE_SUITE};
 use xqdiff::generators::registry;
 
 #[test]
 fn seeded_campaign_finds_no_disagreement() {
-    let engines = registry();
+    let gens = registry();
     for (source, cases) in [(Source::Arbitrary, 3000), (Source::Playout, 60)] {
         let config = Config {
             seed: 2026,
@@ -19,7 +19,7 @@ fn seeded_campaign_finds_no_disagreement() {
             source,
             ..Config::default()
         };
-        let report = campaign::run(&config, &engines, &AtomicBool::new(false), &|_, _| {});
+        let report = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
         assert_eq!(report.cases, cases);
         let found: Vec<String> = report
             .findings

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-use xqdiff::planted::Bug;
+use xqdiff::generators::planted::Bug;
 use xqdiff::Position;
 
 const TIMEOUT_SECS: u64 = 2;

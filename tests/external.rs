@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use xqdiff::epd::{parse_suite, REFERENCE_SUITE};
-use xqdiff::external::{EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
 use xqdiff::generators::{naive::NaiveGen, registry};
+use xqdiff::subject::external::{EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
 use xqdiff::subject::{Divide, InProcess, Subject, SubjectError};
-use xqdiff::{Engine, Move, Position};
+use xqdiff::{Generator, Move, Position};
 
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_xqdiff-test-engine");
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
@@ -239,8 +239,7 @@ fn pick(pos: &Position, k: usize) -> Move {
 }
 
 fn play(pos: &Position, mv: Move) -> Position {
-    let after = NaiveGen.probe(pos).legal.into_iter().find(|l| l.mv == mv);
-    Position::new(after.unwrap().after).unwrap()
+    NaiveGen.play(pos, mv).unwrap()
 }
 
 fn sorted(d: &Divide) -> Option<Vec<(Move, u64)>> {

@@ -2,7 +2,7 @@
 //! names, damaged corpus files skipped with a message, exit 2 when it cannot write.
 
 use std::process::Command;
-use xqdiff::structured::{from_bytes, playout_start};
+use xqdiff::cases::structured::{from_bytes, playout_start};
 use xqdiff::Position;
 
 #[test]

@@ -5,11 +5,11 @@
 //! most five pieces, kings included.
 
 use std::sync::atomic::AtomicBool;
-use xqdiff::campaign::{self, Config, Source};
+use xqdiff::diff::campaign::{self, Config, Source};
+use xqdiff::diff::oracle::CheckKind;
+use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
-use xqdiff::oracle::CheckKind;
-use xqdiff::planted::{Bug, Planted};
-use xqdiff::{Color, Engine, MoveGen, Piece, Role};
+use xqdiff::{Color, Generator, MoveGen, Piece, Role};
 
 /// Each planted bug and the check that must catch it first: the rule bugs change the
 /// move sets; the others are seen only by comparing every answer.
@@ -163,22 +163,22 @@ fn each_check_names_its_bug_first_on_a_witness() {
     let mut seen: Vec<CheckKind> = Vec::new();
     for &(bug, fen, want) in WITNESSES {
         let planted = Planted(bug);
-        let engines: Vec<&dyn Engine> = vec![&MailboxGen, &BitboardGen, &planted];
+        let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let pos = xqdiff::Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let found = xqdiff::oracle::check_position(&pos, &engines);
+        let found = xqdiff::diff::oracle::check_position(&pos, &gens);
         let first = found
             .first()
             .unwrap_or_else(|| panic!("{bug:?} not seen on {fen}"));
         assert_eq!(first.check, want, "{bug:?} on {fen}: {first}");
         assert_eq!(first.odd_one_out.as_deref(), Some("planted"), "{first}");
         // The honest generators agree there, so the witness is about the bug alone.
-        let honest: Vec<&dyn Engine> = vec![
+        let honest: Vec<&dyn Generator> = vec![
             &MailboxGen,
             &BitboardGen,
             &xqdiff::generators::naive::NaiveGen,
         ];
         assert!(
-            xqdiff::oracle::check_position(&pos, &honest).is_empty(),
+            xqdiff::diff::oracle::check_position(&pos, &honest).is_empty(),
             "{fen}"
         );
         seen.push(want);
@@ -198,7 +198,7 @@ fn every_planted_bug_is_found_and_minimized() {
     let mut summary = Vec::new();
     for &(bug, checks) in EXPECTED {
         let planted = Planted(bug);
-        let engines: Vec<&dyn Engine> = vec![&MailboxGen, &BitboardGen, &planted];
+        let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let config = Config {
             seed: 11,
             cases: Some(4000),
@@ -207,7 +207,7 @@ fn every_planted_bug_is_found_and_minimized() {
             stop_on_first: true,
             ..Config::default()
         };
-        let report = campaign::run(&config, &engines, &AtomicBool::new(false), &|_, _| {});
+        let report = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
         let f = report
             .findings
             .first()
@@ -247,7 +247,10 @@ fn every_planted_bug_is_found_and_minimized() {
 fn trait_defaults_reproduce_published_counts() {
     let g = Planted(Bug::None);
     let start = xqdiff::Position::startpos();
-    assert_eq!(xqdiff::perft::perft(&g, &mut g.load(&start), 3), 79_666);
+    assert_eq!(
+        xqdiff::generators::perft::perft(&g, &mut g.load(&start), 3),
+        79_666
+    );
     let mated = xqdiff::Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b").unwrap();
     let probe = g.probe(&mated);
     assert!(probe.in_check && probe.legal.is_empty());

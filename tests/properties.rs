@@ -14,11 +14,13 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use xqdiff::corpus::{self, Case};
+use xqdiff::cases::structured;
+use xqdiff::diff::corpus::{self, Case};
+use xqdiff::diff::oracle;
 use xqdiff::generators::bitboard::BitboardGen;
 use xqdiff::generators::mailbox::MailboxGen;
 use xqdiff::generators::naive::NaiveGen;
-use xqdiff::{oracle, structured, Color, Move, MoveGen, MoveList, Position, Setup};
+use xqdiff::{Color, Move, MoveGen, MoveList, Position, Setup};
 
 /// Cases per property unless `PROPTEST_CASES` says otherwise.
 const DEFAULT_CASES: u32 = 256;
@@ -238,9 +240,9 @@ fn fen_round_trip() {
 
 #[test]
 fn generators_agree() {
-    let engines = xqdiff::generators::registry();
+    let gens = xqdiff::generators::registry();
     check("generators-agree", |pos| {
-        let found = oracle::check_position(pos, &engines);
+        let found = oracle::check_position(pos, &gens);
         if found.is_empty() {
             Ok(())
         } else {

@@ -8,18 +8,18 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use xqdiff::campaign::{self, Config};
-use xqdiff::engine::Engine;
-use xqdiff::external::{EngineConfig, FenLetters, Protocol, Ranks};
+use xqdiff::diff::campaign::{self, Config};
+use xqdiff::diff::minimize::minimize_first;
+use xqdiff::diff::oracle::check_position;
+use xqdiff::generators::face::Generator;
+use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen, registry};
-use xqdiff::minimize::minimize_first;
-use xqdiff::oracle::check_position;
-use xqdiff::planted::{Bug, Planted};
-use xqdiff::report::{
+use xqdiff::job::report::{
     html, markdown, Dispute, EngineInfo, EnginePhase, EngineRow, GeneratorInfo, MetamorphicPhase,
     PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions, Report, ReportError,
     Status,
 };
+use xqdiff::subject::external::{EngineConfig, FenLetters, Protocol, Ranks};
 use xqdiff::{Color, Position, Role};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
@@ -29,10 +29,10 @@ const CANNON: &str = "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w";
 const CANNON_BUSY: &str = "3k5/4a4/4r4/2n6/4p4/6B2/9/4C4/4A4/5K3 w";
 
 /// Two real generators and one with `bug` planted: the planted one is the odd one out.
-fn planted(bug: Bug) -> Vec<&'static dyn Engine> {
+fn planted(bug: Bug) -> Vec<&'static dyn Generator> {
     static CANNON_BUG: Planted = Planted(Bug::CannonCannotCapture);
     static HORSE_BUG: Planted = Planted(Bug::HorseLegIgnored);
-    let odd: &'static dyn Engine = match bug {
+    let odd: &'static dyn Generator = match bug {
         Bug::HorseLegIgnored => &HORSE_BUG,
         _ => &CANNON_BUG,
     };
@@ -44,7 +44,7 @@ fn sel(css: &str) -> Selector {
 }
 
 /// Perft of `fen` to `depth` by each engine, timed: a real row.
-fn perft_row(label: &str, fen: &str, depth: u32, engines: &[&dyn Engine]) -> PerftRow {
+fn perft_row(label: &str, fen: &str, depth: u32, engines: &[&dyn Generator]) -> PerftRow {
     let pos = Position::from_fen(fen).unwrap();
     PerftRow {
         position: label.to_owned(),
@@ -65,7 +65,7 @@ fn perft_row(label: &str, fen: &str, depth: u32, engines: &[&dyn Engine]) -> Per
 /// A report of a run with `engines` over `positions`: a perft phase, a short fuzz
 /// campaign, and every disagreement the oracle finds on each position (minimized when
 /// asked), the way `xqdiff check` fills one.
-fn run_report(engines: &[&dyn Engine], positions: &[(&str, bool)]) -> Report {
+fn run_report(engines: &[&dyn Generator], positions: &[(&str, bool)]) -> Report {
     let mut report = Report::new();
     report.seed = Some(7);
     report.command = Some("xqdiff check --seed 7".to_owned());
@@ -343,12 +343,12 @@ fn full_report() -> Report {
     let mut report = run_report(&engines, &[(CANNON, true)]);
     // The corpus's cannon cases fail with the planted bug: real replay failures.
     let t = Instant::now();
-    let replay = xqdiff::corpus::replay(std::path::Path::new("corpus"), &engines)
+    let replay = xqdiff::diff::corpus::replay(std::path::Path::new("corpus"), &engines)
         .expect("the repository's corpus");
     assert!(!replay.failures.is_empty());
     report.add_replay(
         "corpus",
-        &xqdiff::corpus::Source::Dir("corpus".into()),
+        &xqdiff::diff::corpus::Source::Dir("corpus".into()),
         &replay,
         t.elapsed(),
     );
@@ -713,11 +713,11 @@ fn every_run_status_has_its_verdict_word_and_colour() {
 #[test]
 fn a_walked_board_dispute_keeps_its_line() {
     let planted = Planted(Bug::MakeForgetsKingSlot);
-    let engines: Vec<&dyn Engine> = vec![&MailboxGen, &BitboardGen, &planted];
+    let engines: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
     let pos = Position::from_fen("3k5/9/3P1r3/9/9/9/9/9/3K5/9 w").unwrap();
     let d = check_position(&pos, &engines)
         .into_iter()
-        .find(|d| d.check == xqdiff::oracle::CheckKind::WalkedBoard)
+        .find(|d| d.check == xqdiff::diff::oracle::CheckKind::WalkedBoard)
         .expect("the walked king slot shows");
     assert!(d.line.len() >= 2, "{d}");
     let mut report = Report::new();

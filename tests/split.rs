@@ -4,13 +4,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{self, registry};
-use xqdiff::planted::{Bug, Planted};
-use xqdiff::split::files::read_jobs;
-use xqdiff::split::frontier::{emit, Emitted};
-use xqdiff::split::shard::count_job;
-use xqdiff::split::Shard;
-use xqdiff::{Engine, Position};
+use xqdiff::job::split::files::read_jobs;
+use xqdiff::job::split::frontier::{emit, Emitted};
+use xqdiff::job::split::shard::count_job;
+use xqdiff::job::split::Shard;
+use xqdiff::{Generator, Position};
 
 /// A scratch directory, removed when the test ends.
 struct Scratch(PathBuf);
@@ -188,7 +188,7 @@ fn shards_add_up_to_the_unsplit_perft() {
         emit_jobs(&jobs, depth, split);
         let results = run_shards(&dir, &jobs, shards, base, gens);
         let merged = merge_json(&jobs, &results);
-        let engines: Vec<&dyn Engine> = if gens.is_empty() {
+        let engines: Vec<&dyn Generator> = if gens.is_empty() {
             registry()
         } else {
             gens.iter().filter_map(|g| generators::by_name(g)).collect()
@@ -508,7 +508,7 @@ fn a_planted_bug_shows_in_the_job_results() {
     let (_, all) = read_jobs(&jobs, |_| true).unwrap();
     let bitboard = generators::by_name("bitboard").unwrap();
     let planted = Planted(Bug::CannonCannotCapture);
-    let odd = |engines: &[&dyn Engine]| -> usize {
+    let odd = |engines: &[&dyn Generator]| -> usize {
         all.iter()
             .map(|job| count_job(header.split, Shard::WHOLE, job, engines))
             .filter(|r| !r.agrees())

@@ -3,8 +3,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use xqdiff::generators::registry;
-use xqdiff::oracle::check_position;
-use xqdiff::structured::ArbitraryPosition;
+use xqdiff::diff::oracle::check_position;
+use xqdiff::cases::structured::ArbitraryPosition;
 
 fuzz_target!(|input: ArbitraryPosition| {
     let engines = registry();

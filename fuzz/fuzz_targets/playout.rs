@@ -4,9 +4,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use xqdiff::generators::registry;
-use xqdiff::oracle::check_position;
-use xqdiff::playout;
-use xqdiff::structured::playout_start;
+use xqdiff::diff::oracle::{check_position, consensus_steps};
+use xqdiff::cases::playout;
+use xqdiff::cases::structured::playout_start;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, moves)) = data.split_first() else {
@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let engines = registry();
     // The walk follows moves every generator agrees on; the oracle holds them all to
     // each position on it.
-    for pos in playout::from_bytes(playout_start(first), &engines, moves) {
+    for pos in playout::from_bytes(playout_start(first), consensus_steps(&engines), moves) {
         if let Some(d) = check_position(&pos, &engines).first() {
             panic!("{d}");
         }

@@ -8,15 +8,16 @@
 //! xboard: `perft N 1` prints, for each depth up to N, Sjaak-style lines
 //!         `  Ch2-e2   45   960` (move, count, running total), then ` N  total  0.00  0nps`;
 //!         plain `perft N` prints only the total lines.
+#![forbid(unsafe_code)]
 
 use clap::{Parser, ValueEnum};
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
-use xqdiff::engine::Engine;
-use xqdiff::external::Protocol;
 use xqdiff::generators::bitboard::BitboardGen;
-use xqdiff::planted::{Bug, Planted};
+use xqdiff::generators::face::Generator;
+use xqdiff::generators::planted::{Bug, Planted};
+use xqdiff::subject::external::Protocol;
 use xqdiff::{Move, Position, Role, Square};
 
 #[derive(Parser)]
@@ -80,7 +81,7 @@ const NAME: &str = "xqdiff-test-engine";
 
 struct TestEngine<'a> {
     args: &'a Args,
-    generator: &'a dyn Engine,
+    generator: &'a dyn Generator,
     pos: Position,
     /// A search is running (`--search`) and waits for `stop`.
     searching: bool,
@@ -94,7 +95,7 @@ fn main() {
         }
     }
     let planted;
-    let generator: &dyn Engine = match args.bug {
+    let generator: &dyn Generator = match args.bug {
         Some(bug) => {
             planted = Planted(bug);
             &planted
@@ -307,18 +308,12 @@ impl TestEngine<'_> {
         let Some(mv) = parse_move(text, self.args.ranks) else {
             return false;
         };
-        let after = self
-            .generator
-            .probe(&self.pos)
-            .legal
-            .into_iter()
-            .find(|l| l.mv == mv);
-        match after.map(|l| Position::new(l.after)) {
-            Some(Ok(pos)) => {
+        match self.generator.play(&self.pos, mv) {
+            Ok(pos) => {
                 self.pos = pos;
                 true
             }
-            _ => false,
+            Err(_) => false,
         }
     }
 

@@ -57,11 +57,11 @@ const PARTS: [(&str, &str); 9] = [
 
 /// `xqdiff bench --oracle`: the table of where one thread's time goes.
 fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
-    use crate::oracle::timing::ORACLE;
+    use crate::generators::timing::ORACLE;
     let generators = select_generators(&args.generator)?;
     let single = pool(1)?;
-    let bench =
-        single.install(|| crate::campaign::measure_oracle(args.seed, args.cases, &generators));
+    let bench = single
+        .install(|| crate::diff::campaign::measure_oracle(args.seed, args.cases, &generators));
     let secs = bench.elapsed.as_secs_f64().max(1e-9);
     println!(
         "oracle: seed {}, {} cases, {} positions in {secs:.2} s on one thread: {:.0} positions/s",

@@ -1,12 +1,12 @@
 //! `xqdiff check`, and `xqdiff` with no subcommand: the whole verification with its
-//! defaults (`crate::check`), a progress bar per phase, the phase table at the end,
+//! defaults (`crate::job::check`), a progress bar per phase, the phase table at the end,
 //! and the report written as JSON, HTML and Markdown.
 
 use super::engine_cmd::EngineFlags;
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
-use crate::check::{self, Config, EngineCheck, Observer};
-use crate::progress::Progress;
-use crate::report::{html, markdown, Phase, RenderOptions, Report, Status};
+use crate::cli::progress::Progress;
+use crate::job::check::{self, Config, EngineCheck, Observer};
+use crate::job::report::{html, markdown, Phase, RenderOptions, Report, Status};
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -326,7 +326,10 @@ mod tests {
         assert_eq!(args.report_dir, PathBuf::from("xqdiff-report"));
         assert_eq!(args.corpus, None);
         let config = args.config(1).unwrap();
-        assert_eq!(config.corpus, crate::corpus::Source::default_location());
+        assert_eq!(
+            config.corpus,
+            crate::diff::corpus::Source::default_location()
+        );
         assert!(Cli::try_parse_from(["xqdiff"]).unwrap().command.is_none());
     }
 }

@@ -4,14 +4,18 @@
 //! `<corpus>/external/<engine>/`.
 
 use super::{corpus_source, pool, save_dir, CliError, CorpusUse, Outcome};
-use crate::corpus::Source;
-use crate::crosscheck::{self, targets, Finding, Options, Stage, Status, Target, Verdict};
+use crate::cli::progress::Progress;
+use crate::diff::corpus::Source;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
-use crate::external::{split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
 use crate::generators::registry;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::progress::Progress;
+use crate::subject::crosscheck::{
+    self, targets, Options, Stage, Status, SubjectFinding, Target, Verdict,
+};
+use crate::subject::external::{
+    split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
+};
 use crate::subject::Subject;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -227,7 +231,7 @@ fn indent(text: &str) -> String {
         .join("\n")
 }
 
-fn print_finding(f: &Finding) {
+fn print_finding(f: &SubjectFinding) {
     println!(
         "DIFFERENCE on {} at depth {}: {}",
         f.label,

@@ -1,9 +1,9 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
-use crate::campaign::{self, Config, Source};
+use crate::cli::progress::Progress;
+use crate::diff::campaign::{self, Config, Source};
 use crate::generators::registry;
-use crate::progress::Progress;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -142,7 +142,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         println!(
             "interrupted by {} after {} (seed {seed})",
             signals::name(sig),
-            crate::report::counted(report.findings.len() as u64, "disagreement")
+            crate::job::report::counted(report.findings.len() as u64, "disagreement")
         );
         return Ok(Outcome::Interrupted(sig));
     }

@@ -2,7 +2,7 @@
 
 use super::split_cmd::rate;
 use super::{CliError, Outcome};
-use crate::split::merge::{merge, Merged};
+use crate::job::split::merge::{merge, Merged};
 use std::path::PathBuf;
 
 /// Arguments of `xqdiff merge`.

@@ -1,9 +1,9 @@
 //! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
 
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
-use crate::corpus::{write_case, Case};
+use crate::diff::corpus::{write_case, Case};
+use crate::diff::minimize::minimize_first;
 use crate::generators::registry;
-use crate::minimize::minimize_first;
 use crate::position::Position;
 use std::path::PathBuf;
 
@@ -50,7 +50,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
                 source,
             })?;
             (
-                crate::structured::from_bytes(&bytes),
+                crate::cases::structured::from_bytes(&bytes),
                 format!("libFuzzer artifact {}", path.display()),
             )
         }

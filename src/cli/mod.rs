@@ -1,5 +1,8 @@
 //! The `xqdiff` command line. `main.rs` only calls [`main`]; everything it does lives here
 //! so it can be tested.
+//!
+//! Owns the flags, the printing, the progress bars and the signal handling. May use
+//! every layer; the work itself is done in the library layers it calls.
 
 mod bench_cmd;
 mod check_cmd;
@@ -9,17 +12,18 @@ mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
 mod perft_cmd;
+pub mod progress;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
 mod signals;
 mod split_cmd;
 
-use crate::corpus::Source;
-use crate::engine::Engine;
+use crate::diff::corpus::Source;
 use crate::epd::EpdError;
 use crate::fen::FenError;
 use crate::generators;
+use crate::generators::face::Generator;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -143,7 +147,7 @@ pub enum CliError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        source: crate::report::ReportError,
+        source: crate::job::report::ReportError,
     },
     /// A corpus directory that the command cannot use.
     #[error("{flag} {}: {problem}", path.display())]
@@ -157,7 +161,7 @@ pub enum CliError {
     },
     /// A split perft's jobs or results files, or the flags naming them.
     #[error(transparent)]
-    Split(#[from] crate::split::SplitError),
+    Split(#[from] crate::job::split::SplitError),
     /// A phase of a check could not run to the end (its report is written all the same).
     #[error("check incomplete: {0}")]
     Incomplete(String),
@@ -212,7 +216,7 @@ pub fn run(cli: Cli) -> Result<Outcome, CliError> {
 }
 
 /// The generators a `--generator` value selects: one by name, or `all`.
-fn select_generators(name: &str) -> Result<Vec<&'static dyn Engine>, CliError> {
+fn select_generators(name: &str) -> Result<Vec<&'static dyn Generator>, CliError> {
     if name == "all" {
         return Ok(generators::registry());
     }
@@ -225,8 +229,8 @@ fn select_generators(name: &str) -> Result<Vec<&'static dyn Engine>, CliError> {
 }
 
 /// The generators a repeatable `--generator` selects, in registry order, each once.
-fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Engine>, CliError> {
-    let mut wanted: Vec<&'static dyn Engine> = Vec::new();
+fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Generator>, CliError> {
+    let mut wanted: Vec<&'static dyn Generator> = Vec::new();
     for name in names {
         wanted.extend(select_generators(name)?);
     }
@@ -295,7 +299,7 @@ fn save_dir(source: &Source, no_save: bool) -> Option<PathBuf> {
         return None;
     }
     if source.is_built_in() {
-        println!("{}", crate::check::BUILT_IN_READ_ONLY);
+        println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
     }
     source.dir().map(Path::to_path_buf)
 }

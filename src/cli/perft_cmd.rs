@@ -4,12 +4,12 @@
 
 use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, CliError, CorpusUse, Outcome};
-use crate::descent;
-use crate::engine::Engine;
+use crate::cli::progress::Progress;
+use crate::diff::descent;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
+use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::progress::Progress;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -119,7 +119,7 @@ struct Investigation<'a> {
 impl Investigation<'_> {
     /// Follows the disagreement seen in `runs` (one per generator, at `depth` from `pos`)
     /// down to where the move sets differ, minimizes it, prints it and saves it.
-    fn run(&self, pos: &Position, depth: u32, generators: &[&dyn Engine], runs: &[Run]) {
+    fn run(&self, pos: &Position, depth: u32, generators: &[&dyn Generator], runs: &[Run]) {
         let known: Vec<Vec<(Move, u64)>> = runs.iter().map(|r| r.divide.clone()).collect();
         let bar = Progress::new("descent", 0);
         let report = |ply: usize, done: u64, total: u64| {
@@ -155,7 +155,7 @@ impl Investigation<'_> {
         );
         println!("  {}", f.disagreement);
         if self.read_only {
-            println!("{}", crate::check::BUILT_IN_READ_ONLY);
+            println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
         if let Some(dir) = self.save {
             match f.save(dir, self.found_by) {
@@ -190,7 +190,7 @@ struct Run {
     elapsed: Duration,
 }
 
-fn timed_divide(g: &dyn Engine, pos: &Position, depth: u32) -> Run {
+fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Run {
     let bar = Progress::new(g.name(), 0);
     let report = |done: u64, total: u64| bar.update(done, total);
     let started = Instant::now();
@@ -221,7 +221,7 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 fn run_one(
     pos: &Position,
     depth: u32,
-    generators: &[&dyn Engine],
+    generators: &[&dyn Generator],
     divide: bool,
     investigation: Investigation<'_>,
 ) -> Outcome {
@@ -304,7 +304,7 @@ fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
 
 fn run_suite(
     suite: &[SuiteEntry],
-    generators: &[&dyn Engine],
+    generators: &[&dyn Generator],
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
     investigation: Investigation<'_>,

@@ -1,7 +1,7 @@
 //! `xqdiff report`: renders a saved report again, as HTML or Markdown.
 
 use super::{CliError, Outcome};
-use crate::report::{html, markdown, RenderOptions, Report};
+use crate::job::report::{html, markdown, RenderOptions, Report};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `xqdiff report`.

@@ -2,10 +2,10 @@
 //! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
 
 use super::{corpus_source, CliError, CorpusUse, Outcome};
-use crate::corpus::fnv1a;
+use crate::cases::structured::{playout_starts, to_bytes};
+use crate::diff::corpus::fnv1a;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::position::Position;
-use crate::structured::{playout_starts, to_bytes};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `xqdiff fuzz-seeds`.

@@ -2,13 +2,13 @@
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
 use super::{pool, CliError, Outcome};
-use crate::engine::Engine;
+use crate::cli::progress::Progress;
+use crate::generators::face::Generator;
+use crate::job::split::files::{read_jobs, resume, write_result};
+use crate::job::split::frontier::{emit, Emitted};
+use crate::job::split::shard::count_job;
+use crate::job::split::{Job, JobResult, Shard, SplitError};
 use crate::position::Position;
-use crate::progress::Progress;
-use crate::split::files::{read_jobs, resume, write_result};
-use crate::split::frontier::{emit, Emitted};
-use crate::split::shard::count_job;
-use crate::split::{Job, JobResult, Shard, SplitError};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -61,7 +61,7 @@ pub(super) fn run(
     args: &SplitArgs,
     fen: Option<&str>,
     depth: Option<u32>,
-    generators: &[&dyn Engine],
+    generators: &[&dyn Generator],
     threads: usize,
 ) -> Result<Outcome, CliError> {
     match (&args.emit_jobs, &args.jobs) {
@@ -97,7 +97,7 @@ fn emit_jobs(
     root: &Position,
     depth: u32,
     split_depth: u32,
-    generators: &[&dyn Engine],
+    generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let started = Instant::now();
     match emit(out, root, depth, split_depth, generators)? {
@@ -149,7 +149,7 @@ fn run_shard(
     jobs_path: &Path,
     shard: Shard,
     output: Option<&Path>,
-    generators: &[&dyn Engine],
+    generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let (header, jobs) = read_jobs(jobs_path, |i| shard.owns(i))?;
     let names: Vec<String> = {

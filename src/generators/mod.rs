@@ -5,11 +5,20 @@
 //! shared between two of them would let one bug hide in both, and the harness would
 //! never see it.
 //!
+//! Besides the generators this folder owns the [`MoveGen`] trait, its object-safe face
+//! ([`face::Generator`]), the one [`registry`], and perft. May use the vocabulary only;
+//! every other layer uses it.
+//!
 //! [`Square`]: crate::square::Square
 
 pub mod bitboard;
+pub mod face;
 pub mod mailbox;
 pub mod naive;
+pub mod perft;
+#[cfg(any(test, feature = "planted"))]
+pub mod planted;
+pub mod timing;
 
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Piece};
@@ -91,7 +100,7 @@ pub trait MoveGen: Sync + Send {
 
 /// The built-in generators, each once. CLI, tests and benchmarks iterate this list, so
 /// adding a generator is one line here.
-pub fn registry() -> Vec<&'static dyn crate::engine::Engine> {
+pub fn registry() -> Vec<&'static dyn crate::generators::face::Generator> {
     vec![
         &mailbox::MailboxGen,
         &bitboard::BitboardGen,
@@ -105,6 +114,6 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The registered generator called `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn crate::engine::Engine> {
+pub fn by_name(name: &str) -> Option<&'static dyn crate::generators::face::Generator> {
     registry().into_iter().find(|g| g.name() == name)
 }

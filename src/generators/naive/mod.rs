@@ -1,4 +1,4 @@
-//! The naive generator: the rules contract (`shared/spec/xiangqi-rules.md`) written out
+//! The naive generator: the rules contract (`docs/rules.md`) written out
 //! as plainly as Rust allows, so the fast generators have something obvious to be
 //! checked against.
 //!

@@ -321,7 +321,10 @@ fn make_unmake_and_setup_round_trip() {
 #[test]
 fn perft_from_the_start() {
     let mut board = NaiveGen.load(&Position::startpos());
-    assert_eq!(crate::perft::perft(&NaiveGen, &mut board, 3), 79666);
+    assert_eq!(
+        crate::generators::perft::perft(&NaiveGen, &mut board, 3),
+        79666
+    );
 }
 
 /// The check detector looks only at the king's file and rank and a leap away: every

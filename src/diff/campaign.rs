@@ -1,0 +1,288 @@
+//! The in-process fuzz campaign: the oracle over structured and playout positions, in
+//! parallel, on the stable toolchain, reproducible from a seed.
+//!
+//! Case `i` of a run seeded `s` depends only on `(s, i)`, so a run with `--cases N`
+//! checks the same positions whatever the thread count, and any finding can be
+//! reproduced from the seed and case number it prints.
+
+use crate::cases::playout;
+use crate::cases::rng::Rng;
+use crate::cases::structured;
+use crate::diff::corpus::{write_case, Case};
+use crate::diff::minimize::minimize;
+use crate::diff::oracle::{check_line, follow, line_seed, Disagreement, LineOutcome, WALK_PLIES};
+use crate::generators::face::Generator;
+use crate::position::Position;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Where positions come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Source {
+    /// Random bytes through the structured decoder.
+    Arbitrary,
+    /// Random legal playouts from the start or a reference position.
+    Playout,
+    /// Alternate the two.
+    Both,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Stop after this many cases.
+    pub cases: Option<u64>,
+    /// Stop after this long.
+    pub duration: Option<Duration>,
+    /// Where positions come from.
+    pub source: Source,
+    /// Stop at the first disagreement.
+    pub stop_on_first: bool,
+    /// Where to save minimized findings; `None` keeps them in memory only.
+    pub corpus: Option<PathBuf>,
+    /// Chance of preferring a capture in playouts.
+    pub capture_bias: f64,
+    /// Longest playout, in plies.
+    pub max_plies: usize,
+    /// Playout starts besides the start position and the reference suite: usually the
+    /// regression corpus, so games continue from positions that once broke a generator.
+    pub extra_starts: Vec<Position>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            seed: 0,
+            cases: None,
+            duration: Some(Duration::from_secs(60)),
+            source: Source::Both,
+            stop_on_first: false,
+            corpus: None,
+            capture_bias: 0.35,
+            max_plies: 150,
+            extra_starts: Vec::new(),
+        }
+    }
+}
+
+/// One disagreement found, minimized.
+#[derive(Clone, Debug)]
+pub struct FuzzFinding {
+    /// The case that found it.
+    pub case: u64,
+    /// The position it was found on.
+    pub original: Position,
+    /// The minimized position.
+    pub minimized: Position,
+    /// The disagreement on the minimized position.
+    pub disagreement: Disagreement,
+    /// The corpus file written (or already there), if saving.
+    pub file: Option<PathBuf>,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Cases run.
+    pub cases: u64,
+    /// Positions put through the oracle (a playout case checks every ply).
+    pub positions: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Distinct findings, in case order.
+    pub findings: Vec<FuzzFinding>,
+    /// Feature coverage of the positions checked.
+    pub coverage: crate::cases::features::Coverage,
+    /// Whether it ended early on a stop request (Ctrl-C).
+    pub interrupted: bool,
+    /// Corpus files that could not be written.
+    pub write_errors: Vec<String>,
+}
+
+impl Report {
+    /// Cases per second.
+    pub fn rate(&self) -> f64 {
+        self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Case `index`: a line of positions, each checked by the whole oracle while every
+/// generator's board walks it. An arbitrary case starts at a decoded position and walks
+/// the line [`check_position`](crate::diff::oracle::check_position) walks from it, so any
+/// finding reproduces from its FEN alone; a playout case walks a seeded random game.
+pub fn run_case(
+    config: &Config,
+    index: u64,
+    gens: &[&dyn Generator],
+    starts: &[Position],
+) -> LineOutcome {
+    let mut rng = Rng::for_item(config.seed, index);
+    let use_playout = match config.source {
+        Source::Arbitrary => false,
+        Source::Playout => true,
+        Source::Both => index % 2 == 1,
+    };
+    if use_playout {
+        let start = &starts[rng.below(starts.len() as u64) as usize];
+        let plies = rng.below(config.max_plies as u64 + 1) as usize;
+        let bias = config.capture_bias;
+        check_line(start, gens, plies, playout::chooser(&mut rng, bias))
+    } else {
+        let len = rng.below(3 * 32 + 4) as usize;
+        let start = structured::from_bytes(&rng.bytes(len));
+        let mut line = Rng::new(line_seed(&start));
+        check_line(&start, gens, WALK_PLIES, |c| {
+            Some(line.below(c.len() as u64) as usize)
+        })
+    }
+}
+
+/// What [`measure_oracle`] saw.
+#[derive(Clone, Debug)]
+pub struct OracleBench {
+    /// Cases run.
+    pub cases: u64,
+    /// Positions put through the whole oracle.
+    pub positions: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Where the time went, by generator and part of the work.
+    pub timings: crate::generators::timing::Timings,
+}
+
+/// Runs cases `0..cases` of a campaign seeded `seed` (both sources, no extra starts, so
+/// the set is fixed) on the calling thread, timing every part of the oracle's work.
+pub fn measure_oracle(seed: u64, cases: u64, gens: &[&dyn Generator]) -> OracleBench {
+    let config = Config {
+        seed,
+        ..Config::default()
+    };
+    let starts = structured::playout_starts();
+    let started = Instant::now();
+    let (positions, timings) = crate::generators::timing::measure(|| {
+        (0..cases)
+            .map(|i| run_case(&config, i, gens, starts).positions.len() as u64)
+            .sum()
+    });
+    OracleBench {
+        cases,
+        positions,
+        elapsed: started.elapsed(),
+        timings,
+    }
+}
+
+/// Runs a campaign. `stop` ends it early (set it from a Ctrl-C handler); `progress`
+/// hears `(cases, findings)` after every batch.
+pub fn run(
+    config: &Config,
+    gens: &[&dyn Generator],
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64, usize) + Sync),
+) -> Report {
+    let started = Instant::now();
+    let mut starts = structured::playout_starts().to_vec();
+    starts.extend(config.extra_starts.iter().cloned());
+    let found: Mutex<Vec<FuzzFinding>> = Mutex::new(Vec::new());
+    let write_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut report = Report::default();
+    let batch = (rayon::current_num_threads() as u64 * 16).max(16);
+    let mut next = 0u64;
+    loop {
+        let time_up = config.duration.is_some_and(|d| started.elapsed() >= d);
+        let cases_done = config.cases.is_some_and(|n| next >= n);
+        let first_found = config.stop_on_first && !lock(&found).is_empty();
+        if stop.load(Ordering::Relaxed) {
+            report.interrupted = true;
+            break;
+        }
+        if time_up || cases_done || first_found {
+            break;
+        }
+        let end = config.cases.map_or(next + batch, |n| n.min(next + batch));
+        let results: Vec<crate::cases::features::Coverage> = (next..end)
+            .into_par_iter()
+            .map(|i| {
+                let outcome = run_case(config, i, gens, &starts);
+                let mut coverage = crate::cases::features::Coverage::default();
+                for pos in &outcome.positions {
+                    coverage.add(pos);
+                }
+                // The line ended at its first disagreement; that one stands for it.
+                if let Some(d) = outcome.disagreements.into_iter().next() {
+                    if let Some(pos) = finding_position(&outcome.positions, &d) {
+                        let finding = record(config, i, &pos, &d, gens, &write_errors);
+                        let mut all = lock(&found);
+                        if !all.iter().any(|f| {
+                            f.minimized == finding.minimized
+                                && f.disagreement.same_kind(&finding.disagreement)
+                        }) {
+                            all.push(finding);
+                        }
+                    }
+                }
+                coverage
+            })
+            .collect();
+        for cov in results {
+            report.coverage.merge(&cov);
+        }
+        report.positions = report.coverage.total();
+        report.cases += end - next;
+        next = end;
+        progress(report.cases, lock(&found).len());
+    }
+    report.elapsed = started.elapsed();
+    report.findings = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.findings.sort_by_key(|f| f.case);
+    report.write_errors = write_errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    report
+}
+
+/// The position a line's disagreement is about: the one whose FEN it names.
+fn finding_position(positions: &[Position], d: &Disagreement) -> Option<Position> {
+    positions.iter().rev().find(|p| p.fen() == d.fen).cloned()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A worker that panicked mid-push leaves the data intact enough to report.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn record(
+    config: &Config,
+    case: u64,
+    pos: &Position,
+    d: &Disagreement,
+    gens: &[&dyn Generator],
+    errors: &Mutex<Vec<String>>,
+) -> FuzzFinding {
+    let (shown, d, _) = follow(pos, d, gens);
+    let (minimized, disagreement) = minimize(&shown, &d, gens);
+    let mut finding = FuzzFinding {
+        case,
+        original: pos.clone(),
+        minimized,
+        disagreement,
+        file: None,
+    };
+    if let Some(dir) = &config.corpus {
+        let how = format!(
+            "xqdiff fuzz --seed {} (case {case}, source {:?})",
+            config.seed, config.source
+        );
+        match Case::from_disagreement(&finding.disagreement, &pos.fen(), &how) {
+            Ok(c) => match write_case(dir, &c) {
+                Ok((path, _)) => finding.file = Some(path),
+                Err(e) => lock(errors).push(format!("{}: {e}", dir.display())),
+            },
+            Err(e) => lock(errors).push(format!("minimized FEN unreadable: {e}")),
+        }
+    }
+    finding
+}

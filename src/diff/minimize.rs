@@ -1,0 +1,207 @@
+//! Shrinks a position to the smallest, simplest position that still fails: for the
+//! built-in generators, one that still shows the same disagreement (same check, same odd
+//! generator); for anything else, whatever the caller's predicate says ([`shrink`]).
+//!
+//! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
+//! simpler kind; move a piece one step toward its nearest corner; give Red the move.
+//! Every accepted step lowers (piece count, complexity, distance to corners, side), so
+//! the loop ends; candidates are tried in a fixed order, so the result is deterministic.
+
+use crate::diff::oracle::{check_position, check_position_along, Disagreement};
+use crate::generators::face::Generator;
+use crate::piece::{Color, Piece, Role};
+use crate::position::{Position, Setup};
+use crate::square::Square;
+
+/// Kinds from simplest to most complex: a replacement must move left in this list.
+const SIMPLICITY: [Role; 6] = [
+    Role::Pawn,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+];
+
+fn complexity(role: Role) -> usize {
+    SIMPLICITY
+        .iter()
+        .position(|&r| r == role)
+        .unwrap_or(SIMPLICITY.len())
+}
+
+/// The candidates one step simpler than `pos`, in the order they are tried.
+fn candidates(pos: &Position) -> Vec<Setup> {
+    let base = pos.setup();
+    let mut out = Vec::new();
+    let pieces: Vec<(Square, Piece)> = pos.pieces().collect();
+    for &(sq, p) in &pieces {
+        if p.role != Role::King {
+            let mut s = base.clone();
+            s.board[sq.index()] = None;
+            out.push(s);
+        }
+    }
+    for &(sq, p) in &pieces {
+        if p.role == Role::King {
+            continue;
+        }
+        for &simpler in &SIMPLICITY[..complexity(p.role)] {
+            let mut s = base.clone();
+            s.board[sq.index()] = Some(Piece::new(p.color, simpler));
+            out.push(s);
+        }
+    }
+    for &(sq, p) in &pieces {
+        for to in toward_corner(sq) {
+            if base.piece_at(to).is_none() {
+                let mut s = base.clone();
+                s.board[sq.index()] = None;
+                s.board[to.index()] = Some(p);
+                out.push(s);
+            }
+        }
+    }
+    if base.turn == Color::Black {
+        out.push(Setup {
+            turn: Color::Red,
+            ..base.clone()
+        });
+    }
+    out
+}
+
+/// The one-step moves of a piece toward the corner nearest it (file first).
+fn toward_corner(sq: Square) -> Vec<Square> {
+    let (f, r) = (sq.file(), sq.rank());
+    let df: i8 = if f == 0 || f == 8 {
+        0
+    } else if f <= 4 {
+        -1
+    } else {
+        1
+    };
+    let dr: i8 = if r == 0 || r == 9 {
+        0
+    } else if r <= 4 {
+        -1
+    } else {
+        1
+    };
+    let mut out = Vec::new();
+    if df != 0 {
+        out.extend(Square::new((f as i8 + df) as u8, r));
+    }
+    if dr != 0 {
+        out.extend(Square::new(f, (r as i8 + dr) as u8));
+    }
+    out
+}
+
+/// Shrinks `pos` one step at a time, keeping a valid candidate whenever `still_fails`
+/// holds for it, until no candidate does; returns the last position kept (`pos` itself
+/// if no candidate fails). `still_fails` is asked only about valid positions, and is
+/// never asked about `pos`: the caller already knows it fails there.
+///
+/// A predicate that cannot answer (an engine that died, say) should record why and
+/// answer `false` from then on without asking again: the loop then ends after one pass
+/// over the current candidates.
+pub fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) -> Position {
+    let mut best = pos.clone();
+    loop {
+        let step = candidates(&best)
+            .into_iter()
+            .filter_map(|c| Position::new(c).ok())
+            .find(|c| still_fails(c));
+        match step {
+            Some(next) => best = next,
+            None => return best,
+        }
+    }
+}
+
+/// Shrinks `pos`, on which `target` was found, and returns the smallest position
+/// reached with the disagreement it shows there. If `pos` does not show `target`'s kind
+/// of disagreement at all, it is returned as it is, with `target`.
+pub fn minimize(
+    pos: &Position,
+    target: &Disagreement,
+    gens: &[&dyn Generator],
+) -> (Position, Disagreement) {
+    // A board walked along a line of a long playout may not go wrong on the line the
+    // oracle walks from the position by itself; then every candidate walks that line.
+    let line = (!target.line.is_empty()
+        && !check_position(pos, gens)
+            .iter()
+            .any(|d| d.same_kind(target)))
+    .then_some(target.line.as_slice());
+    // `shrink` stops at the first candidate that fails, so the last disagreement seen
+    // belongs to the position it returns.
+    let mut last = target.clone();
+    let best = shrink(pos, |c| {
+        match check_position_along(c, gens, line)
+            .into_iter()
+            .find(|d| d.same_kind(target))
+        {
+            Some(d) => {
+                last = d;
+                true
+            }
+            None => false,
+        }
+    });
+    (best, last)
+}
+
+/// The first disagreement on `pos` (in the oracle's order), minimized.
+pub fn minimize_first(pos: &Position, gens: &[&dyn Generator]) -> Option<(Position, Disagreement)> {
+    let first = check_position(pos, gens).into_iter().next()?;
+    Some(minimize(pos, &first, gens))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corner_steps_always_approach_a_corner() {
+        let dist = |sq: Square| {
+            let f = sq.file().min(8 - sq.file());
+            let r = sq.rank().min(9 - sq.rank());
+            f + r
+        };
+        for sq in Square::all() {
+            for to in toward_corner(sq) {
+                assert!(dist(to) < dist(sq), "{sq} -> {to}");
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_are_strictly_simpler_and_never_drop_a_king() {
+        let pos = Position::startpos();
+        for c in candidates(&pos) {
+            let kings = c.pieces().filter(|(_, p)| p.role == Role::King).count();
+            assert_eq!(kings, 2);
+        }
+        assert!(minimize_first(&pos, &crate::generators::registry()).is_none());
+    }
+
+    /// A predicate that only counts pieces drives `shrink` to the two kings plus the
+    /// number of pieces it insists on, and never asks about the starting position.
+    #[test]
+    fn shrink_keeps_what_the_predicate_needs() {
+        let start = Position::startpos();
+        for keep in [0usize, 1, 3] {
+            let mut asked_start = false;
+            let small = shrink(&start, |c| {
+                asked_start |= *c == start;
+                c.pieces().count() >= 2 + keep
+            });
+            assert!(!asked_start);
+            assert_eq!(small.pieces().count(), 2 + keep, "{}", small.fen());
+        }
+        let unchanged = shrink(&start, |_| false);
+        assert_eq!(unchanged, start);
+    }
+}

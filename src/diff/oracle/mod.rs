@@ -1,0 +1,489 @@
+//! The oracle: everything the generators say about one position, compared.
+//!
+//! Every answer a generator gives is an answer to compare: each move of its lists
+//! (repeats included, [`tally`]), its bulk count, what each legal move captures, the
+//! board after it, whether it gives check and how many replies follow it, what its board
+//! says after being used (every move made and unmade on it, or a line of moves made on
+//! it without reloading), and how it maps under the mirror and the colour swap.
+//!
+//! A disagreement is a value, not a panic: which check, which generators took part, the
+//! moves only some of them have, and, by majority vote, the odd one out.
+
+mod answers;
+mod symmetry;
+pub mod tally;
+mod walk;
+
+pub use walk::{
+    check_line, consensus_children, consensus_play, consensus_steps, line_seed, LineOutcome,
+    WALK_PLIES,
+};
+
+use crate::generators::face::{Generator, Probe};
+use crate::moves::Move;
+use crate::position::Position;
+use std::fmt;
+use std::str::FromStr;
+
+/// What was compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckKind {
+    /// Loading the position into a generator's board and reading it back changed it.
+    RoundTrip,
+    /// Whether the side to move is in check.
+    InCheck,
+    /// The pseudo-legal move sets.
+    PseudoLegal,
+    /// The legal move sets.
+    Legal,
+    /// A generator lists a move more than once.
+    ListedTwice,
+    /// The bulk count (`count_legal`, perft's last ply) is not the number of legal moves.
+    Count,
+    /// Make then unmake did not give back the position.
+    Unmake,
+    /// A board on which every legal move was made and unmade answers differently from a
+    /// freshly loaded one: make or unmake leaves state behind that the squares do not show.
+    /// The answers about each move come from that board, so this is told first.
+    ReusedBoard,
+    /// What a legal move captures.
+    Captured,
+    /// The position after making a legal move.
+    AfterMake,
+    /// A legal move led to a position that breaks the domain rules.
+    AfterMakeInvalid,
+    /// Whether a legal move gives check.
+    GivesCheck,
+    /// The bulk count on the position after a legal move.
+    CountAfter,
+    /// A board walked along a line of moves (made, never reloaded) answers differently
+    /// from a freshly loaded board of the same position, or from the start once walked back.
+    WalkedBoard,
+    /// Mirroring files a <-> i did not mirror a generator's moves.
+    Mirror,
+    /// Swapping colours and ranks r <-> 9-r did not map a generator's moves.
+    ColorSwap,
+}
+
+impl CheckKind {
+    /// Every kind, in the order the oracle reports them.
+    pub const ALL: [CheckKind; 16] = [
+        CheckKind::RoundTrip,
+        CheckKind::InCheck,
+        CheckKind::PseudoLegal,
+        CheckKind::Legal,
+        CheckKind::ListedTwice,
+        CheckKind::Count,
+        CheckKind::Unmake,
+        CheckKind::ReusedBoard,
+        CheckKind::Captured,
+        CheckKind::AfterMake,
+        CheckKind::AfterMakeInvalid,
+        CheckKind::GivesCheck,
+        CheckKind::CountAfter,
+        CheckKind::WalkedBoard,
+        CheckKind::Mirror,
+        CheckKind::ColorSwap,
+    ];
+
+    /// The name used in reports and corpus files.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CheckKind::RoundTrip => "round-trip",
+            CheckKind::InCheck => "in-check",
+            CheckKind::PseudoLegal => "pseudo-legal",
+            CheckKind::Legal => "legal",
+            CheckKind::ListedTwice => "listed-twice",
+            CheckKind::Count => "count",
+            CheckKind::Unmake => "unmake",
+            CheckKind::ReusedBoard => "reused-board",
+            CheckKind::Captured => "captured",
+            CheckKind::AfterMake => "after-make",
+            CheckKind::AfterMakeInvalid => "after-make-invalid",
+            CheckKind::GivesCheck => "gives-check",
+            CheckKind::CountAfter => "count-after",
+            CheckKind::WalkedBoard => "walked-board",
+            CheckKind::Mirror => "mirror",
+            CheckKind::ColorSwap => "color-swap",
+        }
+    }
+}
+
+impl fmt::Display for CheckKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CheckKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CheckKind, String> {
+        CheckKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("unknown check {s:?}"))
+    }
+}
+
+/// A move that some generators have and others lack (or, for `listed-twice`, that
+/// some list more than once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnlyIn {
+    /// The move.
+    pub mv: Move,
+    /// The generators that have it.
+    pub has: Vec<String>,
+}
+
+/// One way the generators disagree on a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// What was compared.
+    pub check: CheckKind,
+    /// The position, as FEN.
+    pub fen: String,
+    /// The generators compared.
+    pub generators: Vec<String>,
+    /// The one generator that differs from all others, when there is one.
+    pub odd_one_out: Option<String>,
+    /// For move checks, the moves not every generator has (or has once).
+    pub only_in: Vec<OnlyIn>,
+    /// A sentence on what differs.
+    pub detail: String,
+    /// For `walked-board`: the moves made from `fen` on one board before it went wrong.
+    pub line: Vec<Move>,
+}
+
+impl Disagreement {
+    /// Whether `other` is the same failure: same check, same odd generator (or the
+    /// same set of generators where there is no odd one). The minimizer keeps a smaller
+    /// position only if it still shows the same disagreement.
+    pub fn same_kind(&self, other: &Disagreement) -> bool {
+        self.check == other.check
+            && self.odd_one_out == other.odd_one_out
+            && self.generators == other.generators
+    }
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} disagreement on {}", self.check, self.fen)?;
+        if !self.line.is_empty() {
+            let line: Vec<String> = self.line.iter().map(Move::to_string).collect();
+            write!(f, " walking {}", line.join(" "))?;
+        }
+        if let Some(odd) = &self.odd_one_out {
+            write!(f, " (odd one out: {odd})")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+/// Groups `values` by equality and names the odd one out: the single generator whose
+/// value differs from every other, while the others all agree. `None` when all agree.
+fn vote<T: PartialEq>(values: &[(&str, T)]) -> Option<Option<String>> {
+    if values.iter().all(|(_, v)| *v == values[0].1) {
+        return None;
+    }
+    let odd = values.iter().enumerate().find_map(|(i, (name, v))| {
+        let mut others = values.iter().enumerate().filter(|&(j, _)| j != i);
+        let first = others.next().map(|(_, (_, w))| w)?;
+        let enough = values.len() >= 3;
+        (enough && *first != *v && others.all(|(_, (_, w))| w == first)).then(|| name.to_string())
+    });
+    Some(odd)
+}
+
+/// Collects the disagreements found on one position.
+struct Run<'a> {
+    names: Vec<&'a str>,
+    pos: &'a Position,
+    fen: Option<String>,
+    out: Vec<Disagreement>,
+}
+
+impl<'a> Run<'a> {
+    fn new(pos: &'a Position, gens: &[&'a dyn Generator]) -> Run<'a> {
+        Run {
+            names: gens.iter().map(|g| g.name()).collect(),
+            pos,
+            fen: None,
+            out: Vec::new(),
+        }
+    }
+
+    fn push(
+        &mut self,
+        check: CheckKind,
+        odd: Option<String>,
+        only_in: Vec<OnlyIn>,
+        detail: String,
+    ) {
+        self.push_line(check, odd, only_in, detail, Vec::new());
+    }
+
+    fn push_line(
+        &mut self,
+        check: CheckKind,
+        odd: Option<String>,
+        only_in: Vec<OnlyIn>,
+        detail: String,
+        line: Vec<Move>,
+    ) {
+        // The FEN is only written once something differs: most positions agree.
+        let fen = self.fen.get_or_insert_with(|| self.pos.fen()).clone();
+        self.out.push(Disagreement {
+            check,
+            fen,
+            generators: self.names.iter().map(|s| s.to_string()).collect(),
+            odd_one_out: odd,
+            only_in,
+            detail,
+            line,
+        });
+    }
+
+    /// Everything found, in the oracle's order of kinds (the first is what a campaign
+    /// reports when a position fails several checks).
+    fn finish(mut self) -> Vec<Disagreement> {
+        self.out.sort_by_key(|d| d.check);
+        self.out
+    }
+
+    /// Compares one value per generator and records a disagreement if they differ.
+    fn compare<T: PartialEq + fmt::Debug>(
+        &mut self,
+        check: CheckKind,
+        values: Vec<T>,
+        only_in: impl FnOnce() -> Vec<OnlyIn>,
+        what: impl FnOnce() -> String,
+    ) {
+        let named: Vec<(&str, T)> = self.names.iter().copied().zip(values).collect();
+        if let Some(odd) = vote(&named) {
+            let detail = named
+                .iter()
+                .map(|(n, v)| format!("{n}: {v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let what = what();
+            self.push(check, odd, only_in(), format!("{what}: {detail}"));
+        }
+    }
+
+    /// Records, for a check each generator passes or fails on its own, the generators
+    /// that fail it; the odd one out is the single failing one among passing others.
+    fn self_check(
+        &mut self,
+        check: CheckKind,
+        passed: &[bool],
+        only_in: Vec<OnlyIn>,
+        detail: String,
+        line: Vec<Move>,
+    ) {
+        let named: Vec<(&str, bool)> = self
+            .names
+            .iter()
+            .copied()
+            .zip(passed.iter().copied())
+            .collect();
+        let odd = match vote(&named) {
+            Some(odd) => odd,
+            None if passed.iter().all(|&p| p) => return,
+            // Every generator fails (or there is only one): no one to outvote it.
+            None => None,
+        };
+        let odd =
+            odd.or_else(|| (passed.len() == 1 && !passed[0]).then(|| self.names[0].to_string()));
+        self.push_line(check, odd, only_in, detail, line);
+    }
+}
+
+/// Runs every check on `pos` with `gens` (normally the whole registry) and returns
+/// every disagreement found; empty when all agree. Besides the answers about `pos`
+/// itself, each generator's board walks a line of up to [`WALK_PLIES`] moves chosen from
+/// the position alone, so the result depends on nothing but `pos` and `gens`.
+pub fn check_position(pos: &Position, gens: &[&dyn Generator]) -> Vec<Disagreement> {
+    check_position_along(pos, gens, None)
+}
+
+/// [`check_position`], walking the boards along `line` (as far as every generator
+/// agrees its moves are legal) instead of the line chosen from the position: how a
+/// `walked-board` finding from a longer playout is reproduced.
+pub fn check_position_along(
+    pos: &Position,
+    gens: &[&dyn Generator],
+    line: Option<&[Move]>,
+) -> Vec<Disagreement> {
+    let probes: Vec<Probe> = gens.iter().map(|g| g.probe(pos)).collect();
+    let mut run = Run::new(pos, gens);
+    answers::compare(&mut run, pos, gens, &probes);
+    walk::walk(&mut run, pos, gens, &probes, line);
+    symmetry::compare(&mut run, pos, gens, &probes);
+    run.finish()
+}
+
+/// Shows a disagreement where the bug acts. One about what a move leads to (the count or
+/// the check after it) is followed down into the position after the move, as long as
+/// that position shows a disagreement of its own: a rule bug seen one ply up as a count
+/// is best shown where the rule acts. A walked board that went wrong at the end of a
+/// long line is shown from as late on the line as still shows it. Returns the position
+/// and disagreement to report, and the moves from `pos` to that position. When the
+/// position after a move agrees by itself, the disagreement stays, saying so: what the
+/// move's make left on the board is then to blame.
+pub fn follow(
+    pos: &Position,
+    d: &Disagreement,
+    gens: &[&dyn Generator],
+) -> (Position, Disagreement, Vec<Move>) {
+    let mut here = pos.clone();
+    let mut found = d.clone();
+    let mut path = Vec::new();
+    if found.check == CheckKind::WalkedBoard && found.line.len() > 1 {
+        // A board that went wrong far down a long line usually goes wrong on its last
+        // few moves alone: start as late on the line as still shows it.
+        let mut along = vec![here.clone()];
+        for &mv in &found.line[..found.line.len() - 1] {
+            match along.last().and_then(|p| consensus_play(p, gens, mv)) {
+                Some(p) => along.push(p),
+                None => break,
+            }
+        }
+        for k in (1..along.len()).rev() {
+            let tail = &found.line[k..];
+            let shown = check_position_along(&along[k], gens, Some(tail))
+                .into_iter()
+                .find(|d| d.same_kind(&found));
+            if let Some(shorter) = shown {
+                path.extend_from_slice(&found.line[..k]);
+                here = along[k].clone();
+                found = shorter;
+                break;
+            }
+        }
+    }
+    // Each step goes one ply down; a bug shows within a ply or two of where it is seen.
+    for _ in 0..8 {
+        if !matches!(found.check, CheckKind::CountAfter | CheckKind::GivesCheck) {
+            break;
+        }
+        let Some(mv) = found.only_in.first().map(|o| o.mv) else {
+            break;
+        };
+        let Some(child) = consensus_play(&here, gens, mv) else {
+            break;
+        };
+        match check_position(&child, gens).into_iter().next() {
+            Some(below) => {
+                here = child;
+                found = below;
+                path.push(mv);
+            }
+            None => {
+                found.detail.push_str(
+                    "; the position after it, loaded afresh, agrees: the board the move \
+                     was made on is what answers wrongly",
+                );
+                break;
+            }
+        }
+    }
+    (here, found, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vote_names_the_single_odd_value() {
+        let table: &[(&[u8], Option<Option<&str>>)] = &[
+            (&[1, 1, 1], None),
+            (&[1, 2, 1], Some(Some("b"))),
+            (&[2, 1, 1], Some(Some("a"))),
+            (&[1, 2, 3], Some(None)),
+            (&[1, 2], Some(None)),
+        ];
+        for &(values, want) in table {
+            let named: Vec<(&str, u8)> = ["a", "b", "c"]
+                .into_iter()
+                .zip(values.iter().copied())
+                .collect();
+            let got = vote(&named);
+            assert_eq!(got, want.map(|o| o.map(str::to_owned)), "{values:?}");
+        }
+    }
+
+    /// One generator alone has no one to outvote it: validation's own check detector
+    /// still holds it to the rules, and names it.
+    #[test]
+    fn a_lone_generator_is_held_to_the_rules_by_validation() {
+        use crate::generators::planted::{Bug, Planted};
+        let planted = Planted(Bug::KingLeavesPalace);
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/5K3 w").unwrap();
+        let found = check_position(&pos, &[&planted]);
+        let d = found
+            .iter()
+            .find(|d| d.check == CheckKind::AfterMakeInvalid)
+            .expect("the king's step out of the palace is invalid");
+        assert_eq!(d.odd_one_out.as_deref(), Some("planted"));
+        assert_eq!(d.only_in.len(), 1);
+        assert_eq!(d.only_in[0].mv.to_string(), "f0g0");
+        assert!(check_position(&pos, &[&crate::generators::naive::NaiveGen]).is_empty());
+    }
+
+    /// A count after a move that the position after it shows by itself is reported
+    /// there, with the move that leads to it.
+    #[test]
+    fn a_count_after_a_move_is_followed_to_where_it_shows() {
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let planted = Planted(Bug::CannonCannotCapture);
+        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
+        let root = Position::from_fen("3k5/9/1c7/9/1P7/9/9/9/9/1R2K4 w").unwrap();
+        let first = check_position(&root, &gens).remove(0);
+        assert_eq!(first.check, CheckKind::CountAfter);
+        let (there, d, path) = follow(&root, &first, &gens);
+        assert_eq!(path.len(), 1);
+        assert_eq!(d.check, CheckKind::PseudoLegal);
+        assert_eq!(d.fen, there.fen());
+        assert!(d.only_in.iter().all(|o| o.mv.from.to_string() == "b7"));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for k in CheckKind::ALL {
+            assert_eq!(k.as_str().parse::<CheckKind>(), Ok(k));
+            assert_eq!(k.to_string(), k.as_str());
+        }
+        assert!("no-such-check".parse::<CheckKind>().is_err());
+    }
+
+    /// What a disagreement says of itself: the check, the position, the line walked, the
+    /// odd one out and the detail, each only when there is one.
+    #[test]
+    fn a_disagreement_reads_as_a_sentence() {
+        let mv: Move = "e0e1".parse().unwrap();
+        let d = |line: Vec<Move>, odd: Option<&str>| Disagreement {
+            check: CheckKind::WalkedBoard,
+            fen: "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".to_owned(),
+            generators: vec!["a".into(), "b".into(), "c".into()],
+            odd_one_out: odd.map(str::to_owned),
+            only_in: Vec::new(),
+            detail: "it went wrong".to_owned(),
+            line,
+        };
+        let table: &[(Disagreement, &str)] = &[
+            (
+                d(vec![mv, mv], Some("b")),
+                "walked-board disagreement on 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 walking e0e1 e0e1 (odd one out: b): it went wrong",
+            ),
+            (
+                d(Vec::new(), None),
+                "walked-board disagreement on 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1: it went wrong",
+            ),
+        ];
+        for (d, want) in table {
+            assert_eq!(d.to_string(), *want);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! The object-safe face of a generator, so the CLI, tests and the oracle can hold a
+//! list of different generators. Every [`MoveGen`] is a [`Generator`].
+//!
+//! Everything a generator can be asked is collected here as plain values ([`Probe`],
+//! [`Listing`]), so the oracle compares answers without knowing any board type. The
+//! answers keep what a set would hide: move lists are sorted but keep repeats, and the
+//! bulk count ([`MoveGen::count_legal`]) is asked separately from the list.
+
+use crate::generators::perft::{self, ProgressFn};
+use crate::generators::timing::span;
+use crate::generators::MoveGen;
+use crate::moves::{Move, MoveList};
+use crate::piece::Piece;
+use crate::position::{Position, PositionError, Setup};
+
+/// What a generator says about the board in front of it, without playing a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The board read back.
+    pub setup: Setup,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Pseudo-legal moves, sorted, repeats kept.
+    pub pseudo_legal: Vec<Move>,
+    /// Legal moves, sorted, repeats kept.
+    pub legal: Vec<Move>,
+    /// What [`MoveGen::count_legal`] says: perft's last ply.
+    pub count: u64,
+}
+
+/// The move lists and check of a freshly loaded board, without the bulk count: what a
+/// symmetry check maps from one board to another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Pseudo-legal moves, sorted, repeats kept.
+    pub pseudo_legal: Vec<Move>,
+    /// Legal moves, sorted, repeats kept.
+    pub legal: Vec<Move>,
+}
+
+/// What one legal move does on a generator's own board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move.
+    pub mv: Move,
+    /// What it takes, if anything.
+    pub captured: Option<Piece>,
+    /// The board after making it, read back out.
+    pub after: Setup,
+    /// Whether the side to move after it is in check: the move gives check.
+    pub gives_check: bool,
+    /// [`MoveGen::count_legal`] on the board after it: perft(2)'s contribution.
+    pub count_after: u64,
+}
+
+/// A legal move and the board after it, without the questions asked of that board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Child {
+    /// The move.
+    pub mv: Move,
+    /// What it takes, if anything.
+    pub captured: Option<Piece>,
+    /// The board after making it, read back out.
+    pub after: Setup,
+}
+
+/// Everything a generator says about one position, for comparison with the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The position loaded into the generator's board and read straight back.
+    pub round_trip: Setup,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Pseudo-legal moves, sorted, repeats kept.
+    pub pseudo_legal: Vec<Move>,
+    /// Legal moves, sorted (repeats kept), with what each does. All of them are made and
+    /// unmade on one board, so a move's answers also show what earlier unmakes left behind.
+    pub legal: Vec<LegalMove>,
+    /// [`MoveGen::count_legal`] on a freshly loaded board.
+    pub count: u64,
+    /// The board of `legal` asked everything again after every legal move was made and
+    /// unmade on it: should equal the fresh answers.
+    pub again: Listing,
+}
+
+impl Probe {
+    /// Just the legal moves, sorted, repeats kept.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.legal.iter().map(|l| l.mv).collect()
+    }
+
+    /// The fresh board's answers in the shape of a [`Listing`], to compare with a board
+    /// that got to the same position another way.
+    pub fn listing(&self) -> Listing {
+        Listing {
+            setup: self.round_trip.clone(),
+            in_check: self.in_check,
+            pseudo_legal: self.pseudo_legal.clone(),
+            legal: self.legal_moves(),
+            count: self.count,
+        }
+    }
+
+    /// Whether `other` says the same as the fresh board: read-back, check, both lists and
+    /// the count.
+    pub fn same_as(&self, other: &Listing) -> bool {
+        self.round_trip == other.setup
+            && self.in_check == other.in_check
+            && self.count == other.count
+            && self.pseudo_legal == other.pseudo_legal
+            && self.legal.len() == other.legal.len()
+            && self.legal.iter().zip(&other.legal).all(|(l, &m)| l.mv == m)
+    }
+}
+
+/// One board of one generator, walked by making moves on it, never reloaded: what an
+/// engine's search does to its board. A piece list or cache that make or unmake keeps
+/// wrong shows here as answers that differ from a freshly loaded board's.
+pub trait Walker {
+    /// Makes `mv` (a legal move of the current board) and returns the board read back.
+    fn play(&mut self, mv: Move) -> Setup;
+    /// Unmakes the last move played; `false` when there is none.
+    fn take_back(&mut self) -> bool;
+    /// Everything the board says where it stands now.
+    fn listing(&mut self) -> Listing;
+}
+
+/// A generator seen through a vtable.
+pub trait Generator: Sync {
+    /// Its short name.
+    fn name(&self) -> &'static str;
+    /// Single-threaded perft.
+    fn perft(&self, pos: &Position, depth: u32) -> u64;
+    /// Perft on the current rayon pool.
+    fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64;
+    /// Per-root-move counts, on the current rayon pool when `parallel`.
+    fn divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+    ) -> Vec<(Move, u64)>;
+    /// Everything the generator says about `pos`.
+    fn probe(&self, pos: &Position) -> Probe;
+    /// The freshly loaded board's answers about `pos`, without playing any move.
+    fn listing(&self, pos: &Position) -> Listing;
+    /// The freshly loaded board's move lists and check.
+    fn generate(&self, pos: &Position) -> Generated;
+    /// The legal moves of `pos` (sorted, repeats kept), each with the board after it.
+    fn children(&self, pos: &Position) -> Vec<Child>;
+    /// A board loaded from `pos`, to walk.
+    fn walker<'a>(&'a self, pos: &Position) -> Box<dyn Walker + 'a>;
+    /// The position after `mv`, by this generator: the one way every caller plays a move
+    /// (load, check it is legal, make, read back, validate).
+    fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError>;
+}
+
+/// Why a generator could not play a move on a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The move is not among the generator's legal moves there.
+    #[error("{mv} is not a legal move for {generator} on {fen}")]
+    NotLegal {
+        /// The generator asked.
+        generator: &'static str,
+        /// The move.
+        mv: Move,
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// Making the move left a board that is not a valid position.
+    #[error("{generator} makes an invalid position with {mv}: {error}")]
+    Invalid {
+        /// The generator asked.
+        generator: &'static str,
+        /// The move.
+        mv: Move,
+        /// What is wrong with the board after it.
+        error: PositionError,
+    },
+}
+
+/// Sorted moves of a list, repeats kept.
+fn sorted(list: &MoveList) -> Vec<Move> {
+    let mut v = list.to_vec();
+    v.sort_unstable();
+    v
+}
+
+fn list_board<G: MoveGen>(g: &G, board: &mut G::Board) -> Listing {
+    let mut pseudo = MoveList::new();
+    g.pseudo_legal(board, &mut pseudo);
+    let mut legal = MoveList::new();
+    g.legal(board, &mut legal);
+    Listing {
+        setup: g.to_setup(board),
+        in_check: g.in_check(board),
+        pseudo_legal: sorted(&pseudo),
+        legal: sorted(&legal),
+        count: g.count_legal(board),
+    }
+}
+
+struct BoardWalker<'a, G: MoveGen> {
+    g: &'a G,
+    board: G::Board,
+    played: Vec<(Move, G::Undo)>,
+}
+
+impl<G: MoveGen> Walker for BoardWalker<'_, G> {
+    fn play(&mut self, mv: Move) -> Setup {
+        span(self.g.name(), "walk", || {
+            let undo = self.g.make(&mut self.board, mv);
+            self.played.push((mv, undo));
+            self.g.to_setup(&self.board)
+        })
+    }
+
+    fn take_back(&mut self) -> bool {
+        match self.played.pop() {
+            Some((mv, undo)) => {
+                span(self.g.name(), "walk", || {
+                    self.g.unmake(&mut self.board, mv, undo)
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn listing(&mut self) -> Listing {
+        span(self.g.name(), "walk", || {
+            list_board(self.g, &mut self.board)
+        })
+    }
+}
+
+impl<G: MoveGen> Generator for G {
+    fn name(&self) -> &'static str {
+        MoveGen::name(self)
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        perft::perft(self, &mut self.load(pos), depth)
+    }
+
+    fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64 {
+        perft::perft_parallel(self, &self.load(pos), depth, progress)
+    }
+
+    fn divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+    ) -> Vec<(Move, u64)> {
+        let mut board = self.load(pos);
+        if parallel {
+            perft::divide_parallel(self, &board, depth, progress)
+        } else {
+            perft::divide(self, &mut board, depth)
+        }
+    }
+
+    fn probe(&self, pos: &Position) -> Probe {
+        // Three boards, so that each answer comes from a board nothing was played on
+        // before it was asked (generating legal moves makes and unmakes on the board):
+        // a wrong count or list is then told apart from state left behind, which
+        // `again` shows.
+        let who = MoveGen::name(self);
+        let (round_trip, in_check, pseudo, list) = span(who, "lists", || {
+            let mut first = self.load(pos);
+            let mut pseudo = MoveList::new();
+            self.pseudo_legal(&first, &mut pseudo);
+            let mut list = MoveList::new();
+            self.legal(&mut first, &mut list);
+            let in_check = self.in_check(&first);
+            (
+                self.to_setup(&first),
+                in_check,
+                sorted(&pseudo),
+                sorted(&list),
+            )
+        });
+        let count = span(who, "count", || self.count_legal(&mut self.load(pos)));
+        let mut board = self.load(pos);
+        let legal = span(who, "per-move", || {
+            list.into_iter()
+                .map(|mv| {
+                    let captured = self.captured(&board, mv);
+                    let undo = self.make(&mut board, mv);
+                    let row = LegalMove {
+                        mv,
+                        captured,
+                        after: self.to_setup(&board),
+                        gives_check: self.in_check(&board),
+                        count_after: self.count_legal(&mut board),
+                    };
+                    self.unmake(&mut board, mv, undo);
+                    row
+                })
+                .collect()
+        });
+        Probe {
+            round_trip,
+            in_check,
+            pseudo_legal: pseudo,
+            legal,
+            count,
+            again: span(who, "reused board", || list_board(self, &mut board)),
+        }
+    }
+
+    fn listing(&self, pos: &Position) -> Listing {
+        span(MoveGen::name(self), "walk", || {
+            list_board(self, &mut self.load(pos))
+        })
+    }
+
+    fn generate(&self, pos: &Position) -> Generated {
+        span(MoveGen::name(self), "symmetry", || {
+            let mut board = self.load(pos);
+            let mut pseudo = MoveList::new();
+            self.pseudo_legal(&board, &mut pseudo);
+            let mut legal = MoveList::new();
+            self.legal(&mut board, &mut legal);
+            Generated {
+                in_check: self.in_check(&board),
+                pseudo_legal: sorted(&pseudo),
+                legal: sorted(&legal),
+            }
+        })
+    }
+
+    fn children(&self, pos: &Position) -> Vec<Child> {
+        let mut board = self.load(pos);
+        let mut list = MoveList::new();
+        self.legal(&mut board, &mut list);
+        sorted(&list)
+            .into_iter()
+            .map(|mv| {
+                let captured = self.captured(&board, mv);
+                let undo = self.make(&mut board, mv);
+                let after = self.to_setup(&board);
+                self.unmake(&mut board, mv, undo);
+                Child {
+                    mv,
+                    captured,
+                    after,
+                }
+            })
+            .collect()
+    }
+
+    fn walker<'a>(&'a self, pos: &Position) -> Box<dyn Walker + 'a> {
+        Box::new(BoardWalker {
+            g: self,
+            board: self.load(pos),
+            played: Vec::new(),
+        })
+    }
+
+    fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
+        let mut board = self.load(pos);
+        let mut legal = MoveList::new();
+        self.legal(&mut board, &mut legal);
+        if !legal.contains(&mv) {
+            return Err(PlayError::NotLegal {
+                generator: MoveGen::name(self),
+                mv,
+                fen: pos.fen(),
+            });
+        }
+        self.make(&mut board, mv);
+        Position::new(self.to_setup(&board)).map_err(|error| PlayError::Invalid {
+            generator: MoveGen::name(self),
+            mv,
+            error,
+        })
+    }
+}

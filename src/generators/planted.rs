@@ -1,0 +1,387 @@
+//! Generators with one planted bug each: the naive generator wrapped so that it
+//! adds or drops moves the way a typical rule bug would, or answers wrongly the way a
+//! typical engine bug does (a move listed twice, a bulk count or a check test wrong in
+//! double check, a piece list that unmake leaves stale). They exist to prove that the
+//! harness catches bugs (the planted tests, and the test engine's `--bug` switch);
+//! nothing else should use them.
+//!
+//! The wrapper's board keeps a piece list beside the naive board, as gens do, and
+//! generates only from the pieces on the list, so a list that goes stale changes the
+//! moves without changing what the squares read back.
+
+use crate::generators::naive::NaiveGen;
+use crate::{Color, Move, MoveGen, MoveList, Piece, Role, Setup, Square};
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One rule bug, or none.
+pub enum Bug {
+    /// No bug: the wrapper then only exercises the trait's default methods.
+    None,
+    /// A cannon never captures, screen or not.
+    CannonCannotCapture,
+    /// A horse jumps even when its leg is blocked.
+    HorseLegIgnored,
+    /// An elephant may cross the river.
+    ElephantCrossesRiver,
+    /// An elephant moves even when its eye is blocked.
+    ElephantEyeIgnored,
+    /// A pawn steps sideways before it has crossed the river.
+    PawnSidewaysBeforeRiver,
+    /// A king may step out of its palace.
+    KingLeavesPalace,
+    /// A rook may jump over the first piece in its way.
+    RookJumpsOne,
+    /// A horse taking a horse is listed twice (about 1% of positions have one).
+    HorseTakesHorseTwice,
+    /// The bulk count is one short when the side to move is in double check.
+    CountShortInDoubleCheck,
+    /// `in_check` says no when the side to move is in double check (the legality test
+    /// itself is right: only what an engine would use for check extensions is wrong).
+    InCheckMissesDoubleCheck,
+    /// Unmaking a pawn capture forgets to put the pawn back on the piece list, so the
+    /// pawn stays on its square but generates no moves until the board is reloaded.
+    UnmakeForgetsPawnSlot,
+    /// Reading the board back always says Red is to move.
+    ReadBackSaysRedToMove,
+    /// `captured` says a move that takes a pawn takes nothing.
+    CapturedMissesPawn,
+    /// Make advances the half-move clock, which the other generators leave alone.
+    MakeTicksClock,
+    /// Unmaking the capture of a horse brings back a pawn.
+    UnmakeBringsBackHorseAsPawn,
+    /// Making a king move forgets to move the king on the piece list; the unmake puts
+    /// everything right, so only a board that goes on from there (a search) goes wrong.
+    MakeForgetsKingSlot,
+    /// A horse on files a-d jumps even when its leg is blocked: right on one wing, wrong
+    /// on the other, which only the mirror shows when the horse stands on the right.
+    LeftHorseLegIgnored,
+    /// A black pawn steps sideways before the river: right for one side, wrong for the
+    /// other, which only the colour swap shows when Red has the pawn.
+    BlackPawnSidewaysBeforeRiver,
+}
+
+/// The naive generator with `Bug` planted in it.
+pub struct Planted(pub Bug);
+
+fn at(f: i32, r: i32) -> Option<Square> {
+    if (0..9).contains(&f) && (0..10).contains(&r) {
+        Square::new(f as u8, r as u8)
+    } else {
+        None
+    }
+}
+
+fn in_palace(c: Color, sq: Square) -> bool {
+    (3..=5).contains(&sq.file())
+        && if c == Color::Red {
+            sq.rank() <= 2
+        } else {
+            sq.rank() >= 7
+        }
+}
+
+/// The extra moves the bug adds for the piece on `from`.
+fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
+    let (f, r) = (from.file() as i32, from.rank() as i32);
+    let free_or_enemy = |sq: &Square| s.piece_at(*sq).is_none_or(|q| q.color != p.color);
+    let mut out = Vec::new();
+    match (bug, p.role) {
+        (Bug::HorseLegIgnored, Role::Horse) | (Bug::LeftHorseLegIgnored, Role::Horse)
+            if bug == Bug::HorseLegIgnored || f <= 3 =>
+        {
+            for (df, dr) in [
+                (1, 2),
+                (2, 1),
+                (-1, 2),
+                (-2, 1),
+                (1, -2),
+                (2, -1),
+                (-1, -2),
+                (-2, -1),
+            ] {
+                let leg = at(f + df / 2, r + dr / 2);
+                if leg.is_some_and(|l| s.piece_at(l).is_some()) {
+                    out.extend(at(f + df, r + dr));
+                }
+            }
+        }
+        (Bug::ElephantCrossesRiver, Role::Elephant) | (Bug::ElephantEyeIgnored, Role::Elephant) => {
+            for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
+                let (Some(eye), Some(to)) = (at(f + df / 2, r + dr / 2), at(f + df, r + dr)) else {
+                    continue;
+                };
+                let crosses = (to.rank() >= 5) != (from.rank() >= 5);
+                let eye_blocked = s.piece_at(eye).is_some();
+                let wanted = match bug {
+                    Bug::ElephantCrossesRiver => crosses && !eye_blocked,
+                    _ => eye_blocked && !crosses,
+                };
+                if wanted {
+                    out.push(to);
+                }
+            }
+        }
+        (Bug::PawnSidewaysBeforeRiver, Role::Pawn)
+        | (Bug::BlackPawnSidewaysBeforeRiver, Role::Pawn)
+            if bug == Bug::PawnSidewaysBeforeRiver || p.color == Color::Black =>
+        {
+            let crossed = if p.color == Color::Red {
+                r >= 5
+            } else {
+                r <= 4
+            };
+            if !crossed {
+                out.extend(at(f - 1, r));
+                out.extend(at(f + 1, r));
+            }
+        }
+        (Bug::KingLeavesPalace, Role::King) => {
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                out.extend(at(f + df, r + dr).filter(|sq| !in_palace(p.color, *sq)));
+            }
+        }
+        (Bug::RookJumpsOne, Role::Rook) => {
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let mut k = 1;
+                while let Some(sq) = at(f + df * k, r + dr * k) {
+                    if s.piece_at(sq).is_some() {
+                        out.extend(at(f + df * (k + 1), r + dr * (k + 1)));
+                        break;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        _ => {}
+    }
+    out.retain(free_or_enemy);
+    out
+}
+
+/// The planted generator's board: the naive board, and a list of where each piece
+/// stands (`None` for a slot whose piece was taken).
+#[derive(Clone, Debug)]
+pub struct PlantedBoard {
+    naive: <NaiveGen as MoveGen>::Board,
+    slots: Vec<Option<Square>>,
+    /// Half-moves the clock has been advanced by make (only with `MakeTicksClock`).
+    clock: u32,
+}
+
+/// What make took, and from which slot of the list.
+#[derive(Clone, Copy, Debug)]
+pub struct PlantedUndo {
+    naive: <NaiveGen as MoveGen>::Undo,
+    slot: Option<usize>,
+}
+
+/// How many pieces give check to the side to move: two or more is a double check.
+fn checkers(s: &Setup) -> usize {
+    let facing = usize::from(s.kings_facing());
+    s.checkers(s.turn).len() + facing
+}
+
+impl MoveGen for Planted {
+    type Board = PlantedBoard;
+    type Undo = PlantedUndo;
+    fn name(&self) -> &'static str {
+        "planted"
+    }
+    fn load(&self, pos: &crate::Position) -> Self::Board {
+        PlantedBoard {
+            naive: NaiveGen.load(pos),
+            slots: pos.pieces().map(|(sq, _)| Some(sq)).collect(),
+            clock: 0,
+        }
+    }
+    fn to_setup(&self, b: &Self::Board) -> Setup {
+        let mut s = NaiveGen.to_setup(&b.naive);
+        s.halfmoves += b.clock;
+        if self.0 == Bug::ReadBackSaysRedToMove {
+            s.turn = Color::Red;
+        }
+        s
+    }
+    fn captured(&self, b: &Self::Board, mv: Move) -> Option<Piece> {
+        let taken = self.piece_at(b, mv.to);
+        if self.0 == Bug::CapturedMissesPawn && taken.is_some_and(|p| p.role == Role::Pawn) {
+            return None;
+        }
+        taken
+    }
+    fn turn(&self, b: &Self::Board) -> Color {
+        NaiveGen.turn(&b.naive)
+    }
+    fn piece_at(&self, b: &Self::Board, sq: Square) -> Option<Piece> {
+        NaiveGen.piece_at(&b.naive, sq)
+    }
+    fn pseudo_legal(&self, b: &Self::Board, out: &mut MoveList) {
+        let mut inner = MoveList::new();
+        NaiveGen.pseudo_legal(&b.naive, &mut inner);
+        let s = NaiveGen.to_setup(&b.naive);
+        let listed = |sq: Square| b.slots.contains(&Some(sq));
+        for &mv in inner.iter() {
+            if !listed(mv.from) {
+                continue;
+            }
+            let mover = s.piece_at(mv.from).map(|p| p.role);
+            let taken = s.piece_at(mv.to).map(|p| p.role);
+            let cannon_capture = mover == Some(Role::Cannon) && taken.is_some();
+            if !(self.0 == Bug::CannonCannotCapture && cannon_capture) {
+                out.push(mv);
+            }
+            if self.0 == Bug::HorseTakesHorseTwice
+                && mover == Some(Role::Horse)
+                && taken == Some(Role::Horse)
+            {
+                out.push(mv);
+            }
+        }
+        for (from, p) in s.pieces().filter(|(_, p)| p.color == s.turn) {
+            if listed(from) {
+                for to in extra(self.0, &s, from, p) {
+                    out.push(Move::new(from, to));
+                }
+            }
+        }
+    }
+    fn king_attacked(&self, b: &Self::Board, c: Color) -> bool {
+        NaiveGen.king_attacked(&b.naive, c)
+    }
+    fn in_check(&self, b: &Self::Board) -> bool {
+        let attacked = self.king_attacked(b, self.turn(b));
+        if self.0 == Bug::InCheckMissesDoubleCheck && attacked {
+            return checkers(&NaiveGen.to_setup(&b.naive)) < 2;
+        }
+        attacked
+    }
+    fn count_legal(&self, b: &mut Self::Board) -> u64 {
+        let mut list = MoveList::new();
+        self.legal(b, &mut list);
+        let n = list.len() as u64;
+        if self.0 == Bug::CountShortInDoubleCheck
+            && n > 0
+            && checkers(&NaiveGen.to_setup(&b.naive)) >= 2
+        {
+            return n - 1;
+        }
+        n
+    }
+    fn make(&self, b: &mut Self::Board, mv: Move) -> Self::Undo {
+        let king = NaiveGen
+            .piece_at(&b.naive, mv.from)
+            .is_some_and(|p| p.role == Role::King);
+        let taken = b.slots.iter().position(|s| *s == Some(mv.to));
+        if let Some(i) = taken {
+            b.slots[i] = None;
+        }
+        if !(self.0 == Bug::MakeForgetsKingSlot && king) {
+            if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.from)) {
+                *mover = Some(mv.to);
+            }
+        }
+        if self.0 == Bug::MakeTicksClock {
+            b.clock += 1;
+        }
+        PlantedUndo {
+            naive: NaiveGen.make(&mut b.naive, mv),
+            slot: taken,
+        }
+    }
+    fn unmake(&self, b: &mut Self::Board, mv: Move, u: Self::Undo) {
+        if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.to)) {
+            *mover = Some(mv.from);
+        }
+        let pawn = u.naive.is_some_and(|p| p.role == Role::Pawn);
+        if let Some(i) = u.slot {
+            if !(self.0 == Bug::UnmakeForgetsPawnSlot && pawn) {
+                b.slots[i] = Some(mv.to);
+            }
+        }
+        b.clock = b.clock.saturating_sub(1);
+        let restored = match u.naive {
+            Some(p) if self.0 == Bug::UnmakeBringsBackHorseAsPawn && p.role == Role::Horse => {
+                Some(Piece::new(p.color, Role::Pawn))
+            }
+            other => other,
+        };
+        NaiveGen.unmake(&mut b.naive, mv, restored)
+    }
+}
+
+impl Bug {
+    /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
+    pub const ALL: [Bug; 18] = [
+        Bug::CannonCannotCapture,
+        Bug::HorseLegIgnored,
+        Bug::ElephantCrossesRiver,
+        Bug::ElephantEyeIgnored,
+        Bug::PawnSidewaysBeforeRiver,
+        Bug::KingLeavesPalace,
+        Bug::RookJumpsOne,
+        Bug::HorseTakesHorseTwice,
+        Bug::CountShortInDoubleCheck,
+        Bug::InCheckMissesDoubleCheck,
+        Bug::UnmakeForgetsPawnSlot,
+        Bug::ReadBackSaysRedToMove,
+        Bug::CapturedMissesPawn,
+        Bug::MakeTicksClock,
+        Bug::UnmakeBringsBackHorseAsPawn,
+        Bug::MakeForgetsKingSlot,
+        Bug::LeftHorseLegIgnored,
+        Bug::BlackPawnSidewaysBeforeRiver,
+    ];
+
+    /// Whether the bug changes perft counts, so that a subject answering only perft
+    /// can show it: a wrong `in_check`, read-back or capture alone does not, since perft
+    /// uses none of them.
+    pub const fn changes_perft(self) -> bool {
+        !matches!(
+            self,
+            Bug::None
+                | Bug::InCheckMissesDoubleCheck
+                | Bug::ReadBackSaysRedToMove
+                | Bug::CapturedMissesPawn
+                | Bug::MakeTicksClock
+        )
+    }
+
+    /// The kebab-case name the test engine's `--bug` flag takes.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Bug::None => "none",
+            Bug::CannonCannotCapture => "cannon-cannot-capture",
+            Bug::HorseLegIgnored => "horse-leg-ignored",
+            Bug::ElephantCrossesRiver => "elephant-crosses-river",
+            Bug::ElephantEyeIgnored => "elephant-eye-ignored",
+            Bug::PawnSidewaysBeforeRiver => "pawn-sideways-before-river",
+            Bug::KingLeavesPalace => "king-leaves-palace",
+            Bug::RookJumpsOne => "rook-jumps-one",
+            Bug::HorseTakesHorseTwice => "horse-takes-horse-twice",
+            Bug::CountShortInDoubleCheck => "count-short-in-double-check",
+            Bug::InCheckMissesDoubleCheck => "in-check-misses-double-check",
+            Bug::UnmakeForgetsPawnSlot => "unmake-forgets-pawn-slot",
+            Bug::ReadBackSaysRedToMove => "read-back-says-red-to-move",
+            Bug::CapturedMissesPawn => "captured-misses-pawn",
+            Bug::MakeTicksClock => "make-ticks-clock",
+            Bug::UnmakeBringsBackHorseAsPawn => "unmake-brings-back-horse-as-pawn",
+            Bug::MakeForgetsKingSlot => "make-forgets-king-slot",
+            Bug::LeftHorseLegIgnored => "left-horse-leg-ignored",
+            Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
+        }
+    }
+}
+
+impl FromStr for Bug {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Bug, String> {
+        std::iter::once(Bug::None)
+            .chain(Bug::ALL)
+            .find(|b| b.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Bug::ALL.iter().map(|b| b.as_str()).collect();
+                format!("unknown bug {s:?}; known: none, {}", names.join(", "))
+            })
+    }
+}

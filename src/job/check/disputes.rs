@@ -1,0 +1,164 @@
+//! Disputes for the findings `report::convert` has no conversion for: a perft
+//! descent that was minimized, and a difference between an external engine and the
+//! built-in generators.
+
+use crate::diff::descent;
+use crate::job::report::{counted, Dispute, DisputedMove, FoundPath, PerftTotals};
+use crate::moves::Move;
+use crate::subject::crosscheck::{self, Comparison};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A perft disagreement among the generators, followed down and minimized: the
+/// minimized position with its moves, the position the descent ended on as where it
+/// was found, and the path from the perft's root to it.
+pub(super) fn from_descent(
+    phase: &str,
+    f: &descent::PerftFinding,
+    found_by: &str,
+    file: Option<&Path>,
+) -> Dispute {
+    let mut d = Dispute::from_oracle(phase, &f.disagreement)
+        .with_original(&f.descent.position.fen())
+        .with_path(&f.root.fen(), &f.descent.path)
+        .with_found_by(found_by);
+    if let Some(file) = file {
+        d = d.with_corpus_file(file);
+    }
+    d
+}
+
+/// A difference between `engine` and the built-in generators `builtins`: on the
+/// smallest position that shows it when the check got that far, else where the
+/// descent stopped. The engine is the odd one out; each disputed move says who has it
+/// and, where counted, each side's count below it.
+pub(super) fn from_engine(
+    phase: &str,
+    f: &crosscheck::SubjectFinding,
+    engine: &str,
+    builtins: &[String],
+    found_by: &str,
+) -> Dispute {
+    // The reproduction is on a position down the path; the path recorded is the part
+    // that reaches it, so root + path + original FEN agree with each other.
+    let (fen, original, path, cmp) = match &f.reproduction {
+        Some(r) => (
+            r.minimized.fen(),
+            r.from.fen(),
+            &f.path[..r.ply.min(f.path.len())],
+            r.comparison.as_ref(),
+        ),
+        None => (
+            f.position.fen(),
+            f.position.fen(),
+            &f.path[..],
+            Some(&f.comparison),
+        ),
+    };
+    let mut generators = builtins.to_vec();
+    generators.push(engine.to_owned());
+    Dispute {
+        phase: phase.to_owned(),
+        check: "perft".to_owned(),
+        fen,
+        original_fen: None,
+        moves_fen: None,
+        generators,
+        odd_one_out: Some(engine.to_owned()),
+        moves: cmp.map(|c| moves(c, engine, builtins)).unwrap_or_default(),
+        path: Some(FoundPath {
+            root_fen: f.root.fen(),
+            moves: path.iter().map(Move::to_string).collect(),
+        }),
+        perft: cmp.map(|c| totals(c, engine, builtins)),
+        corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
+        found_by: Some(format!("{found_by} (position {})", f.label)),
+        line: Vec::new(),
+        detail: match cmp {
+            Some(c) => detail(c, engine),
+            None => format!(
+                "{engine} failed before it could answer on the smallest position; \
+                 at the root, depth {}, it counts {} where the built-in generators count {}",
+                f.depth, f.comparison.subject_total, f.comparison.consensus_total
+            ),
+        },
+    }
+    .with_original(&original)
+}
+
+fn moves(c: &Comparison, engine: &str, builtins: &[String]) -> Vec<DisputedMove> {
+    let ours =
+        |n: u64| -> BTreeMap<String, u64> { builtins.iter().map(|b| (b.clone(), n)).collect() };
+    let mut out: Vec<DisputedMove> = Vec::new();
+    for &(mv, n) in &c.only_subject {
+        out.push(DisputedMove {
+            mv: mv.to_string(),
+            has: vec![engine.to_owned()],
+            counts: BTreeMap::from([(engine.to_owned(), n)]),
+        });
+    }
+    for &(mv, n) in &c.only_consensus {
+        out.push(DisputedMove {
+            mv: mv.to_string(),
+            has: builtins.to_vec(),
+            counts: ours(n),
+        });
+    }
+    for m in &c.counts_differ {
+        let mut counts = ours(m.consensus);
+        counts.insert(engine.to_owned(), m.subject);
+        let mut has = builtins.to_vec();
+        has.push(engine.to_owned());
+        out.push(DisputedMove {
+            mv: m.mv.to_string(),
+            has,
+            counts,
+        });
+    }
+    out.sort_by(|a, b| a.mv.cmp(&b.mv));
+    out
+}
+
+fn totals(c: &Comparison, engine: &str, builtins: &[String]) -> PerftTotals {
+    let mut counts: BTreeMap<String, u64> = builtins
+        .iter()
+        .map(|b| (b.clone(), c.consensus_total))
+        .collect();
+    counts.insert(engine.to_owned(), c.subject_total);
+    PerftTotals {
+        depth: c.depth,
+        counts,
+    }
+}
+
+fn detail(c: &Comparison, engine: &str) -> String {
+    let moves = |n: usize| counted(n as u64, "move");
+    let mut parts = Vec::new();
+    if !c.only_subject.is_empty() {
+        parts.push(format!("{} only it has", moves(c.only_subject.len())));
+    }
+    if !c.only_consensus.is_empty() {
+        parts.push(format!("{} it lacks", moves(c.only_consensus.len())));
+    }
+    if !c.counts_differ.is_empty() {
+        parts.push(format!(
+            "{} with another count below",
+            moves(c.counts_differ.len())
+        ));
+    }
+    if c.unnamed() > 0 {
+        parts.push(format!(
+            "{} under moves it did not name",
+            counted(c.unnamed(), "node")
+        ));
+    }
+    let mut text = format!(
+        "perft({}): {engine} counts {} where the built-in generators count {}",
+        c.depth, c.subject_total, c.consensus_total
+    );
+    if !parts.is_empty() {
+        text.push_str(": ");
+        text.push_str(&parts.join(", "));
+    }
+    text
+}

@@ -1,0 +1,290 @@
+//! Phase 5: an external engine's perft against the built-in generators' consensus, on
+//! the start position, the suite, the corpus and seeded random positions (the same
+//! check as `xqdiff engine`). The engine's counts are also put beside the generators'
+//! in the perft phase's rows wherever it was asked the same position and depth.
+//!
+//! The engine cannot take part in the other phases: they need pseudo-legal moves and
+//! the board after each move, which no engine protocol gives.
+
+use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, ENGINE};
+use crate::job::report::{
+    seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
+    Status as PhaseStatus,
+};
+use crate::position::Position;
+use crate::subject::crosscheck::{self, targets, Checked, Options, Stage, Status, Target, Verdict};
+use crate::subject::external::{split_command, ExternalEngine};
+use crate::subject::Subject;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Every position to ask about, in order: the start (as deep as the node budget
+/// allows), the suite, the corpus, then the random ones.
+fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
+    let start = Position::startpos();
+    let budget = Some(config.max_nodes);
+    let start_depth = match config.suite.iter().find(|e| e.position == start) {
+        Some(e) => targets::suite(std::slice::from_ref(e), check.depth, budget)
+            .first()
+            .map(|t| t.depth),
+        None => Some(check.depth),
+    };
+    let mut list: Vec<Target> = start_depth
+        .map(|depth| Target {
+            depth,
+            ..targets::start(check.depth)
+        })
+        .into_iter()
+        .collect();
+    list.extend(
+        targets::suite(&config.suite, check.depth, budget)
+            .into_iter()
+            .filter(|t| t.position != start),
+    );
+    list.extend(
+        corpus_positions(&config.corpus)
+            .into_iter()
+            .map(|(label, position)| Target {
+                label,
+                position,
+                depth: check.depth,
+            }),
+    );
+    list.extend(targets::random(
+        config.seed,
+        check.positions,
+        check.depth,
+        &config.generators,
+    ));
+    list
+}
+
+fn stage_text(stage: Stage) -> String {
+    match stage {
+        Stage::Comparing => "comparing".into(),
+        Stage::Descending { ply } => format!("descending, {ply} plies down"),
+        Stage::Reproducing { ply, depth } => format!("reproducing at ply {ply}, depth {depth}"),
+        Stage::Minimizing { tried, pieces } => {
+            format!("minimizing, {tried} tried, {pieces} pieces")
+        }
+        Stage::OursDisagree => "the built-in generators disagree: descending".into(),
+    }
+}
+
+pub(super) fn run(
+    report: &mut Report,
+    config: &Config<'_>,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) {
+    let Some(check) = &config.engine else {
+        return;
+    };
+    let started = Instant::now();
+    let list = targets(config, check);
+    let of = list.len() as u64;
+    observer.progress(0, of, "starting the engine");
+    let mut engine = match ExternalEngine::start(&check.config) {
+        Ok(engine) => engine,
+        Err(e) => {
+            let program = split_command(&check.config.command)
+                .ok()
+                .and_then(|words| words.into_iter().next())
+                .unwrap_or_else(|| check.config.command.clone());
+            report
+                .engines
+                .push(EngineInfo::from_config(&check.config, &program));
+            report.phases.push(errored(
+                ENGINE,
+                started.elapsed(),
+                format!("could not start the engine: {e}"),
+            ));
+            return;
+        }
+    };
+    let name = engine.name();
+    let info = EngineInfo::from_config(&check.config, &name);
+    let found_by = format!(
+        "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {}",
+        check.config.command, info.protocol, check.depth, config.seed
+    );
+    report.engines.push(info);
+
+    // One target at a time, so a stop request is heard between targets.
+    let mut all = crosscheck::Report {
+        subject: name.clone(),
+        ..crosscheck::Report::default()
+    };
+    let mut notes = Vec::new();
+    for (i, target) in list.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            notes.push(format!(
+                "stopped early: {} of {of} positions asked",
+                all.checked.len()
+            ));
+            break;
+        }
+        let show = |s: &Status<'_>| {
+            observer.progress(
+                i as u64,
+                of,
+                &format!("{}: {}", s.label, stage_text(s.stage)),
+            );
+        };
+        let options = Options {
+            subject_dir: config
+                .save_dir()
+                .map(|dir| crosscheck::external_dir(dir, &name)),
+            corpus: config.save_dir().map(|d| d.to_path_buf()),
+            max_findings: 0,
+            found_by: found_by.clone(),
+            progress: Some(&show),
+        };
+        let one = match crosscheck::check(
+            &mut engine,
+            &config.generators,
+            std::slice::from_ref(target),
+            &options,
+        ) {
+            Ok(one) => one,
+            Err(e) => {
+                notes.push(e.to_string());
+                break;
+            }
+        };
+        all.checked.extend(one.checked);
+        all.findings.extend(one.findings);
+        all.ours.extend(one.ours);
+        all.write_errors.extend(one.write_errors);
+        if one.failure.is_some() {
+            all.failure = one.failure;
+            break;
+        }
+        if check.max_findings > 0 && all.findings.len() >= check.max_findings {
+            notes.push(format!(
+                "stopped after {} (the limit) with {} of {of} positions asked",
+                if all.findings.len() == 1 {
+                    "the first difference".to_owned()
+                } else {
+                    format!("{} differences", all.findings.len())
+                },
+                all.checked.len()
+            ));
+            break;
+        }
+    }
+    drop(engine);
+    all.elapsed = started.elapsed();
+    record(report, config, check, &list, all, &found_by, notes);
+}
+
+/// Puts the engine phase, its disputes, and the engine's counts in the perft table.
+fn record(
+    report: &mut Report,
+    config: &Config<'_>,
+    check: &EngineCheck,
+    list: &[Target],
+    all: crosscheck::Report,
+    found_by: &str,
+    mut notes: Vec<String>,
+) {
+    let name = all.subject.clone();
+    let builtins = config.names();
+    let mut rows: Vec<EngineRow> = all
+        .checked
+        .iter()
+        .map(|c| EngineRow {
+            position: c.label.clone(),
+            fen: c.fen.clone(),
+            depth: c.depth,
+            consensus: c.consensus_total,
+            subject: Some(c.subject_total),
+            seconds: seconds(c.elapsed),
+            error: None,
+        })
+        .collect();
+    if let Some(f) = &all.failure {
+        notes.insert(0, format!("the engine failed on {}: {}", f.label, f.error));
+        // A failure while following a difference down is on a position already
+        // answered; only an unanswered target gets a row of its own.
+        let answered = rows.iter().any(|r| r.position == f.label);
+        if let Some(t) = list
+            .iter()
+            .find(|t| t.label == f.label)
+            .filter(|_| !answered)
+        {
+            rows.push(EngineRow {
+                position: t.label.clone(),
+                fen: t.position.fen(),
+                depth: t.depth,
+                consensus: config.generators[0].perft_parallel(&t.position, t.depth, None),
+                subject: None,
+                seconds: 0.0,
+                error: Some(f.error.to_string()),
+            });
+        }
+    }
+    let mut found = Vec::new();
+    for f in &all.findings {
+        found.push(disputes::from_engine(ENGINE, f, &name, &builtins, found_by));
+    }
+    for o in &all.ours {
+        match &o.finding {
+            Some(f) => {
+                let how = format!("{found_by} (position {})", o.label);
+                found.push(disputes::from_descent(ENGINE, f, &how, o.file.as_deref()));
+            }
+            None => notes.push(format!(
+                "the built-in generators disagree on {}, but no position down the path shows it",
+                o.label
+            )),
+        }
+    }
+    notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
+    let details = EnginePhase {
+        engine: name.clone(),
+        depth: check.depth,
+        positions: all.checked.len() as u64,
+        nodes: all.nodes_compared(),
+        findings: (all.findings.len() + all.ours.len()) as u64,
+        rows,
+    };
+    let mut phase = Phase::finished(ENGINE, all.elapsed, PhaseDetails::Engine(details));
+    if all.failure.is_some() && phase.status == PhaseStatus::Passed {
+        phase.status = PhaseStatus::Error;
+    }
+    if !notes.is_empty() {
+        phase.message = Some(notes.join("; "));
+    }
+    report.phases.push(phase);
+    report.disagreements.extend(found);
+    beside_perft(report, &name, &all.checked);
+}
+
+/// Adds the engine's count to every perft row it answered too, and re-reads the perft
+/// phase's status: a wrong count of the engine's is a wrong count in that table. Only
+/// ever to `failed`: what the phase was before (an error for counting nothing, say)
+/// is not undone by the engine's counts.
+fn beside_perft(report: &mut Report, engine: &str, checked: &[Checked]) {
+    for phase in &mut report.phases {
+        let Some(PhaseDetails::Perft(p)) = &mut phase.details else {
+            continue;
+        };
+        for c in checked
+            .iter()
+            .filter(|c| c.verdict != Verdict::OursDisagree)
+        {
+            if let Some(row) = p
+                .rows
+                .iter_mut()
+                .find(|r| r.fen == c.fen && r.depth == c.depth)
+            {
+                row.results
+                    .push(PerftResult::measured(engine, c.subject_total, c.elapsed));
+            }
+        }
+        if phase.details.as_ref().map(PhaseDetails::status) == Some(PhaseStatus::Failed) {
+            phase.status = PhaseStatus::Failed;
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Phase 1: every published count of the suite within the node budget, on every
+//! generator. The counts are independent, so (position, depth, generator) triples
+//! share the pool, the biggest first. A row that misses its published count, or on
+//! which the generators differ, is followed down to where their move sets differ and
+//! minimized there (one descent per position: a deeper row that differs too is
+//! almost always the same bug).
+
+use super::{disputes, Config, Observer, PERFT};
+use crate::diff::descent;
+use crate::diff::oracle::tally::{self, Tally};
+use crate::epd::SuiteEntry;
+use crate::job::report::{
+    Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
+    Report,
+};
+use crate::moves::Move;
+use crate::position::Position;
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// One published count to reproduce.
+struct Wanted {
+    entry: usize,
+    depth: u32,
+    expected: u64,
+}
+
+/// One generator's answer to one [`Wanted`].
+struct Count {
+    divide: Vec<(Move, u64)>,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+/// What a suite position is called in reports: `start`, or its line in the suite
+/// file (the engine check labels the same positions the same way).
+pub(super) fn label(entry: &SuiteEntry) -> String {
+    if entry.position == Position::startpos() {
+        "start".to_owned()
+    } else {
+        format!("suite line {}", entry.line)
+    }
+}
+
+pub(super) fn run(
+    report: &mut Report,
+    config: &Config<'_>,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) {
+    let started = Instant::now();
+    let gens = &config.generators;
+    let wanted: Vec<Wanted> = config
+        .suite
+        .iter()
+        .enumerate()
+        .flat_map(|(entry, e)| {
+            e.counts
+                .iter()
+                .filter(|&&(_, n)| n <= config.max_nodes)
+                .map(move |&(depth, expected)| Wanted {
+                    entry,
+                    depth,
+                    expected,
+                })
+        })
+        .collect();
+    let mut jobs: Vec<(usize, usize)> = (0..wanted.len())
+        .flat_map(|w| (0..gens.len()).map(move |g| (w, g)))
+        .collect();
+    jobs.sort_by_key(|&(w, _)| Reverse(wanted[w].expected));
+    let total: u64 = wanted.iter().map(|w| w.expected).sum::<u64>() * gens.len() as u64;
+    let done = AtomicU64::new(0);
+    let answers: Vec<(usize, usize, Option<Count>)> = jobs
+        .par_iter()
+        .map(|&(w, g)| {
+            if stop.load(Ordering::Relaxed) {
+                return (w, g, None);
+            }
+            let want = &wanted[w];
+            let entry = &config.suite[want.entry];
+            let t = Instant::now();
+            // One thread a count: the pool is kept busy by the other counts, and the
+            // time is then a single-thread time, comparable across generators.
+            let divide = gens[g].divide(&entry.position, want.depth, false, None);
+            let elapsed = t.elapsed();
+            let nodes = if want.depth == 0 {
+                1
+            } else {
+                divide.iter().map(|&(_, n)| n).sum()
+            };
+            let so_far = done.fetch_add(want.expected, Ordering::Relaxed) + want.expected;
+            observer.progress(
+                so_far,
+                total,
+                &format!("{} depth {}", label(entry), want.depth),
+            );
+            let count = Count {
+                divide,
+                nodes,
+                elapsed,
+            };
+            (w, g, Some(count))
+        })
+        .collect();
+    let mut table: Vec<Vec<Option<Count>>> = wanted
+        .iter()
+        .map(|_| gens.iter().map(|_| None).collect())
+        .collect();
+    for (w, g, count) in answers {
+        table[w][g] = count;
+    }
+
+    let mut rows = Vec::new();
+    let mut found = Vec::new();
+    let mut notes = Vec::new();
+    let mut investigated = vec![false; config.suite.len()];
+    let mut unfinished = 0;
+    for (want, counts) in wanted.iter().zip(&table) {
+        let Some(counts) = counts
+            .iter()
+            .map(Option::as_ref)
+            .collect::<Option<Vec<&Count>>>()
+        else {
+            unfinished += 1;
+            continue;
+        };
+        let entry = &config.suite[want.entry];
+        let row = PerftRow {
+            position: label(entry),
+            fen: entry.position.fen(),
+            depth: want.depth,
+            expected: Some(want.expected),
+            results: gens
+                .iter()
+                .zip(&counts)
+                .map(|(g, c)| PerftResult::measured(g.name(), c.nodes, c.elapsed))
+                .collect(),
+        };
+        if !row.agrees() && !investigated[want.entry] {
+            investigated[want.entry] = true;
+            found.push(investigate(
+                entry, &row, &counts, config, observer, &mut notes,
+            ));
+        }
+        rows.push(row);
+    }
+    if unfinished > 0 {
+        notes.insert(
+            0,
+            format!("stopped early: {unfinished} published counts not run"),
+        );
+    }
+    let mut phase = Phase::finished(
+        PERFT,
+        started.elapsed(),
+        PhaseDetails::Perft(PerftPhase { rows }),
+    );
+    if !notes.is_empty() {
+        phase.message = Some(notes.join("; "));
+    }
+    report.phases.push(phase);
+    report.disagreements.extend(found);
+}
+
+/// The dispute for a row that does not agree: the generators' disagreement followed
+/// down and minimized (and saved) when they differ among themselves and the descent
+/// finds where, else the counts as they stand.
+fn investigate(
+    entry: &SuiteEntry,
+    row: &PerftRow,
+    counts: &[&Count],
+    config: &Config<'_>,
+    observer: &dyn Observer,
+    notes: &mut Vec<String>,
+) -> Dispute {
+    let pos = &entry.position;
+    let depth = row.depth;
+    let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", row.fen);
+    let divides: Vec<Vec<(Move, u64)>> = counts.iter().map(|c| c.divide.clone()).collect();
+    let tallies: Vec<Tally> = divides
+        .iter()
+        .map(|d| Tally::of_divide(d.iter().copied()))
+        .collect();
+    let names: Vec<&str> = config.generators.iter().map(|g| g.name()).collect();
+    let refs: Vec<&Tally> = tallies.iter().collect();
+    let split = !tally::compare(&names, &refs).is_empty();
+    if split {
+        let progress = |ply: usize, done: u64, total: u64| {
+            observer.progress(
+                done,
+                total,
+                &format!("{}: descending, {ply} plies down", row.position),
+            );
+        };
+        let explained = descent::explain(
+            pos,
+            depth,
+            &config.generators,
+            Some(&divides),
+            Some(&progress),
+        );
+        if let Some(f) = explained {
+            let file = config
+                .save_dir()
+                .and_then(|dir| match f.save(dir, &found_by) {
+                    Ok((path, _)) => Some(path),
+                    Err(e) => {
+                        notes.push(format!("not saved: {e}"));
+                        None
+                    }
+                });
+            return disputes::from_descent(PERFT, &f, &found_by, file.as_deref());
+        }
+    }
+    unexplained(row, &tallies, split, &found_by)
+}
+
+/// A row the descent did not turn into a position: every generator gives the same wrong
+/// count (the published number, or a bug they share), or the descent could not run to
+/// the end (the generators' divides differ from their totals).
+fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -> Dispute {
+    let names: Vec<String> = row.results.iter().map(|r| r.subject.clone()).collect();
+    let off: Vec<&str> = row
+        .results
+        .iter()
+        .filter(|r| row.is_off(r))
+        .map(|r| r.subject.as_str())
+        .collect();
+    let mut all_moves: Vec<Move> = tallies.iter().flat_map(Tally::moves).collect();
+    all_moves.sort_unstable();
+    all_moves.dedup();
+    let moves = all_moves
+        .into_iter()
+        .filter(|&mv| tallies.iter().any(|t| t.get(mv) != tallies[0].get(mv)))
+        .map(|mv| {
+            let mut has = Vec::new();
+            let mut counts = BTreeMap::new();
+            for (name, t) in names.iter().zip(tallies) {
+                if let Some(r) = t.get(mv) {
+                    has.push(name.clone());
+                    counts.insert(name.clone(), r.count);
+                }
+            }
+            DisputedMove {
+                mv: mv.to_string(),
+                has,
+                counts,
+            }
+        })
+        .collect();
+    let totals: BTreeMap<String, u64> = row
+        .results
+        .iter()
+        .filter_map(|r| Some((r.subject.clone(), r.nodes?)))
+        .collect();
+    let expected = row
+        .expected
+        .map_or_else(|| "none".to_owned(), |e| e.to_string());
+    let detail = if split {
+        format!(
+            "perft({}) counts differ between generators (published: {expected}); the \
+             moves whose counts differ are listed",
+            row.depth
+        )
+    } else {
+        format!(
+            "every generator counts {} at depth {} where the published count is {expected}",
+            row.results.first().and_then(|r| r.nodes).unwrap_or(0),
+            row.depth
+        )
+    };
+    Dispute {
+        phase: PERFT.to_owned(),
+        check: "perft".to_owned(),
+        fen: row.fen.clone(),
+        original_fen: None,
+        moves_fen: None,
+        generators: names,
+        odd_one_out: (off.len() == 1 && row.results.len() > 2).then(|| off[0].to_owned()),
+        moves,
+        path: None,
+        perft: Some(PerftTotals {
+            depth: row.depth,
+            counts: totals,
+        }),
+        corpus_file: None,
+        found_by: Some(found_by.to_owned()),
+        line: Vec::new(),
+        detail,
+    }
+}

@@ -1,0 +1,296 @@
+//! Cutting the perft tree at a fixed ply into jobs. Above the cut every generator must
+//! agree on the legal moves and the position after each, since the jobs file keeps one
+//! answer; below it, each shard compares the generators' counts job by job. Together
+//! that compares as much as one unsplit perft does.
+
+use super::files::json_line;
+use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT};
+use crate::diff::oracle::consensus_children;
+use crate::generators::face::Generator;
+use crate::moves::Move;
+use crate::position::Position;
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Where the generators part ways above the cut, so there is no one frontier to write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontierDisagreement {
+    /// The moves from the root to the position.
+    pub path: Vec<Move>,
+    /// The position, as FEN.
+    pub fen: String,
+    /// What differs.
+    pub detail: String,
+}
+
+impl fmt::Display for FrontierDisagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path: Vec<String> = self.path.iter().map(Move::to_string).collect();
+        write!(
+            f,
+            "after [{}] ({}): {}",
+            path.join(" "),
+            self.fen,
+            self.detail
+        )
+    }
+}
+
+/// What [`emit`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Emitted {
+    /// The jobs file is written; its header.
+    Written(Header),
+    /// The generators disagree above the cut; nothing was written.
+    Disagree(FrontierDisagreement),
+}
+
+/// Writes the jobs of perft `depth` from `root` cut `split_depth` plies down to `out`,
+/// checking on the way that all `gens` agree above the cut. The file appears whole
+/// or not at all: it is written under a temporary name and renamed.
+pub fn emit(
+    out: &Path,
+    root: &Position,
+    depth: u32,
+    split_depth: u32,
+    gens: &[&dyn Generator],
+) -> Result<Emitted, SplitError> {
+    if split_depth > depth {
+        return Err(SplitError::TooDeep { split_depth, depth });
+    }
+    if gens.is_empty() {
+        return Err(SplitError::NoGenerators);
+    }
+    let body_path = with_suffix(out, ".body.tmp");
+    let whole_path = with_suffix(out, ".tmp");
+    let written = write_body(&body_path, root, depth, split_depth, gens).and_then(|cut| {
+        let jobs = match cut {
+            Cut::Jobs(n) => n,
+            Cut::Disagree(d) => return Ok(Emitted::Disagree(d)),
+        };
+        let header = Header {
+            format: JOBS_FORMAT.to_owned(),
+            split: SplitId::of(root, depth, split_depth),
+            root: root.fen(),
+            depth,
+            split_depth,
+            jobs,
+            checked_by: gens.iter().map(|g| g.name().to_owned()).collect(),
+        };
+        assemble(&whole_path, &header, &body_path)?;
+        std::fs::rename(&whole_path, out).map_err(|source| SplitError::Write {
+            path: out.to_owned(),
+            source,
+        })?;
+        Ok(Emitted::Written(header))
+    });
+    // The temporaries are gone whatever happened; a failure to remove them changes nothing.
+    let _ = std::fs::remove_file(&body_path);
+    let _ = std::fs::remove_file(&whole_path);
+    written
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = OsString::from(path.as_os_str());
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+enum Cut {
+    Jobs(u64),
+    Disagree(FrontierDisagreement),
+}
+
+/// The job lines, in path order (moves sorted at every ply), into `body`.
+fn write_body(
+    body: &Path,
+    root: &Position,
+    depth: u32,
+    split_depth: u32,
+    gens: &[&dyn Generator],
+) -> Result<Cut, SplitError> {
+    let write_err = |source| SplitError::Write {
+        path: body.to_owned(),
+        source,
+    };
+    let mut walk = Walk {
+        gens,
+        remaining: depth - split_depth,
+        out: BufWriter::new(File::create(body).map_err(write_err)?),
+        jobs: 0,
+    };
+    let cut = match walk.visit(root, &mut Vec::new(), split_depth) {
+        Ok(None) => Cut::Jobs(walk.jobs),
+        Ok(Some(d)) => Cut::Disagree(d),
+        Err(e) => return Err(write_err(e)),
+    };
+    walk.out.flush().map_err(write_err)?;
+    Ok(cut)
+}
+
+struct Walk<'a> {
+    gens: &'a [&'a dyn Generator],
+    remaining: u32,
+    out: BufWriter<File>,
+    jobs: u64,
+}
+
+impl Walk<'_> {
+    fn visit(
+        &mut self,
+        pos: &Position,
+        path: &mut Vec<Move>,
+        plies: u32,
+    ) -> io::Result<Option<FrontierDisagreement>> {
+        if plies == 0 {
+            let line = JobLine {
+                index: self.jobs,
+                path: path.clone(),
+                fen: pos.fen(),
+                depth: self.remaining,
+            };
+            self.out.write_all(json_line(&line)?.as_bytes())?;
+            self.jobs += 1;
+            return Ok(None);
+        }
+        let children = match agreed_children(pos, self.gens) {
+            Ok(children) => children,
+            Err(detail) => {
+                return Ok(Some(FrontierDisagreement {
+                    path: path.clone(),
+                    fen: pos.fen(),
+                    detail,
+                }))
+            }
+        };
+        for (mv, child) in children {
+            path.push(mv);
+            let found = self.visit(&child, path, plies - 1)?;
+            path.pop();
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The legal moves and the position after each, sorted by move, if every generator gives
+/// the same (the oracle's consensus: repeats, captures, positions after and their
+/// validity compared); otherwise a sentence on what differs.
+fn agreed_children(
+    pos: &Position,
+    gens: &[&dyn Generator],
+) -> Result<Vec<(Move, Position)>, String> {
+    consensus_children(pos, gens).map_err(|d| {
+        let odd = d
+            .odd_one_out
+            .as_ref()
+            .map_or_else(String::new, |o| format!(" (odd one out: {o})"));
+        format!("{}{odd}: {}", d.check, d.detail)
+    })
+}
+
+fn assemble(whole: &Path, header: &Header, body: &Path) -> Result<(), SplitError> {
+    let write_err = |source| SplitError::Write {
+        path: whole.to_owned(),
+        source,
+    };
+    let mut out = BufWriter::new(File::create(whole).map_err(write_err)?);
+    out.write_all(json_line(header).map_err(write_err)?.as_bytes())
+        .map_err(write_err)?;
+    let mut jobs = File::open(body).map_err(|source| SplitError::Read {
+        path: body.to_owned(),
+        source,
+    })?;
+    io::copy(&mut jobs, &mut out).map_err(write_err)?;
+    out.into_inner()
+        .map_err(|e| write_err(e.into_error()))?
+        .sync_all()
+        .map_err(write_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::files::read_jobs;
+    use super::*;
+    use crate::generators::planted::{Bug, Planted};
+    use crate::generators::registry;
+
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("xqdiff-frontier-{}-{name}", std::process::id()))
+    }
+
+    /// Every cut of a small perft: as many jobs as perft(split depth) has leaves, and the
+    /// jobs' own perfts add up to the unsplit count.
+    #[test]
+    fn jobs_add_up_to_the_unsplit_perft() {
+        let gens = registry();
+        let start = Position::startpos();
+        let endgame = Position::from_fen("4k4/4a4/9/9/9/9/9/9/4A4/2RK5 b").unwrap();
+        for (pos, depth, split) in [
+            (&start, 3, 0),
+            (&start, 3, 1),
+            (&start, 3, 2),
+            (&start, 3, 3),
+            (&endgame, 3, 2),
+        ] {
+            let out = temp(&format!("{depth}-{split}.jsonl"));
+            let header = match emit(&out, pos, depth, split, &gens).unwrap() {
+                Emitted::Written(h) => h,
+                Emitted::Disagree(d) => panic!("{d}"),
+            };
+            let (read, jobs) = read_jobs(&out, |_| true).unwrap();
+            std::fs::remove_file(&out).unwrap();
+            assert_eq!(read, header);
+            assert_eq!(header.jobs, gens[0].perft(pos, split));
+            assert_eq!(jobs.len() as u64, header.jobs);
+            let total: u64 = jobs
+                .iter()
+                .map(|j| gens[0].perft(&j.position, j.depth))
+                .sum();
+            assert_eq!(
+                total,
+                gens[0].perft(pos, depth),
+                "depth {depth} split {split}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_generator_that_differs_above_the_cut_stops_the_split() {
+        let planted = Planted(Bug::PawnSidewaysBeforeRiver);
+        let gens: Vec<&dyn Generator> = vec![registry()[0], &planted];
+        let out = temp("planted.jsonl");
+        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens).unwrap();
+        assert!(
+            !out.exists(),
+            "a split the generators disagree on is not written"
+        );
+        match emitted {
+            Emitted::Disagree(d) => {
+                assert!(d.path.is_empty(), "the root already differs: {d}");
+                assert!(d.detail.contains("only in planted"), "{d}");
+            }
+            Emitted::Written(_) => panic!("the planted pawn bug went unnoticed"),
+        }
+    }
+
+    #[test]
+    fn too_deep_and_no_generators_are_errors() {
+        let start = Position::startpos();
+        let out = temp("never.jsonl");
+        assert!(matches!(
+            emit(&out, &start, 2, 3, &registry()),
+            Err(SplitError::TooDeep { .. })
+        ));
+        assert!(matches!(
+            emit(&out, &start, 2, 1, &[]),
+            Err(SplitError::NoGenerators)
+        ));
+        assert!(!out.exists());
+    }
+}

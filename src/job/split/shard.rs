@@ -1,0 +1,151 @@
+//! Which jobs a shard owns, and counting one job on every generator.
+//!
+//! Shard `I/N` owns the jobs whose index is `I` modulo `N` (I from 0). Neighbouring jobs
+//! share their first moves and so are alike in size; dealing them out in turn gives
+//! every shard a similar mix without knowing sizes in advance.
+
+use super::{Job, JobResult, SplitError, SplitId};
+use crate::generators::face::Generator;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Instant;
+
+/// One of `count` shares of a split's jobs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Shard {
+    /// Which share, from 0.
+    pub index: u64,
+    /// How many shares.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Every job in one shard.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `I/N`, where `I` counts from `base`: 0, or 1 for schedulers whose task ids
+    /// start at 1 (GNU parallel's slot numbers, Slurm arrays declared `--array=1-N`).
+    pub fn parse(text: &str, base: u64) -> Result<Shard, SplitError> {
+        let bad = |problem: String| SplitError::Shard {
+            text: text.to_owned(),
+            problem,
+        };
+        let (i, n) = text
+            .split_once('/')
+            .ok_or_else(|| bad("expected I/N, such as 0/4".into()))?;
+        let number = |part: &str, what: &str| {
+            part.trim()
+                .parse::<u64>()
+                .map_err(|_| bad(format!("{what} {part:?} is not a whole number")))
+        };
+        let (i, count) = (number(i, "shard")?, number(n, "shard count")?);
+        if count == 0 {
+            return Err(bad("the shard count must be at least 1".into()));
+        }
+        let last = count - 1 + base;
+        if i < base || i > last {
+            let hint = if base == 0 && i == count {
+                "; for 1-based ids add --shard-base 1"
+            } else {
+                ""
+            };
+            return Err(bad(format!(
+                "shard {i} is not one of {base}..={last}{hint}"
+            )));
+        }
+        Ok(Shard {
+            index: i - base,
+            count,
+        })
+    }
+
+    /// Whether job `index` is this shard's.
+    pub fn owns(self, index: u64) -> bool {
+        index % self.count == self.index
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl From<Shard> for String {
+    fn from(shard: Shard) -> String {
+        shard.to_string()
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = String;
+    fn try_from(text: String) -> Result<Shard, String> {
+        Shard::parse(&text, 0).map_err(|e| e.to_string())
+    }
+}
+
+/// Counts `job` with each generator in turn, each on the current rayon pool.
+pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator]) -> JobResult {
+    let mut counts = BTreeMap::new();
+    let mut seconds = BTreeMap::new();
+    for g in gens {
+        let started = Instant::now();
+        let nodes = g.perft_parallel(&job.position, job.depth, None);
+        // Microseconds are plenty and keep the lines short.
+        let secs = (started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
+        counts.insert(g.name().to_owned(), nodes);
+        seconds.insert(g.name().to_owned(), secs);
+    }
+    JobResult {
+        split,
+        index: job.index,
+        shard,
+        counts,
+        seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_texts() {
+        // (text, base, (index, count) or None when refused)
+        type Row = (&'static str, u64, Option<(u64, u64)>);
+        let table: &[Row] = &[
+            ("0/4", 0, Some((0, 4))),
+            ("3/4", 0, Some((3, 4))),
+            (" 2 / 4 ", 0, Some((2, 4))),
+            ("4/4", 0, None),
+            ("1/4", 1, Some((0, 4))),
+            ("4/4", 1, Some((3, 4))),
+            ("0/4", 1, None),
+            ("5/4", 1, None),
+            ("0/0", 0, None),
+            ("0", 0, None),
+            ("a/4", 0, None),
+            ("-1/4", 0, None),
+        ];
+        for &(text, base, want) in table {
+            let got = Shard::parse(text, base).ok().map(|s| (s.index, s.count));
+            assert_eq!(got, want, "{text:?} base {base}");
+        }
+        let hint = Shard::parse("4/4", 0).unwrap_err().to_string();
+        assert!(hint.contains("--shard-base 1"), "{hint}");
+    }
+
+    #[test]
+    fn every_job_has_exactly_one_shard() {
+        for count in 1..=7 {
+            for job in 0..50 {
+                let owners = (0..count)
+                    .filter(|&index| Shard { index, count }.owns(job))
+                    .count();
+                assert_eq!(owners, 1, "job {job} of {count} shards");
+            }
+        }
+    }
+}

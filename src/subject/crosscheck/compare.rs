@@ -1,0 +1,325 @@
+//! One position, two answers: the divide the built-in generators agree on, and the
+//! subject's, brought to per-move counts and compared.
+
+use crate::diff::oracle::tally::{self, Tally};
+use crate::generators::face::Generator;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::subject::{Divide, Subject, SubjectError};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Per-move counts, in ICCS order.
+pub(crate) type Counts = BTreeMap<Move, u64>;
+
+/// Every built-in generator's divide of `pos` (the generators side by side, each on the
+/// pool): the counts when they all agree, else every generator's counts in `engines`'
+/// order, so the caller can descend among ours without dividing again.
+pub(crate) fn consensus(
+    pos: &Position,
+    depth: u32,
+    engines: &[&dyn Generator],
+) -> Result<Counts, Vec<Vec<(Move, u64)>>> {
+    let all: Vec<Vec<(Move, u64)>> = engines
+        .par_iter()
+        .map(|g| g.divide(pos, depth, true, None))
+        .collect();
+    let tallies: Vec<Tally> = all
+        .iter()
+        .map(|d| Tally::of_divide(d.iter().copied()))
+        .collect();
+    let names: Vec<&str> = engines.iter().map(|g| g.name()).collect();
+    let refs: Vec<&Tally> = tallies.iter().collect();
+    // A move one of ours lists twice is a disagreement among ours, not a consensus.
+    match tally::compare(&names, &refs).is_empty() {
+        true if !tallies.is_empty() => Ok(counts(&tallies[0])),
+        _ => Err(all),
+    }
+}
+
+/// A tally's per-move counts.
+fn counts(t: &Tally) -> Counts {
+    t.rows().iter().map(|r| (r.mv, r.count)).collect()
+}
+
+/// Runs the subject's question and the consensus side by side when the consensus is
+/// big enough to be worth a thread: an external engine then counts while ours do.
+pub(crate) fn both<A: Send, B>(
+    overlap: bool,
+    subject: impl FnOnce() -> A + Send,
+    ours: impl FnOnce() -> B,
+) -> (A, B) {
+    if !overlap {
+        let a = subject();
+        return (a, ours());
+    }
+    std::thread::scope(|s| {
+        let handle = s.spawn(subject);
+        let b = ours();
+        match handle.join() {
+            Ok(a) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Below this depth a consensus divide takes less time than starting a thread.
+pub(crate) const OVERLAP_DEPTH: u32 = 3;
+
+/// Errors after which the subject cannot be asked anything more: it died, hung, or
+/// never started. The rest (`Refused`, `Garbage`) are about one question.
+pub(crate) fn is_fatal(e: &SubjectError) -> bool {
+    !matches!(
+        e,
+        SubjectError::Refused { .. } | SubjectError::Garbage { .. }
+    )
+}
+
+/// What the subject says about one position at one depth, per move where it can be
+/// learned.
+#[derive(Clone, Debug)]
+pub(crate) struct Answer {
+    per_move: Counts,
+    total: u64,
+    named: bool,
+    repeated: Vec<Move>,
+}
+
+/// Completes the subject's `first` answer to `divide(root, path, depth)`. A subject
+/// that gave only a total is asked about each consensus move on its own; a refusal
+/// there means it lacks the move.
+pub(crate) fn answer(
+    subject: &mut dyn Subject,
+    root: &Position,
+    path: &[Move],
+    depth: u32,
+    first: Divide,
+    consensus: &Counts,
+) -> Result<Answer, SubjectError> {
+    if let Some(list) = first.per_move {
+        // A move listed twice is the subject's mistake; summing keeps it visible in the
+        // counts, and `repeated` names it.
+        let tally = Tally::of_divide(list);
+        return Ok(Answer {
+            per_move: counts(&tally),
+            total: first.total,
+            named: true,
+            repeated: tally.repeated().collect(),
+        });
+    }
+    let mut per_move = Counts::new();
+    let mut longer = path.to_vec();
+    for &mv in consensus.keys() {
+        longer.push(mv);
+        // Depth 0 is no question; at depth 1 only whether it plays the move matters.
+        match subject.divide(root, &longer, depth.saturating_sub(1).max(1)) {
+            Ok(d) => {
+                per_move.insert(mv, if depth <= 1 { 1 } else { d.total });
+            }
+            Err(SubjectError::Refused { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        longer.pop();
+    }
+    Ok(Answer {
+        per_move,
+        total: first.total,
+        named: false,
+        repeated: Vec::new(),
+    })
+}
+
+/// A move both sides have, with counts that differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveCounts {
+    /// The move.
+    pub mv: Move,
+    /// The subject's count below it.
+    pub subject: u64,
+    /// The built-in generators' count below it.
+    pub consensus: u64,
+}
+
+/// The subject's divide beside the consensus at one position and depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The perft depth.
+    pub depth: u32,
+    /// The built-in generators' total.
+    pub consensus_total: u64,
+    /// The total the subject reported.
+    pub subject_total: u64,
+    /// The sum of the subject's per-move counts.
+    pub subject_moves_sum: u64,
+    /// Whether the subject listed its moves; `false` for a totals-only subject, whose
+    /// per-move counts were asked one consensus move at a time, so moves it has and ours
+    /// lack cannot be named.
+    pub named: bool,
+    /// Moves only the subject has, with its counts.
+    pub only_subject: Vec<(Move, u64)>,
+    /// Moves only the consensus has, with its counts.
+    pub only_consensus: Vec<(Move, u64)>,
+    /// Moves both have, with counts that differ.
+    pub counts_differ: Vec<MoveCounts>,
+    /// Moves the subject listed more than once (their counts above are the sums).
+    pub listed_more_than_once: Vec<Move>,
+}
+
+impl Comparison {
+    /// Compares an answer with the consensus counts.
+    pub(crate) fn new(depth: u32, answer: &Answer, consensus: &Counts) -> Comparison {
+        let only = |a: &Counts, b: &Counts| -> Vec<(Move, u64)> {
+            a.iter()
+                .filter(|(mv, _)| !b.contains_key(mv))
+                .map(|(&mv, &n)| (mv, n))
+                .collect()
+        };
+        Comparison {
+            depth,
+            consensus_total: consensus.values().sum(),
+            subject_total: answer.total,
+            subject_moves_sum: answer.per_move.values().sum(),
+            named: answer.named,
+            only_subject: only(&answer.per_move, consensus),
+            only_consensus: only(consensus, &answer.per_move),
+            counts_differ: answer
+                .per_move
+                .iter()
+                .filter_map(|(&mv, &subject)| {
+                    let consensus = *consensus.get(&mv)?;
+                    (subject != consensus).then_some(MoveCounts {
+                        mv,
+                        subject,
+                        consensus,
+                    })
+                })
+                .collect(),
+            listed_more_than_once: answer.repeated.clone(),
+        }
+    }
+
+    /// How far the subject's total exceeds the sum of its counts for the moves it
+    /// named (or, totals-only, for the consensus moves it plays): moves it has but
+    /// cannot name.
+    pub fn unnamed(&self) -> u64 {
+        self.subject_total.saturating_sub(self.subject_moves_sum)
+    }
+
+    /// Whether anything differs.
+    pub fn differs(&self) -> bool {
+        self.subject_total != self.consensus_total
+            || self.subject_moves_sum != self.subject_total
+            || !self.only_subject.is_empty()
+            || !self.only_consensus.is_empty()
+            || !self.counts_differ.is_empty()
+    }
+
+    /// Whether the move sets differ at this position, not only counts below it.
+    pub fn sets_differ(&self) -> bool {
+        !self.only_subject.is_empty() || !self.only_consensus.is_empty() || self.unnamed() > 0
+    }
+}
+
+/// Differing count rows shown; a bug near the root changes nearly every row, and the
+/// first few say as much as all of them.
+const SHOWN_ROWS: usize = 12;
+
+fn moves_with_counts(list: &[(Move, u64)]) -> String {
+    list.iter()
+        .map(|(mv, n)| format!("{mv} ({n})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "depth {}: subject {}, built-ins {}",
+            self.depth, self.subject_total, self.consensus_total
+        )?;
+        if !self.only_subject.is_empty() {
+            write!(
+                f,
+                "\n  only the subject has: {}",
+                moves_with_counts(&self.only_subject)
+            )?;
+        }
+        if !self.only_consensus.is_empty() {
+            write!(
+                f,
+                "\n  only the built-ins have: {}",
+                moves_with_counts(&self.only_consensus)
+            )?;
+        }
+        if !self.counts_differ.is_empty() {
+            write!(f, "\n  {:<6}{:>14}{:>14}", "move", "subject", "built-ins")?;
+            for c in self.counts_differ.iter().take(SHOWN_ROWS) {
+                write!(f, "\n  {:<6}{:>14}{:>14}", c.mv, c.subject, c.consensus)?;
+            }
+            if self.counts_differ.len() > SHOWN_ROWS {
+                let more = self.counts_differ.len() - SHOWN_ROWS;
+                write!(f, "\n  ... and {more} more moves whose counts differ")?;
+            }
+        }
+        if !self.listed_more_than_once.is_empty() {
+            let list: Vec<String> = self
+                .listed_more_than_once
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            write!(
+                f,
+                "\n  the subject lists {} more than once (counts above are the sums)",
+                list.join(" ")
+            )?;
+        }
+        if self.unnamed() > 0 {
+            write!(
+                f,
+                "\n  the subject's total is {} more than its counts for the moves xqdiff knows: \
+                 it has moves it cannot name",
+                self.unnamed()
+            )?;
+        } else if self.subject_moves_sum != self.subject_total {
+            write!(
+                f,
+                "\n  the subject's total {} is not the sum of its per-move counts ({})",
+                self.subject_total, self.subject_moves_sum
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether the subject's perft at `depth` from `pos` alone (no path) differs from the
+/// consensus: the minimizer's and the reproduction's question. Totals are enough for a
+/// totals-only subject, which keeps each question to one request. Positions where the
+/// built-ins disagree among themselves, and answers the subject refuses or garbles,
+/// count as "does not reproduce"; only a fatal error is returned.
+pub(crate) fn differs_alone(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    pos: &Position,
+    depth: u32,
+) -> Result<bool, SubjectError> {
+    let (theirs, ours) = both(
+        depth >= OVERLAP_DEPTH,
+        || subject.divide(pos, &[], depth),
+        || consensus(pos, depth, engines),
+    );
+    let Ok(ours) = ours else { return Ok(false) };
+    match theirs {
+        Ok(d) => {
+            let total: u64 = ours.values().sum();
+            let per_move_differs = d.per_move.is_some_and(|list| {
+                let got = Tally::of_divide(list);
+                got.repeated().next().is_some() || counts(&got) != ours
+            });
+            Ok(d.total != total || per_move_differs)
+        }
+        Err(e) if is_fatal(&e) => Err(e),
+        Err(_) => Ok(false),
+    }
+}

@@ -1,0 +1,458 @@
+//! The engine check: a [`Subject`] (an external engine, or any generator in process)
+//! against the divide the built-in generators agree on, position by position. On a
+//! difference it descends with the subject playing the path, finds the shallowest
+//! perft from a FEN alone that still differs, shrinks that position, and files it.
+//!
+//! The built-ins must agree with each other first: where they do not, that is a
+//! disagreement among ours, followed down with [`crate::diff::descent`] and filed as one.
+
+mod case;
+mod compare;
+mod locate;
+pub mod targets;
+
+pub use compare::{Comparison, MoveCounts};
+
+use crate::diff::descent;
+use crate::generators::face::Generator;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::subject::{Subject, SubjectError};
+use compare::{answer, both, consensus, is_fatal, OVERLAP_DEPTH};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// One position to check, and how deep.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// What to call it in reports (`start`, `suite line 5`, a corpus file name).
+    pub label: String,
+    /// The position.
+    pub position: Position,
+    /// The perft depth, at least 1.
+    pub depth: u32,
+}
+
+/// What the check is doing, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Asking both sides for the divide at the target.
+    Comparing,
+    /// Following a differing count down the path, `ply` moves from the target.
+    Descending {
+        /// Moves from the target.
+        ply: usize,
+    },
+    /// Asking whether the difference shows from a FEN alone.
+    Reproducing {
+        /// The position on the path being asked about.
+        ply: usize,
+        /// The depth asked.
+        depth: u32,
+    },
+    /// Shrinking the position.
+    Minimizing {
+        /// Candidates asked about so far.
+        tried: usize,
+        /// Pieces on the smallest failing position so far.
+        pieces: usize,
+    },
+    /// The built-in generators disagree among themselves here; following that.
+    OursDisagree,
+}
+
+/// Where the check is: target `index` (0-based) of `of`, and what it is doing there.
+#[derive(Clone, Copy, Debug)]
+pub struct Status<'a> {
+    /// Targets finished before this one.
+    pub index: usize,
+    /// Targets in all.
+    pub of: usize,
+    /// The target's label.
+    pub label: &'a str,
+    /// What is happening.
+    pub stage: Stage,
+}
+
+/// How to run a check.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// Where findings about the subject are saved; `None` saves nothing. For an
+    /// external engine, [`external_dir`] of the corpus.
+    pub subject_dir: Option<PathBuf>,
+    /// Where disagreements among the built-in generators are saved (the corpus
+    /// itself); `None` saves nothing.
+    pub corpus: Option<PathBuf>,
+    /// Stop after this many findings about the subject; 0 checks every target.
+    pub max_findings: usize,
+    /// How the run was started, recorded in saved cases.
+    pub found_by: String,
+    /// Hears every change of target and stage.
+    pub progress: Option<&'a (dyn Fn(&Status<'_>) + Sync)>,
+}
+
+/// How one target went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Same per-move counts and moves.
+    Agree,
+    /// The subject's divide differs.
+    Differs,
+    /// The built-in generators disagree among themselves, so there is no consensus.
+    OursDisagree,
+}
+
+/// One target checked.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The target's label.
+    pub label: String,
+    /// Its FEN.
+    pub fen: String,
+    /// The depth.
+    pub depth: u32,
+    /// The built-ins' total (the first generator's, where they disagree).
+    pub consensus_total: u64,
+    /// The subject's total.
+    pub subject_total: u64,
+    /// Wall time for both answers and their comparison, not counting a descent.
+    pub elapsed: Duration,
+    /// How it went.
+    pub verdict: Verdict,
+}
+
+/// Where a difference reproduces from a FEN alone, and the smallest position that
+/// still shows it.
+#[derive(Clone, Debug)]
+pub struct Reproduction {
+    /// How many moves down the path the position is (0: the target itself).
+    pub ply: usize,
+    /// That position.
+    pub from: Position,
+    /// The shallowest depth at which it differs there.
+    pub depth: u32,
+    /// `from`, minimized while the subject's perft at `depth` from its FEN still differs.
+    pub minimized: Position,
+    /// The subject beside the consensus at `minimized`; `None` if the subject could not
+    /// give its full answer there (see [`Report::failure`]).
+    pub comparison: Option<Comparison>,
+    /// The built-ins' divide at `minimized`: what a correct subject answers.
+    pub expected: Vec<(Move, u64)>,
+}
+
+/// A difference between the subject and the built-ins.
+#[derive(Clone, Debug)]
+pub struct SubjectFinding {
+    /// The target it was found on.
+    pub label: String,
+    /// The target's position.
+    pub root: Position,
+    /// The depth asked at the root.
+    pub depth: u32,
+    /// Moves from the root to where the descent stopped.
+    pub path: Vec<Move>,
+    /// The position there (the built-ins' position after `path`).
+    pub position: Position,
+    /// The subject beside the consensus there, at the depth left.
+    pub comparison: Comparison,
+    /// Why the descent stopped before the move sets differed, if it did.
+    pub note: Option<String>,
+    /// The smallest position that shows it; `None` if the subject failed first.
+    pub reproduction: Option<Reproduction>,
+    /// The corpus file, when saved.
+    pub file: Option<PathBuf>,
+}
+
+/// A disagreement among the built-in generators met on the way.
+#[derive(Clone, Debug)]
+pub struct Ours {
+    /// The target it was met on.
+    pub label: String,
+    /// Followed down and minimized; `None` if the descent found no position where the
+    /// oracle sees it.
+    pub finding: Option<descent::PerftFinding>,
+    /// The corpus file, when saved.
+    pub file: Option<PathBuf>,
+}
+
+/// The subject could not be driven any further.
+#[derive(Debug)]
+pub struct Failure {
+    /// The target it was working on.
+    pub label: String,
+    /// What went wrong, with the subject's last words.
+    pub error: SubjectError,
+}
+
+/// Everything a check did.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// The subject's name.
+    pub subject: String,
+    /// Every target answered, in order.
+    pub checked: Vec<Checked>,
+    /// Differences found about the subject.
+    pub findings: Vec<SubjectFinding>,
+    /// Disagreements among the built-ins.
+    pub ours: Vec<Ours>,
+    /// Why the check stopped early, if the subject failed.
+    pub failure: Option<Failure>,
+    /// Cases that could not be saved, one sentence each.
+    pub write_errors: Vec<String>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Report {
+    /// Leaf nodes compared: the consensus totals of the targets checked.
+    pub fn nodes_compared(&self) -> u64 {
+        self.checked.iter().map(|c| c.consensus_total).sum()
+    }
+
+    /// Whether every target was answered and agreed.
+    pub fn all_agree(&self) -> bool {
+        self.failure.is_none()
+            && self.findings.is_empty()
+            && self.ours.is_empty()
+            && self.checked.iter().all(|c| c.verdict == Verdict::Agree)
+    }
+}
+
+/// Why a check cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum CrossCheckError {
+    /// No built-in generators to form a consensus.
+    #[error("no built-in generators given to compare the subject with")]
+    NoConsensus,
+    /// A target asks for perft 0, which compares nothing.
+    #[error("target {label:?} has depth 0; the check needs depth 1 or more")]
+    ZeroDepth {
+        /// The target.
+        label: String,
+    },
+}
+
+/// The folder for findings about an external engine: `external/<name>` under the
+/// corpus, the name reduced to letters, digits, `.`, `_` and `-`, so findings about
+/// someone else's engine never mix with the corpus that is replayed for ours.
+pub fn external_dir(corpus: &Path, engine_name: &str) -> PathBuf {
+    let mut slug: String = engine_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    slug = slug.trim_matches(|c| c == '-' || c == '.').to_owned();
+    if slug.is_empty() {
+        slug = "engine".into();
+    }
+    corpus.join("external").join(slug)
+}
+
+/// Checks `subject` against the consensus of `engines` on every target, in order.
+pub fn check(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    targets: &[Target],
+    options: &Options<'_>,
+) -> Result<Report, CrossCheckError> {
+    if engines.is_empty() {
+        return Err(CrossCheckError::NoConsensus);
+    }
+    if let Some(t) = targets.iter().find(|t| t.depth == 0) {
+        return Err(CrossCheckError::ZeroDepth {
+            label: t.label.clone(),
+        });
+    }
+    let started = Instant::now();
+    let mut report = Report {
+        subject: subject.name(),
+        ..Report::default()
+    };
+    for (index, target) in targets.iter().enumerate() {
+        let mut stage = |stage: Stage| {
+            if let Some(p) = options.progress {
+                p(&Status {
+                    index,
+                    of: targets.len(),
+                    label: &target.label,
+                    stage,
+                });
+            }
+        };
+        match check_one(subject, engines, target, options, &mut stage, &mut report) {
+            Ok(()) => {}
+            Err(error) => {
+                report.failure = Some(Failure {
+                    label: target.label.clone(),
+                    error,
+                });
+                break;
+            }
+        }
+        if options.max_findings > 0 && report.findings.len() >= options.max_findings {
+            break;
+        }
+    }
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// One target: compare, and on a difference locate, minimize and save it. A
+/// failure of the subject is returned once what was found before it is recorded.
+fn check_one(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    target: &Target,
+    options: &Options<'_>,
+    stage: &mut dyn FnMut(Stage),
+    report: &mut Report,
+) -> Result<(), SubjectError> {
+    stage(Stage::Comparing);
+    let started = Instant::now();
+    let root = &target.position;
+    let (theirs, ours) = both(
+        target.depth >= OVERLAP_DEPTH,
+        || subject.divide(root, &[], target.depth),
+        || consensus(root, target.depth, engines),
+    );
+    let theirs = theirs?;
+    let ours = match ours {
+        Ok(ours) => ours,
+        Err(all) => {
+            report.checked.push(Checked {
+                label: target.label.clone(),
+                fen: root.fen(),
+                depth: target.depth,
+                consensus_total: all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum()),
+                subject_total: theirs.total,
+                elapsed: started.elapsed(),
+                verdict: Verdict::OursDisagree,
+            });
+            stage(Stage::OursDisagree);
+            let ours = among_ours(engines, target, &all, options, &mut report.write_errors);
+            report.ours.push(ours);
+            return Ok(());
+        }
+    };
+    let theirs = answer(subject, root, &[], target.depth, theirs, &ours)?;
+    let cmp = Comparison::new(target.depth, &theirs, &ours);
+    let differs = cmp.differs();
+    report.checked.push(Checked {
+        label: target.label.clone(),
+        fen: root.fen(),
+        depth: target.depth,
+        consensus_total: cmp.consensus_total,
+        subject_total: cmp.subject_total,
+        elapsed: started.elapsed(),
+        verdict: if differs {
+            Verdict::Differs
+        } else {
+            Verdict::Agree
+        },
+    });
+    if !differs {
+        return Ok(());
+    }
+    let located = locate::descend(subject, engines, root, target.depth, cmp, stage)?;
+    let mut finding = SubjectFinding {
+        label: target.label.clone(),
+        root: root.clone(),
+        depth: target.depth,
+        path: located.path,
+        position: located.positions.last().unwrap_or(root).clone(),
+        comparison: located.comparison,
+        note: located.note,
+        reproduction: None,
+        file: None,
+    };
+    // From here on a failure still leaves a finding worth reporting and saving.
+    let outcome = reduce(subject, engines, &located.positions, target.depth, stage);
+    let failure = match outcome {
+        Ok(r) => {
+            finding.reproduction = Some(r.0);
+            r.1
+        }
+        Err(e) => Some(e),
+    };
+    if let Some(dir) = &options.subject_dir {
+        let case = case::subject_case(&finding, &report.subject, engines, &options.found_by);
+        match crate::diff::corpus::write_case(dir, &case) {
+            Ok((path, _)) => finding.file = Some(path),
+            Err(e) => report
+                .write_errors
+                .push(format!("cannot write into {}: {e}", dir.display())),
+        }
+    }
+    report.findings.push(finding);
+    failure.map_or(Ok(()), Err)
+}
+
+/// Reproduction, minimization and the full answer at the minimized position. The
+/// error beside a reproduction is a failure that cut the minimization short.
+fn reduce(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    positions: &[Position],
+    depth: u32,
+    stage: &mut dyn FnMut(Stage),
+) -> Result<(Reproduction, Option<SubjectError>), SubjectError> {
+    let (ply, k) = locate::reproduce(subject, engines, positions, depth, stage)?;
+    let from = positions[ply].clone();
+    let (minimized, mut failure) = locate::minimize(subject, engines, &from, k, stage);
+    let mut comparison = None;
+    if failure.is_none() {
+        match locate::compare_alone(subject, engines, &minimized, k) {
+            Ok(c) => comparison = c,
+            Err(e) if is_fatal(&e) => failure = Some(e),
+            Err(_) => {}
+        }
+    }
+    let mut expected = engines[0].divide(&minimized, k, true, None);
+    expected.sort();
+    Ok((
+        Reproduction {
+            ply,
+            from,
+            depth: k,
+            minimized,
+            comparison,
+            expected,
+        },
+        failure,
+    ))
+}
+
+/// Follows a disagreement among the built-ins at a target down, minimizes and saves it.
+fn among_ours(
+    engines: &[&dyn Generator],
+    target: &Target,
+    root_divides: &[Vec<(Move, u64)>],
+    options: &Options<'_>,
+    write_errors: &mut Vec<String>,
+) -> Ours {
+    let finding = descent::explain(
+        &target.position,
+        target.depth,
+        engines,
+        Some(root_divides),
+        None,
+    );
+    let mut file = None;
+    if let (Some(f), Some(dir)) = (&finding, &options.corpus) {
+        let how = format!("{} (target {})", options.found_by, target.label);
+        match f.save(dir, &how) {
+            Ok((path, _)) => file = Some(path),
+            Err(e) => write_errors.push(e.to_string()),
+        }
+    }
+    Ours {
+        label: target.label.clone(),
+        finding,
+        file,
+    }
+}

@@ -1,0 +1,144 @@
+//! The positions an engine check asks about: the start position, a perft suite, the
+//! regression corpus and seeded random playouts.
+
+use super::Target;
+use crate::cases::rng::Rng;
+use crate::cases::{playout, structured};
+use crate::diff::corpus::Case;
+use crate::diff::oracle::consensus_steps;
+use crate::epd::SuiteEntry;
+use crate::generators::face::Generator;
+use crate::position::Position;
+use std::path::PathBuf;
+
+/// The start position at `depth`.
+pub fn start(depth: u32) -> Target {
+    Target {
+        label: "start".into(),
+        position: Position::startpos(),
+        depth,
+    }
+}
+
+/// Every suite position at the deepest depth up to `depth` whose node count is known
+/// to stay within `max_nodes`: a published count, or for an unpublished depth the
+/// next deeper published one, which bounds it. A position with no depth known to fit
+/// is left out; without `max_nodes` every position runs at `depth`.
+pub fn suite(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<Target> {
+    entries
+        .iter()
+        .filter_map(|e| {
+            let fits = |d: u32| {
+                let Some(limit) = max_nodes else { return true };
+                e.counts
+                    .iter()
+                    .filter(|&&(pd, _)| pd >= d)
+                    .min_by_key(|&&(pd, _)| pd)
+                    .is_some_and(|&(_, n)| n <= limit)
+            };
+            let d = (1..=depth).rev().find(|&d| fits(d))?;
+            Some(Target {
+                label: format!("suite line {}", e.line),
+                position: e.position.clone(),
+                depth: d,
+            })
+        })
+        .collect()
+}
+
+/// Every corpus case's position at `depth`, labelled by its file name.
+pub fn corpus(cases: &[(PathBuf, Case)], depth: u32) -> Vec<Target> {
+    cases
+        .iter()
+        .map(|(path, case)| Target {
+            label: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            ),
+            position: case.position.clone(),
+            depth,
+        })
+        .collect()
+}
+
+/// `count` positions from seeded random playouts (the fuzz campaign's: from the start
+/// position or a reference position, up to 150 plies, a third of the time preferring
+/// captures, following moves all of `engines` agree on), each the last position of its
+/// playout. Position `i` depends only on `seed` and `i`.
+pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -> Vec<Target> {
+    let starts = structured::playout_starts();
+    (0..count as u64)
+        .filter_map(|i| {
+            let mut rng = Rng::for_item(seed, i);
+            let start = &starts[rng.below(starts.len() as u64) as usize];
+            let plies = rng.below(151) as usize;
+            let walk = playout::random(start, consensus_steps(engines), &mut rng, plies, 0.35);
+            Some(Target {
+                label: format!("random {i}"),
+                position: walk.last()?.clone(),
+                depth,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epd::{parse_suite, REFERENCE_SUITE};
+    use crate::generators::registry;
+
+    #[test]
+    fn suite_depths_respect_the_node_limit() {
+        let entries = parse_suite(REFERENCE_SUITE).unwrap();
+        for (depth, limit) in [
+            (3, None),
+            (3, Some(10_000)),
+            (5, Some(2_000_000)),
+            (2, Some(1)),
+        ] {
+            let targets = suite(&entries, depth, limit);
+            for t in &targets {
+                assert!(t.depth <= depth && t.depth >= 1, "{}", t.label);
+                if let Some(limit) = limit {
+                    let entry = entries
+                        .iter()
+                        .find(|e| format!("suite line {}", e.line) == t.label)
+                        .unwrap();
+                    let bound = entry
+                        .counts
+                        .iter()
+                        .filter(|&&(d, _)| d >= t.depth)
+                        .min_by_key(|&&(d, _)| d)
+                        .map(|&(_, n)| n);
+                    assert!(
+                        bound.is_some_and(|n| n <= limit),
+                        "{} at {}",
+                        t.label,
+                        t.depth
+                    );
+                }
+            }
+            if limit.is_none() {
+                assert_eq!(targets.len(), entries.len());
+            }
+        }
+        assert!(suite(&entries, 2, Some(1)).is_empty());
+    }
+
+    #[test]
+    fn random_positions_depend_only_on_seed_and_index() {
+        let engines = registry();
+        let a = random(7, 5, 2, &engines);
+        let b = random(7, 8, 2, &engines);
+        assert_eq!(a.len(), 5);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.position, y.position);
+        }
+        let c = random(8, 5, 2, &engines);
+        assert_ne!(
+            a.iter().map(|t| t.position.fen()).collect::<Vec<_>>(),
+            c.iter().map(|t| t.position.fen()).collect::<Vec<_>>()
+        );
+    }
+}

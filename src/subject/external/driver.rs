@@ -1,0 +1,303 @@
+//! [`ExternalEngine`]: one running engine, its questions and answers, and the
+//! [`Subject`] face the engine check uses.
+
+use super::answer::Tally;
+use super::notation::{self, RawMove};
+use super::process::Process;
+use super::{uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::subject::{Divide, Subject, SubjectError};
+
+/// A running engine program, checked and ready for perft questions.
+///
+/// Dropping it asks the engine to quit, gives it a moment, then kills it; the process
+/// is always waited for, so none is left behind.
+pub struct ExternalEngine {
+    pub(super) process: Process,
+    dialect: Dialect,
+    id: String,
+    pub(super) ranks: Ranks,
+    pub(super) fen_letters: FenLetters,
+    /// Whether the engine prints a count per root move (else only totals).
+    pub(super) divides: bool,
+    /// Set after a timeout: the next question first waits for the engine to catch up,
+    /// so a late answer is not taken for the next one.
+    resync: bool,
+}
+
+enum Dialect {
+    Uci(uci::State),
+    Xboard(xboard::State),
+}
+
+/// An answer whose lines were all understood, moves not yet mapped to squares.
+pub(super) struct Reply {
+    pub(super) request: String,
+    pub(super) per_move: Vec<(String, RawMove, u64)>,
+    pub(super) total: Option<u64>,
+}
+
+impl ExternalEngine {
+    /// Spawns, handshakes and sends options; [`ExternalEngine::start`] then detects the
+    /// notation.
+    pub(super) fn spawn(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
+        let mut process = Process::spawn(&config.command, config.timeout)?;
+        let (dialect, name) = match config.protocol {
+            Protocol::Uci | Protocol::Ucci => {
+                let ucci = config.protocol == Protocol::Ucci;
+                let name = uci::handshake(&mut process, ucci)?;
+                let mut state = uci::State::default();
+                uci::set_options(&mut process, &mut state, &config.options, ucci)?;
+                (Dialect::Uci(state), name)
+            }
+            Protocol::Xboard => {
+                let name = xboard::handshake(&mut process)?;
+                let mut state = xboard::State::default();
+                xboard::setup(&mut process, &mut state, &config.options)?;
+                (Dialect::Xboard(state), name)
+            }
+        };
+        let id = name.unwrap_or_else(|| process.program.clone());
+        Ok(ExternalEngine {
+            process,
+            dialect,
+            id,
+            ranks: config.ranks,
+            fen_letters: config.fen_letters,
+            divides: true,
+            resync: false,
+        })
+    }
+
+    /// The engine's `id name` (UCI/UCCI) or `myname` (xboard feature), else the program name.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// How the engine numbers ranks, as detected (`Zero` or `One`).
+    pub fn ranks(&self) -> Ranks {
+        self.ranks
+    }
+
+    /// Which FEN letters the engine reads, as detected (`NB` or `HE`).
+    pub fn fen_letters(&self) -> FenLetters {
+        self.fen_letters
+    }
+
+    /// Whether the engine prints a count per root move; when not, every
+    /// [`Divide::per_move`] is `None`.
+    pub fn divides(&self) -> bool {
+        self.divides
+    }
+
+    /// The operating system's id of the engine process.
+    pub fn pid(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Sends one perft question and reads its whole answer, which must be a perft
+    /// answer whose every count line reads.
+    pub(super) fn question(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        depth: u32,
+    ) -> Result<Reply, SubjectError> {
+        let (request, mut tally) = self.exchange(fen, moves, depth)?;
+        let garbage = |problem: &str, last| SubjectError::Garbage {
+            request: request.clone(),
+            problem: problem.to_string(),
+            last,
+        };
+        if let Some(reason) = tally.refusal.take() {
+            return Err(SubjectError::Refused {
+                what: refused_what(&reason, fen, moves),
+                reason,
+            });
+        }
+        if tally.searching {
+            return Err(garbage(
+                "the engine searched instead of running perft: it has no `go perft`",
+                self.process.last(),
+            ));
+        }
+        if let Some(problem) = tally.bad.take() {
+            return Err(garbage(&problem, self.process.last()));
+        }
+        if !self.divides && tally.total.is_none() {
+            return Err(garbage("no total line in the answer", self.process.last()));
+        }
+        let per_move = tally.moves();
+        Ok(Reply {
+            request,
+            per_move,
+            total: tally.total,
+        })
+    }
+
+    /// Writes the question in the engine's protocol and reads until its end marker,
+    /// first draining anything stray and, after a timeout, catching up.
+    fn exchange(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        depth: u32,
+    ) -> Result<(String, Tally), SubjectError> {
+        let stray = self.process.pending_lines();
+        let p = &mut self.process;
+        let result = match &mut self.dialect {
+            Dialect::Uci(state) => {
+                uci::absorb(state, &stray);
+                if self.resync {
+                    uci::sync(p, state, "isready (catching up after a timeout)")?;
+                    self.resync = false;
+                }
+                uci::perft(p, state, (fen, moves, depth))
+            }
+            Dialect::Xboard(state) => {
+                if self.resync {
+                    xboard::sync(p, state, "ping (catching up after a timeout)")?;
+                    self.resync = false;
+                }
+                xboard::perft(p, state, (fen, moves, depth), self.divides)
+            }
+        };
+        if matches!(result, Err(SubjectError::Timeout { .. })) {
+            self.resync = true;
+        }
+        result
+    }
+}
+
+/// What a refusal line refers to: the first path move it names, else the position.
+fn refused_what(reason: &str, fen: &str, moves: &[String]) -> String {
+    let named = |mv: &String| {
+        reason
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == mv)
+    };
+    match moves.iter().position(named) {
+        Some(i) => format!(
+            "move {} (move {} of the path {} from {fen})",
+            moves[i],
+            i + 1,
+            moves.join(" ")
+        ),
+        None if moves.is_empty() => format!("position {fen}"),
+        None => format!("position {fen} with moves {}", moves.join(" ")),
+    }
+}
+
+/// Whether the answer's moves start from pieces of the side that is *not* to move
+/// after `path` (and none from the side that is): the engine did not play the whole
+/// path, as engines that skip a move they find illegal without a word do. Moves from
+/// squares the path emptied or filled do not count either way.
+fn answered_other_side(root: &Position, path: &[Move], moves: &[(Move, u64)]) -> bool {
+    let mut setup = root.setup().clone();
+    for mv in path {
+        let piece = setup.board[mv.from.index()].take();
+        setup.board[mv.to.index()] = piece;
+        setup.turn = setup.turn.other();
+    }
+    let touched = |sq| path.iter().any(|m| m.from == sq || m.to == sq);
+    let (mut own, mut other) = (0, 0);
+    for (m, _) in moves.iter().filter(|(m, _)| !touched(m.from)) {
+        match setup.piece_at(m.from) {
+            Some(p) if p.color == setup.turn => own += 1,
+            Some(_) => other += 1,
+            None => {}
+        }
+    }
+    own == 0 && other > 0
+}
+
+impl Subject for ExternalEngine {
+    fn name(&self) -> String {
+        self.id.clone()
+    }
+
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        let depth = depth.max(1);
+        let fen = notation::fen_with_letters(&root.fen(), self.fen_letters);
+        let moves: Vec<String> = path
+            .iter()
+            .map(|&mv| notation::format_move(mv, self.ranks))
+            .collect();
+        let reply = self.question(&fen, &moves, depth)?;
+        if !self.divides {
+            return Ok(Divide {
+                per_move: None,
+                total: reply.total.unwrap_or_default(),
+            });
+        }
+        let mut per_move = self.mapped(&reply)?;
+        if !path.is_empty() && answered_other_side(root, path, &per_move) {
+            return Err(SubjectError::Refused {
+                what: format!("the path {} from {fen}", moves.join(" ")),
+                reason: "the engine answered with the other side's moves: it did not play \
+                         the whole path (some engines skip a move they find illegal \
+                         without a word)"
+                    .to_string(),
+            });
+        }
+        // Some engines (Sjaak II) list pseudo-legal moves they found illegal with a
+        // count of 0. At depth 1 every legal move counts 1; deeper, a 0 may be a move
+        // that mates, so the engine's own depth-1 list decides.
+        if per_move.iter().any(|&(_, n)| n == 0) {
+            if depth == 1 {
+                per_move.retain(|&(_, n)| n > 0);
+            } else {
+                let legal = self.question(&fen, &moves, 1)?;
+                let legal: Vec<Move> = self
+                    .mapped(&legal)?
+                    .into_iter()
+                    .filter(|&(_, n)| n > 0)
+                    .map(|(mv, _)| mv)
+                    .collect();
+                per_move.retain(|(mv, n)| *n > 0 || legal.contains(mv));
+            }
+        }
+        let total = reply
+            .total
+            .unwrap_or_else(|| per_move.iter().map(|(_, n)| n).sum());
+        Ok(Divide {
+            per_move: Some(per_move),
+            total,
+        })
+    }
+}
+
+impl ExternalEngine {
+    /// The reply's moves under the engine's rank numbering.
+    fn mapped(&self, reply: &Reply) -> Result<Vec<(Move, u64)>, SubjectError> {
+        let ranks = self.ranks;
+        reply
+            .per_move
+            .iter()
+            .map(|(token, raw, count)| {
+                raw.to_move(ranks)
+                    .map(|mv| (mv, *count))
+                    .ok_or_else(|| SubjectError::Garbage {
+                        request: reply.request.clone(),
+                        problem: format!(
+                            "{token:?} is off the board with ranks numbered from {}",
+                            u8::from(ranks == Ranks::One)
+                        ),
+                        last: self.process.last(),
+                    })
+            })
+            .collect()
+    }
+}
+
+impl Drop for ExternalEngine {
+    fn drop(&mut self) {
+        self.process.shutdown();
+    }
+}

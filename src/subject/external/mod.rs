@@ -1,0 +1,134 @@
+//! External engines as subjects: a child process spoken to over stdin/stdout in UCI,
+//! UCCI or xboard, with a timeout on every answer.
+//!
+//! [`ExternalEngine::start`] spawns the engine, completes the handshake, sends the
+//! options and learns from the start position how the engine writes FEN and moves;
+//! after that every [`crate::subject::Subject::divide`] is one question: the root's
+//! FEN, the path's moves for the engine to play itself, and `perft N`.
+//!
+//! The timeout bounds every wait: for the handshake, for a synchronisation, and for
+//! each step of an answer (a per-move line, a total, the end marker). Lines that are
+//! not part of an answer (banners, `info string`, search output) do not extend it, so a
+//! chattering engine times out like a silent one. After a timeout the next question
+//! first waits for the engine to catch up, so a late answer is never taken for the
+//! next one.
+
+mod answer;
+mod detect;
+mod driver;
+mod notation;
+mod process;
+mod uci;
+mod xboard;
+
+pub use driver::ExternalEngine;
+pub use process::split_command;
+
+use crate::subject::SubjectError;
+use std::str::FromStr;
+use std::time::Duration;
+
+// Starting is spawning (the driver) and then detecting the notation (which asks through
+// the driver): composed here so that neither of the two needs the other's module.
+impl ExternalEngine {
+    /// Spawns, handshakes, sends options, detects rank numbering and FEN letters
+    /// (when Auto) from the start position, and checks the engine answers perft 1 there.
+    pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
+        let mut engine = ExternalEngine::spawn(config)?;
+        detect::detect(&mut engine, config)?;
+        Ok(engine)
+    }
+}
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI: `uci`/`uciok`, `position fen ... moves ...`, `go perft N`.
+    Uci,
+    /// UCCI: `ucci`/`ucciok`, otherwise as UCI.
+    Ucci,
+    /// xboard/CECP: `xboard`, `protover 2`, `new`, `variant xiangqi`, `force`,
+    /// `setboard FEN`, `perft N`.
+    Xboard,
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s {
+            "uci" => Ok(Protocol::Uci),
+            "ucci" => Ok(Protocol::Ucci),
+            "xboard" | "cecp" => Ok(Protocol::Xboard),
+            _ => Err(format!(
+                "unknown protocol {s:?}: expected uci, ucci or xboard"
+            )),
+        }
+    }
+}
+
+/// How the engine numbers ranks in move text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranks {
+    /// Detect from the engine's moves in the start position.
+    Auto,
+    /// 0-9 from Red's side, as ICCS and Pikafish.
+    Zero,
+    /// 1-10 from Red's side, as Fairy-Stockfish in UCI mode.
+    One,
+}
+
+impl FromStr for Ranks {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Ranks, String> {
+        match s {
+            "auto" => Ok(Ranks::Auto),
+            "0" => Ok(Ranks::Zero),
+            "1" => Ok(Ranks::One),
+            _ => Err(format!(
+                "unknown rank numbering {s:?}: expected auto, 0 or 1"
+            )),
+        }
+    }
+}
+
+/// Which letters the engine's FEN uses for horse and elephant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenLetters {
+    /// Try `N`/`B`, then `H`/`E`, on the start position.
+    Auto,
+    /// `N` for horse and `B` for elephant (xqdiff's own FEN).
+    NB,
+    /// `H` for horse and `E` for elephant.
+    HE,
+}
+
+impl FromStr for FenLetters {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FenLetters, String> {
+        match s {
+            "auto" => Ok(FenLetters::Auto),
+            "nb" => Ok(FenLetters::NB),
+            "he" => Ok(FenLetters::HE),
+            _ => Err(format!(
+                "unknown FEN letters {s:?}: expected auto, nb or he"
+            )),
+        }
+    }
+}
+
+/// How to start and speak to an engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The command line, split shell-style (quotes group words).
+    pub command: String,
+    /// The protocol.
+    pub protocol: Protocol,
+    /// Options sent after the handshake, in order (`setoption name N value V` in UCI).
+    pub options: Vec<(String, String)>,
+    /// Rank numbering in move text.
+    pub ranks: Ranks,
+    /// Horse and elephant letters in FEN.
+    pub fen_letters: FenLetters,
+    /// The longest xqdiff waits for any one answer.
+    pub timeout: Duration,
+}

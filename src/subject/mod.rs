@@ -1,0 +1,193 @@
+//! The thing under test when it can only answer perft questions: an external engine
+//! over a pipe, or an in-process generator seen the same way. The engine check
+//! compares a [`Subject`] with the built-in generators' consensus and, on a
+//! difference, walks down to the bad position by asking for more divides along a path.
+//!
+//! Owns the subjects (in-process, [`external`] engines over UCI/UCCI/xboard) and the
+//! [`crosscheck`] against the built-ins' consensus. May use the vocabulary,
+//! [`crate::generators`], [`crate::cases`] and [`crate::diff`]; the jobs use it.
+
+pub mod crosscheck;
+pub mod external;
+
+use crate::generators::face::Generator;
+use crate::moves::Move;
+use crate::position::Position;
+use std::time::Duration;
+
+/// A subject's answer to "perft `depth` from here".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide {
+    /// Count per root move, when the subject reports them; `None` for subjects that only
+    /// print a total, whose per-move counts the checker gets one move at a time.
+    pub per_move: Option<Vec<(Move, u64)>>,
+    /// The total the subject reports.
+    pub total: u64,
+}
+
+/// Why a subject could not answer. Every variant carries what the subject last said, so
+/// the user can see what went wrong on its side.
+#[derive(Debug, thiserror::Error)]
+pub enum SubjectError {
+    /// The program could not be started at all.
+    #[error("could not start {command:?}: {source}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The program never completed the protocol handshake.
+    #[error("no {expected} within {timeout:?}{}", last_lines(.last))]
+    Handshake {
+        /// The word that never came (`uciok`, `ucciok`, the xboard `feature done=1`).
+        expected: &'static str,
+        /// How long it was given.
+        timeout: Duration,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
+    /// No complete answer within the timeout.
+    #[error("no answer to {request:?} within {timeout:?}{}", last_lines(.last))]
+    Timeout {
+        /// What was asked.
+        request: String,
+        /// How long it was given.
+        timeout: Duration,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
+    /// The program exited (or closed its output) while xqdiff waited for an answer.
+    #[error("engine exited ({status}) while answering {request:?}{}", last_lines(.last))]
+    Exited {
+        /// What was asked.
+        request: String,
+        /// The exit status, as the OS reports it.
+        status: String,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
+    /// The program printed something that is not a valid answer.
+    #[error("unreadable answer to {request:?}: {problem}{}", last_lines(.last))]
+    Garbage {
+        /// What was asked.
+        request: String,
+        /// What is wrong with it.
+        problem: String,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
+    /// The subject refused a position or a move on the path (an engine's "Illegal move",
+    /// "bad FEN"). During descent and minimization this means "cannot reproduce here";
+    /// anywhere else it is reported like any other failure.
+    #[error("refused {what}: {reason}")]
+    Refused {
+        /// The position or move refused.
+        what: String,
+        /// The subject's reason, as it printed it.
+        reason: String,
+    },
+    /// Writing to the program failed (usually because it died).
+    #[error("could not write to the engine: {source}{}", last_lines(.last))]
+    Write {
+        /// Why.
+        source: std::io::Error,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
+}
+
+fn last_lines(last: &[String]) -> String {
+    if last.is_empty() {
+        "; it printed nothing".to_string()
+    } else {
+        format!("; its last lines:\n  {}", last.join("\n  "))
+    }
+}
+
+/// Something whose perft counts can be checked against the built-in generators.
+///
+/// `&mut self` because an external engine is a conversation; `Send` so a checker can
+/// move it to a worker thread. The built-in generators and any [`crate::MoveGen`] of
+/// your own become a subject through [`InProcess`].
+pub trait Subject: Send {
+    /// The name reports and corpus entries use, including a version where known.
+    fn name(&self) -> String;
+
+    /// Perft `depth` (at least 1) from the position reached by playing `path` from
+    /// `root`. Subjects that can set up a position and play moves on it (an engine's
+    /// `position fen ... moves ...`) should play `path` themselves rather than be given
+    /// the FEN at its end: a bug in the subject's make shows only that way.
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError>;
+}
+
+/// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by
+/// the engine's own make, the counts come from its own perft.
+pub struct InProcess<'a> {
+    engine: &'a dyn Generator,
+}
+
+impl<'a> InProcess<'a> {
+    /// Wraps `engine`.
+    pub fn new(engine: &'a dyn Generator) -> InProcess<'a> {
+        InProcess { engine }
+    }
+}
+
+impl Subject for InProcess<'_> {
+    fn name(&self) -> String {
+        self.engine.name().to_string()
+    }
+
+    fn divide(
+        &mut self,
+        root: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Divide, SubjectError> {
+        let mut pos = root.clone();
+        for &mv in path {
+            pos = self
+                .engine
+                .play(&pos, mv)
+                .map_err(|e| SubjectError::Refused {
+                    what: format!("move {mv} on {}", pos.fen()),
+                    reason: e.to_string(),
+                })?;
+        }
+        let per_move = self.engine.divide(&pos, depth.max(1), true, None);
+        let total = per_move.iter().map(|(_, n)| n).sum();
+        Ok(Divide {
+            per_move: Some(per_move),
+            total,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::naive::NaiveGen;
+
+    #[test]
+    fn in_process_plays_the_path_then_divides() {
+        let mut s = InProcess::new(&NaiveGen);
+        let start = Position::startpos();
+        let d = s.divide(&start, &[], 2).unwrap();
+        assert_eq!(d.total, 1920);
+        assert_eq!(d.per_move.as_ref().map(Vec::len), Some(44));
+        let h2e2: Move = "h2e2".parse().unwrap();
+        let after = s.divide(&start, &[h2e2], 1).unwrap();
+        assert_eq!(after.total, 45);
+        let bad: Move = "a0a5".parse().unwrap();
+        assert!(matches!(
+            s.divide(&start, &[bad], 1),
+            Err(SubjectError::Refused { .. })
+        ));
+    }
+}

@@ -1,0 +1,234 @@
+//! The architecture as the tree shows it: the game's vocabulary at `src/`'s root, every
+//! other module in a folder named for its layer, each folder saying what it owns and
+//! what it may use, and no cycle between modules.
+//!
+//! A dependency is a `crate::` or `super::` path in a module's code (its `#[cfg(test)]`
+//! part left out: a test may use anything). A submodule's use of its own ancestors does
+//! not count: a folder's `mod.rs` is the home its parts belong to.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The game's vocabulary, the only files besides `lib.rs` and `main.rs` at the root.
+const VOCABULARY: &[&str] = &["epd", "fen", "moves", "piece", "position", "square"];
+
+type Module = Vec<String>;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every library module with its source, keyed by its path below the crate.
+fn modules() -> BTreeMap<Module, String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut out = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("below src");
+        let mut parts: Module = rel
+            .with_extension("")
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if parts[0] == "bin" || parts == ["main"] {
+            continue;
+        }
+        if parts.last().is_some_and(|p| p == "mod") || parts == ["lib"] {
+            parts.pop();
+        }
+        let text = std::fs::read_to_string(&file).expect("readable");
+        out.insert(parts, code_of(&text));
+    }
+    out
+}
+
+/// The text without comments and without its tests.
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let line = line.split("//").next().unwrap_or("");
+        code.push_str(line);
+        code.push('\n');
+    }
+    code
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The paths named after `crate::` or `super::`, groups (`{a, b::c}`) spelled out.
+fn paths_in(code: &str, here: &Module) -> Vec<Module> {
+    let mut out = Vec::new();
+    for (start, word) in [("crate::", "crate"), ("super::", "super")] {
+        let mut rest = code;
+        while let Some(at) = rest.find(start) {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + start.len()..];
+            if before.is_some_and(is_ident) {
+                continue;
+            }
+            let base: Module = if word == "crate" {
+                Vec::new()
+            } else {
+                here[..here.len().saturating_sub(1)].to_vec()
+            };
+            expand(rest, base, &mut out);
+        }
+    }
+    out
+}
+
+/// Reads `a::b::{c, d::e}` at the start of `text` onto `base`.
+fn expand(text: &str, mut base: Module, out: &mut Vec<Module>) {
+    let mut rest = text;
+    loop {
+        let len = rest.find(|c: char| !is_ident(c)).unwrap_or(rest.len());
+        if len == 0 {
+            break;
+        }
+        base.push(rest[..len].to_owned());
+        rest = &rest[len..];
+        if let Some(next) = rest.strip_prefix("::") {
+            rest = next;
+            if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for item in group[..end].split(',') {
+                    expand(item.trim(), base.clone(), out);
+                }
+                break;
+            }
+        } else {
+            break;
+        }
+    }
+    out.push(base);
+}
+
+fn dependencies() -> BTreeMap<Module, BTreeSet<Module>> {
+    let mods = modules();
+    let mut edges = BTreeMap::new();
+    for (here, code) in &mods {
+        let mut to = BTreeSet::new();
+        for path in paths_in(code, here) {
+            let Some(target) = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|m| mods.contains_key(m))
+            else {
+                continue;
+            };
+            if target != *here && !here.starts_with(&target) {
+                to.insert(target);
+            }
+        }
+        edges.insert(here.clone(), to);
+    }
+    edges
+}
+
+/// A cycle reachable from `at`, if there is one, found depth first.
+fn cycle(
+    edges: &BTreeMap<Module, BTreeSet<Module>>,
+    at: &Module,
+    stack: &mut Vec<Module>,
+    done: &mut BTreeSet<Module>,
+) -> Option<Vec<Module>> {
+    if let Some(i) = stack.iter().position(|m| m == at) {
+        let mut found = stack[i..].to_vec();
+        found.push(at.clone());
+        return Some(found);
+    }
+    if done.contains(at) {
+        return None;
+    }
+    stack.push(at.clone());
+    for next in edges.get(at).into_iter().flatten() {
+        if let Some(found) = cycle(edges, next, stack, done) {
+            return Some(found);
+        }
+    }
+    stack.pop();
+    done.insert(at.clone());
+    None
+}
+
+#[test]
+fn no_module_depends_on_itself_through_others() {
+    let edges = dependencies();
+    assert!(edges.len() > 40, "the reader found {} modules", edges.len());
+    let mut done = BTreeSet::new();
+    for module in edges.keys() {
+        if let Some(found) = cycle(&edges, module, &mut Vec::new(), &mut done) {
+            let names: Vec<String> = found.iter().map(|m| m.join("::")).collect();
+            panic!("module cycle: {}", names.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_reader_sees_known_dependencies() {
+    // A reader that missed paths would find no cycle anywhere; these are certain.
+    let edges = dependencies();
+    let has = |from: &str, to: &str| {
+        let from: Module = from.split("::").map(str::to_owned).collect();
+        let to: Module = to.split("::").map(str::to_owned).collect();
+        edges.get(&from).is_some_and(|e| e.contains(&to))
+    };
+    assert!(has("fen", "position"));
+    assert!(has("diff::oracle", "generators::face"));
+    assert!(has(
+        "subject::external::detect",
+        "subject::external::driver"
+    ));
+    assert!(has("job::check", "diff::campaign"));
+}
+
+#[test]
+fn the_root_holds_the_vocabulary_and_each_layer_says_what_it_owns() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut layers = Vec::new();
+    for entry in std::fs::read_dir(&src).expect("src") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_stem()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        if path.is_dir() {
+            if name != "bin" {
+                layers.push(path);
+            }
+        } else {
+            assert!(
+                VOCABULARY.contains(&name.as_str()) || name == "lib" || name == "main",
+                "src/{name}.rs is not vocabulary: it belongs in a layer's folder"
+            );
+        }
+    }
+    assert!(layers.len() >= 5, "{layers:?}");
+    for layer in layers {
+        let text = std::fs::read_to_string(layer.join("mod.rs")).expect("a layer has mod.rs");
+        let doc: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            doc.contains("May use"),
+            "{}: the module comment says what the layer owns and what it may use",
+            layer.display()
+        );
+    }
+}
