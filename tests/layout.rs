@@ -232,3 +232,75 @@ fn the_root_holds_the_vocabulary_and_each_layer_says_what_it_owns() {
         );
     }
 }
+
+#[test]
+fn every_list_of_generators_is_the_registry() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let names = xqdiff::generators::names();
+    // Each generator folder is registered, and each registered generator has its folder.
+    let mut folders: Vec<String> = std::fs::read_dir(root.join("src/generators"))
+        .expect("generators")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            path.join("mod.rs").is_file().then_some(name)
+        })
+        .collect();
+    folders.sort();
+    let mut registered: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    registered.sort();
+    assert_eq!(
+        folders, registered,
+        "src/generators/*/ against the registry"
+    );
+    // The visitor sees the same generators in the same order.
+    struct Names(Vec<&'static str>, Vec<String>);
+    impl xqdiff::generators::EachGenerator for Names {
+        fn visit<G: xqdiff::MoveGen + 'static>(&mut self, g: &G) {
+            self.0.push(g.name());
+            let path = std::any::type_name::<G>();
+            self.1
+                .push(path.rsplit("::").next().unwrap_or(path).to_owned());
+        }
+    }
+    let mut seen = Names(Vec::new(), Vec::new());
+    xqdiff::generators::for_each(&mut seen);
+    assert_eq!(seen.0, names);
+    let types = seen.1;
+    // The mutation run covers every registered generator.
+    let mutants = std::fs::read_to_string(root.join(".cargo/mutants.toml")).expect("mutants");
+    for name in &names {
+        assert!(
+            mutants.contains(&format!("\"src/generators/{name}/**/*.rs\"")),
+            ".cargo/mutants.toml does not mutate {name}"
+        );
+    }
+    // No other source file names the generators one by one: each iterates the registry.
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    for dir in ["tests", "fuzz/fuzz_targets"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    for file in files {
+        let rel = file
+            .strip_prefix(root)
+            .expect("in the crate")
+            .to_string_lossy()
+            .into_owned();
+        if rel.starts_with("src/generators/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("readable");
+        // A unit test may set one generator against others on purpose.
+        let text = if rel.starts_with("src/") {
+            code_of(&text)
+        } else {
+            text
+        };
+        let listed = types.iter().filter(|t| text.contains(t.as_str())).count();
+        assert!(
+            listed < types.len(),
+            "{rel} names every generator itself: iterate generators::registry() or for_each"
+        );
+    }
+}

@@ -172,11 +172,7 @@ fn each_check_names_its_bug_first_on_a_witness() {
         assert_eq!(first.check, want, "{bug:?} on {fen}: {first}");
         assert_eq!(first.odd_one_out.as_deref(), Some("planted"), "{first}");
         // The honest generators agree there, so the witness is about the bug alone.
-        let honest: Vec<&dyn Generator> = vec![
-            &MailboxGen,
-            &BitboardGen,
-            &xqdiff::generators::naive::NaiveGen,
-        ];
+        let honest = xqdiff::generators::registry();
         assert!(
             xqdiff::diff::oracle::check_position(&pos, &honest).is_empty(),
             "{fen}"

@@ -17,9 +17,7 @@ use std::path::PathBuf;
 use xqdiff::cases::structured;
 use xqdiff::diff::corpus::{self, Case};
 use xqdiff::diff::oracle;
-use xqdiff::generators::bitboard::BitboardGen;
-use xqdiff::generators::mailbox::MailboxGen;
-use xqdiff::generators::naive::NaiveGen;
+use xqdiff::generators::{self, EachGenerator};
 use xqdiff::{Color, Move, MoveGen, MoveList, Position, Setup};
 
 /// Cases per property unless `PROPTEST_CASES` says otherwise.
@@ -103,17 +101,61 @@ fn attacked<G: MoveGen>(g: &G, pos: &Position, color: Color) -> bool {
 
 /// The names of the generators whose detectors say `color`'s king is attacked in `pos`.
 fn detectors_saying_attacked(pos: &Position, color: Color) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if attacked(&MailboxGen, pos, color) {
-        out.push("mailbox");
+    struct Ask<'a> {
+        pos: &'a Position,
+        color: Color,
+        out: Vec<&'static str>,
     }
-    if attacked(&BitboardGen, pos, color) {
-        out.push("bitboard");
+    impl EachGenerator for Ask<'_> {
+        fn visit<G: MoveGen + 'static>(&mut self, g: &G) {
+            if attacked(g, self.pos, self.color) {
+                self.out.push(g.name());
+            }
+        }
     }
-    if attacked(&NaiveGen, pos, color) {
-        out.push("naive");
+    let mut ask = Ask {
+        pos,
+        color,
+        out: Vec::new(),
+    };
+    generators::for_each(&mut ask);
+    ask.out
+}
+
+/// A property of one generator on one position.
+#[derive(Clone, Copy)]
+enum Property {
+    MakeUnmake,
+    LegalSafe,
+    Symmetric,
+}
+
+/// Whether every registered generator has `property` on `pos`; the first that does not
+/// says why.
+fn every_generator(property: Property, pos: &Position) -> Result<(), String> {
+    struct Each<'a> {
+        property: Property,
+        pos: &'a Position,
+        result: Result<(), String>,
     }
-    out
+    impl EachGenerator for Each<'_> {
+        fn visit<G: MoveGen + 'static>(&mut self, g: &G) {
+            if self.result.is_ok() {
+                self.result = match self.property {
+                    Property::MakeUnmake => make_unmake_is_identity(g, self.pos),
+                    Property::LegalSafe => legal_moves_are_safe_pseudo_legal_moves(g, self.pos),
+                    Property::Symmetric => legal_moves_are_symmetric(g, self.pos),
+                };
+            }
+        }
+    }
+    let mut each = Each {
+        property,
+        pos,
+        result: Ok(()),
+    };
+    generators::for_each(&mut each);
+    each.result
 }
 
 /// Make then unmake of every pseudo-legal move gives back the loaded board, and make
@@ -255,26 +297,18 @@ fn generators_agree() {
 #[test]
 fn make_unmake() {
     check("make-unmake", |pos| {
-        make_unmake_is_identity(&MailboxGen, pos)?;
-        make_unmake_is_identity(&BitboardGen, pos)?;
-        make_unmake_is_identity(&NaiveGen, pos)
+        every_generator(Property::MakeUnmake, pos)
     });
 }
 
 #[test]
 fn legal_subset_of_pseudo_legal_and_safe() {
     check("legal-safe", |pos| {
-        legal_moves_are_safe_pseudo_legal_moves(&MailboxGen, pos)?;
-        legal_moves_are_safe_pseudo_legal_moves(&BitboardGen, pos)?;
-        legal_moves_are_safe_pseudo_legal_moves(&NaiveGen, pos)
+        every_generator(Property::LegalSafe, pos)
     });
 }
 
 #[test]
 fn mirror_and_colour_swap_symmetry() {
-    check("symmetry", |pos| {
-        legal_moves_are_symmetric(&MailboxGen, pos)?;
-        legal_moves_are_symmetric(&BitboardGen, pos)?;
-        legal_moves_are_symmetric(&NaiveGen, pos)
-    });
+    check("symmetry", |pos| every_generator(Property::Symmetric, pos));
 }

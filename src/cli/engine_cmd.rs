@@ -9,10 +9,7 @@ use crate::diff::corpus::Source;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::generators::registry;
 use crate::moves::Move;
-use crate::position::Position;
-use crate::subject::crosscheck::{
-    self, targets, Options, Stage, Status, SubjectFinding, Target, Verdict,
-};
+use crate::subject::crosscheck::{self, targets, Options, Status, SubjectFinding, Target, Verdict};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
 };
@@ -144,43 +141,22 @@ fn protocol_name(p: Protocol) -> &'static str {
     }
 }
 
-/// Every position to check, in order: the start, the suite, the corpus, random ones.
+/// Every position to check ([`targets::all`], as the check's engine phase asks them).
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
-    let start = targets::start(args.depth);
-    // The published counts of the start position bound its depth like any suite line's.
-    let reference = parse_suite(REFERENCE_SUITE).unwrap_or_default();
-    let start_depth = match reference.iter().find(|e| e.position == start.position) {
-        Some(entry) => targets::suite(std::slice::from_ref(entry), args.depth, args.max_nodes)
-            .first()
-            .map(|t| t.depth),
-        None => Some(args.depth),
-    };
-    let mut list: Vec<Target> = start_depth
-        .map(|depth| Target { depth, ..start })
-        .into_iter()
-        .collect();
-    let suite_text = match args.suite.as_str() {
-        "none" => None,
-        "reference" => Some(REFERENCE_SUITE.to_owned()),
-        path => Some(
-            std::fs::read_to_string(path).map_err(|source| CliError::Io {
+    let entries = match args.suite.as_str() {
+        "none" => Vec::new(),
+        "reference" => parse_suite(REFERENCE_SUITE).unwrap_or_default(),
+        path => {
+            let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
                 path: path.into(),
                 source,
-            })?,
-        ),
+            })?;
+            parse_suite(&text).map_err(|source| CliError::Suite {
+                path: args.suite.clone(),
+                source,
+            })?
+        }
     };
-    if let Some(text) = suite_text {
-        let entries = parse_suite(&text).map_err(|source| CliError::Suite {
-            path: args.suite.clone(),
-            source,
-        })?;
-        let suite = targets::suite(&entries, args.depth, args.max_nodes);
-        list.extend(
-            suite
-                .into_iter()
-                .filter(|t| t.position != Position::startpos()),
-        );
-    }
     let loaded = corpus.load().map_err(|source| CliError::Io {
         path: corpus.to_string().into(),
         source,
@@ -188,28 +164,15 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
     for e in &loaded.damaged {
         eprintln!("xqdiff: skipped damaged corpus file: {e}");
     }
-    list.extend(targets::corpus(&loaded.cases, args.depth));
-    list.extend(targets::random(
+    let sources = targets::Sources {
+        suite: &entries,
+        corpus: loaded.labelled(),
+        depth: args.depth,
+        max_nodes: args.max_nodes,
+        random: args.positions,
         seed,
-        args.positions,
-        args.depth,
-        &registry(),
-    ));
-    Ok(list)
-}
-
-fn stage_text(stage: Stage) -> String {
-    match stage {
-        Stage::Comparing => "comparing".into(),
-        Stage::Descending { ply } => format!("descending, {ply} plies down"),
-        Stage::Reproducing { ply, depth } => {
-            format!("reproducing from ply {ply} at depth {depth}")
-        }
-        Stage::Minimizing { tried, pieces } => {
-            format!("minimizing, {tried} tried, {pieces} pieces")
-        }
-        Stage::OursDisagree => "the built-ins disagree here: descending".into(),
-    }
+    };
+    Ok(targets::all(&sources, &registry()))
 }
 
 fn line(moves: &[Move]) -> String {
@@ -300,7 +263,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let bar = Progress::new("engine", list.len() as u64);
     let show = |s: &Status<'_>| {
         bar.update(s.index as u64, s.of as u64);
-        bar.message(format!("{}: {}", s.label, stage_text(s.stage)));
+        bar.message(format!("{}: {}", s.label, s.stage));
     };
     let save = save_dir(&corpus, args.no_save);
     let options = Options {

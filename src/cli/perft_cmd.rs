@@ -3,14 +3,17 @@
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
 use super::split_cmd::{self, SplitArgs};
-use super::{corpus_source, pool, select_generator_list, CliError, CorpusUse, Outcome};
+use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::descent;
+use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::generators::face::Generator;
+use crate::job::check::perft::{self, SuiteJob};
+use crate::job::check::Observer;
 use crate::moves::Move;
 use crate::position::Position;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -74,20 +77,14 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
         let suite = load_suite(path)?;
-        let found_by = format!("xqdiff perft --suite {path}");
-        return Ok(pool.install(|| {
-            run_suite(
-                &suite,
-                &generators,
-                args.depth,
-                args.max_nodes,
-                Investigation {
-                    save: save.as_deref(),
-                    read_only,
-                    found_by: &found_by,
-                },
-            )
-        }));
+        let job = SuiteJob {
+            generators: &generators,
+            suite: &suite,
+            max_depth: args.depth,
+            max_nodes: args.max_nodes.unwrap_or(u64::MAX),
+            save_dir: save.as_deref(),
+        };
+        return pool.install(|| run_suite(&job, read_only));
     }
     let depth = args
         .depth
@@ -130,8 +127,9 @@ impl Investigation<'_> {
         bar.finish();
         let Some(f) = found else {
             println!(
-                "descent: no position on the way shows the disagreement to the oracle \
-                 (the counts differ only deeper than the oracle looks)"
+                "descent: the divides differ, but no position on the way shows a \
+                 disagreement when asked afresh: a generator's answers depend on more \
+                 than the position (its board's history, or chance)"
             );
             return;
         };
@@ -269,12 +267,16 @@ fn run_one(
     }
 }
 
-/// Whether every run has the same total and the same count below every root move.
+/// Whether every run has the same total and the same count below every root move, a
+/// move listed twice included (the one divide comparison, [`tally::compare`]).
 fn runs_agree(runs: &[Run]) -> bool {
-    runs.iter().all(|r| r.nodes == runs[0].nodes)
-        && divide_table(runs)
-            .values()
-            .all(|counts| counts.iter().all(|c| *c == counts[0]))
+    let names: Vec<&str> = runs.iter().map(|r| r.name).collect();
+    let tallies: Vec<Tally> = runs
+        .iter()
+        .map(|r| Tally::of_divide(r.divide.iter().copied()))
+        .collect();
+    let refs: Vec<&Tally> = tallies.iter().collect();
+    runs.iter().all(|r| r.nodes == runs[0].nodes) && tally::compare(&names, &refs).is_empty()
 }
 
 /// Per root move (in ICCS order), each generator's count, `None` where it lacks the move.
@@ -302,70 +304,68 @@ fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
     }
 }
 
-fn run_suite(
-    suite: &[SuiteEntry],
-    generators: &[&dyn Generator],
-    max_depth: Option<u32>,
-    max_nodes: Option<u64>,
-    investigation: Investigation<'_>,
-) -> Outcome {
-    let mut runs = 0;
-    let mut mismatches = 0;
+/// Shows the suite run's progress on one bar.
+struct SuiteBar(Progress);
+
+impl Observer for SuiteBar {
+    fn progress(&self, done: u64, total: u64, note: &str) {
+        self.0.update(done, total);
+        self.0.message(note.to_owned());
+    }
+}
+
+/// Renders the check's perft phase ([`perft::run_suite`]): one line per published count,
+/// then each position whose counts disagree, followed down and minimized.
+fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
     let started = Instant::now();
-    for entry in suite {
-        let selected = entry.counts.iter().filter(|&&(d, n)| {
-            max_depth.is_none_or(|m| d <= m) && max_nodes.is_none_or(|m| n <= m)
-        });
-        // One descent per position: a deeper disagreement there is usually the same one.
-        let mut investigated = false;
-        for &(depth, expected) in selected {
-            let mut cells = Vec::new();
-            let mut ok = true;
-            let mut these = Vec::new();
-            for g in generators {
-                let run = timed_divide(*g, &entry.position, depth);
-                runs += 1;
-                let verdict = if run.nodes == expected {
-                    "ok"
-                } else {
-                    "MISMATCH"
-                };
-                ok &= run.nodes == expected;
-                cells.push(format!(
-                    "{} {} {} ({:.2} s)",
-                    run.name,
-                    run.nodes,
-                    verdict,
-                    run.elapsed.as_secs_f64()
-                ));
-                these.push(run);
-            }
-            if !ok {
-                mismatches += 1;
-            }
-            println!(
-                "line {:>3} D{depth} expect {expected:>11}: {}",
-                entry.line,
-                cells.join(", ")
-            );
-            if !investigated && !runs_agree(&these) {
-                investigated = true;
-                println!("generators DISAGREE with each other here");
-                let found_by = format!(
-                    "{} (line {}, depth {depth})",
-                    investigation.found_by, entry.line
-                );
-                Investigation {
-                    found_by: &found_by,
-                    ..investigation
-                }
-                .run(&entry.position, depth, generators, &these);
-            }
+    let bar = SuiteBar(Progress::new("suite", 0));
+    let outcome = perft::run_suite(job, &bar, signals::install());
+    bar.0.finish();
+    let mut mismatches = 0;
+    for row in &outcome.rows {
+        let cells: Vec<String> = row
+            .results
+            .iter()
+            .map(|r| {
+                let verdict = if row.is_off(r) { "MISMATCH" } else { "ok" };
+                let nodes = r.nodes.map_or_else(|| "-".to_owned(), |n| n.to_string());
+                format!("{} {nodes} {verdict} ({:.2} s)", r.subject, r.seconds)
+            })
+            .collect();
+        if !row.agrees() {
+            mismatches += 1;
+        }
+        let expected = row
+            .expected
+            .map_or_else(|| "-".to_owned(), |e| e.to_string());
+        println!(
+            "{:<14} D{} expect {expected:>11}: {}",
+            row.position,
+            row.depth,
+            cells.join(", ")
+        );
+    }
+    for d in &outcome.disputes {
+        println!("DISAGREE  {}", d.detail);
+        println!("  at {}", d.fen);
+        if let Some(odd) = &d.odd_one_out {
+            println!("  odd one out: {odd}");
+        }
+        if let Some(file) = &d.corpus_file {
+            println!("  saved: {file}");
         }
     }
+    if read_only && !outcome.disputes.is_empty() {
+        println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
+    }
+    for note in &outcome.notes {
+        println!("note: {note}");
+    }
+    let positions: BTreeSet<&str> = outcome.rows.iter().map(|r| r.fen.as_str()).collect();
     println!(
-        "{} positions, {runs} runs in {:.1} s: {}",
-        suite.len(),
+        "{} positions, {} counts in {:.1} s: {}",
+        positions.len(),
+        outcome.rows.len(),
         started.elapsed().as_secs_f64(),
         if mismatches == 0 {
             "all as published".to_owned()
@@ -373,9 +373,16 @@ fn run_suite(
             format!("{mismatches} MISMATCHED")
         }
     );
-    if mismatches == 0 {
-        Outcome::Agree
+    if let Some(sig) = signals::received() {
+        Ok(Outcome::Interrupted(sig))
+    } else if mismatches > 0 {
+        Ok(Outcome::Disagree)
+    } else if outcome.rows.is_empty() {
+        // A suite run that ran no count has checked nothing: not a pass.
+        Err(CliError::Usage(
+            "no published count of the suite is within --depth and --max-nodes".into(),
+        ))
     } else {
-        Outcome::Disagree
+        Ok(Outcome::Agree)
     }
 }

@@ -316,6 +316,20 @@ fn is_case_name(name: &str) -> bool {
 }
 
 impl Loaded {
+    /// Each case's position, labelled by its file name, as reports and targets name them.
+    pub fn labelled(&self) -> Vec<(String, Position)> {
+        self.cases
+            .iter()
+            .map(|(path, case)| {
+                let label = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                (label, case.position.clone())
+            })
+            .collect()
+    }
+
     /// Adds the file at `path` with its bytes, or the error that kept them from being read.
     fn add(&mut self, path: PathBuf, bytes: Result<&[u8], io::Error>) {
         let parsed = bytes

@@ -98,15 +98,30 @@ pub trait MoveGen: Sync + Send {
     }
 }
 
-/// The built-in generators, each once. CLI, tests and benchmarks iterate this list, so
-/// adding a generator is one line here.
-pub fn registry() -> Vec<&'static dyn crate::generators::face::Generator> {
-    vec![
-        &mailbox::MailboxGen,
-        &bitboard::BitboardGen,
-        &naive::NaiveGen,
-    ]
+/// Something done with each built-in generator as its own type, where the registry's
+/// vtable would not do (a property test that needs each generator's board, say).
+pub trait EachGenerator {
+    /// Called once per generator, in the registry's order.
+    fn visit<G: MoveGen + 'static>(&mut self, g: &G);
 }
+
+// The one list of the built-in generators: `registry` and `for_each` are both written
+// from it, so adding a generator is its folder and one entry here.
+macro_rules! built_in {
+    ($($g:expr),+ $(,)?) => {
+        /// The built-in generators, each once. CLI, tests and benchmarks iterate this list.
+        pub fn registry() -> Vec<&'static dyn face::Generator> {
+            vec![$(&$g),+]
+        }
+
+        /// Calls `visitor` with each generator of [`registry`], in its order.
+        pub fn for_each(visitor: &mut impl EachGenerator) {
+            $(visitor.visit(&$g);)+
+        }
+    };
+}
+
+built_in!(mailbox::MailboxGen, bitboard::BitboardGen, naive::NaiveGen);
 
 /// The names in [`registry`], in order.
 pub fn names() -> Vec<&'static str> {
@@ -114,6 +129,6 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The registered generator called `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn crate::generators::face::Generator> {
+pub fn by_name(name: &str) -> Option<&'static dyn face::Generator> {
     registry().into_iter().find(|g| g.name() == name)
 }

@@ -5,7 +5,7 @@
 //! The board is a 9x10 grid of points indexed `[rank][file]`, plus the side to move.
 //! Movement walks signed (file, rank) coordinates and asks "is this still on the
 //! board?" at every step; nothing is precomputed. Each piece's rule lives in
-//! [`rules`], next to the sentence of the contract it transcribes. The check detector
+//! `rules.rs`, next to the sentence of the contract it transcribes. The check detector
 //! is that contract's definition of check, word for word: some enemy piece could
 //! capture the king by those same rules, or the two kings face each other on an open
 //! file.

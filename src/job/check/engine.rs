@@ -11,64 +11,23 @@ use crate::job::report::{
     seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
     Status as PhaseStatus,
 };
-use crate::position::Position;
-use crate::subject::crosscheck::{self, targets, Checked, Options, Stage, Status, Target, Verdict};
+use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
 use crate::subject::external::{split_command, ExternalEngine};
 use crate::subject::Subject;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Every position to ask about, in order: the start (as deep as the node budget
-/// allows), the suite, the corpus, then the random ones.
+/// The engine check's positions, as `xqdiff engine` asks them ([`targets::all`]).
 fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
-    let start = Position::startpos();
-    let budget = Some(config.max_nodes);
-    let start_depth = match config.suite.iter().find(|e| e.position == start) {
-        Some(e) => targets::suite(std::slice::from_ref(e), check.depth, budget)
-            .first()
-            .map(|t| t.depth),
-        None => Some(check.depth),
+    let sources = targets::Sources {
+        suite: &config.suite,
+        corpus: corpus_positions(&config.corpus),
+        depth: check.depth,
+        max_nodes: Some(config.max_nodes),
+        random: check.positions,
+        seed: config.seed,
     };
-    let mut list: Vec<Target> = start_depth
-        .map(|depth| Target {
-            depth,
-            ..targets::start(check.depth)
-        })
-        .into_iter()
-        .collect();
-    list.extend(
-        targets::suite(&config.suite, check.depth, budget)
-            .into_iter()
-            .filter(|t| t.position != start),
-    );
-    list.extend(
-        corpus_positions(&config.corpus)
-            .into_iter()
-            .map(|(label, position)| Target {
-                label,
-                position,
-                depth: check.depth,
-            }),
-    );
-    list.extend(targets::random(
-        config.seed,
-        check.positions,
-        check.depth,
-        &config.generators,
-    ));
-    list
-}
-
-fn stage_text(stage: Stage) -> String {
-    match stage {
-        Stage::Comparing => "comparing".into(),
-        Stage::Descending { ply } => format!("descending, {ply} plies down"),
-        Stage::Reproducing { ply, depth } => format!("reproducing at ply {ply}, depth {depth}"),
-        Stage::Minimizing { tried, pieces } => {
-            format!("minimizing, {tried} tried, {pieces} pieces")
-        }
-        Stage::OursDisagree => "the built-in generators disagree: descending".into(),
-    }
+    targets::all(&sources, &config.generators)
 }
 
 pub(super) fn run(
@@ -125,11 +84,7 @@ pub(super) fn run(
             break;
         }
         let show = |s: &Status<'_>| {
-            observer.progress(
-                i as u64,
-                of,
-                &format!("{}: {}", s.label, stage_text(s.stage)),
-            );
+            observer.progress(i as u64, of, &format!("{}: {}", s.label, s.stage));
         };
         let options = Options {
             subject_dir: config

@@ -19,7 +19,7 @@
 mod disputes;
 mod engine;
 mod metamorphic;
-mod perft;
+pub mod perft;
 mod summary;
 
 pub(crate) use summary::first_line;
@@ -300,19 +300,7 @@ fn errored(name: &str, elapsed: Duration, message: String) -> Phase {
 fn corpus_positions(source: &corpus::Source) -> Vec<(String, Position)> {
     source
         .load()
-        .map(|loaded| {
-            loaded
-                .cases
-                .into_iter()
-                .map(|(path, case)| {
-                    let label = path.file_name().map_or_else(
-                        || path.display().to_string(),
-                        |n| n.to_string_lossy().into_owned(),
-                    );
-                    (label, case.position)
-                })
-                .collect()
-        })
+        .map(|loaded| loaded.labelled())
         .unwrap_or_default()
 }
 

@@ -9,6 +9,7 @@ use super::{disputes, Config, Observer, PERFT};
 use crate::diff::descent;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::SuiteEntry;
+use crate::generators::face::Generator;
 use crate::job::report::{
     Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
     Report,
@@ -18,6 +19,7 @@ use crate::position::Position;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,6 +47,32 @@ pub(super) fn label(entry: &SuiteEntry) -> String {
     }
 }
 
+/// A published suite to run on every generator, and where a finding is saved. The
+/// check's perft phase and `xqdiff perft --suite` both run this.
+pub struct SuiteJob<'a> {
+    /// The generators, in order.
+    pub generators: &'a [&'a dyn Generator],
+    /// The positions and their published counts.
+    pub suite: &'a [SuiteEntry],
+    /// Published counts deeper than this are skipped.
+    pub max_depth: Option<u32>,
+    /// Published counts above this many nodes are skipped.
+    pub max_nodes: u64,
+    /// Where a minimized finding is saved, if anywhere.
+    pub save_dir: Option<&'a Path>,
+}
+
+/// What a suite run found: one row per published count run, one dispute per position
+/// whose rows do not agree, and notes (counts not run, findings not saved).
+pub struct SuiteOutcome {
+    /// The rows, in the suite's order.
+    pub rows: Vec<PerftRow>,
+    /// The disputes, each followed down and minimized where the generators differ.
+    pub disputes: Vec<Dispute>,
+    /// What a reader should know besides.
+    pub notes: Vec<String>,
+}
+
 pub(super) fn run(
     report: &mut Report,
     config: &Config<'_>,
@@ -52,15 +80,39 @@ pub(super) fn run(
     stop: &AtomicBool,
 ) {
     let started = Instant::now();
-    let gens = &config.generators;
-    let wanted: Vec<Wanted> = config
+    let job = SuiteJob {
+        generators: &config.generators,
+        suite: &config.suite,
+        max_depth: None,
+        max_nodes: config.max_nodes,
+        save_dir: config.save_dir(),
+    };
+    let outcome = run_suite(&job, observer, stop);
+    let mut phase = Phase::finished(
+        PERFT,
+        started.elapsed(),
+        PhaseDetails::Perft(PerftPhase { rows: outcome.rows }),
+    );
+    if !outcome.notes.is_empty() {
+        phase.message = Some(outcome.notes.join("; "));
+    }
+    report.phases.push(phase);
+    report.disagreements.extend(outcome.disputes);
+}
+
+/// Runs every published count of `job` within its limits on every generator. The counts
+/// are independent, so (position, depth, generator) triples share the pool, the biggest
+/// first; `stop` ends the run early, and the counts not run are noted.
+pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool) -> SuiteOutcome {
+    let gens = job.generators;
+    let wanted: Vec<Wanted> = job
         .suite
         .iter()
         .enumerate()
         .flat_map(|(entry, e)| {
             e.counts
                 .iter()
-                .filter(|&&(_, n)| n <= config.max_nodes)
+                .filter(|&&(d, n)| n <= job.max_nodes && job.max_depth.is_none_or(|m| d <= m))
                 .map(move |&(depth, expected)| Wanted {
                     entry,
                     depth,
@@ -81,7 +133,7 @@ pub(super) fn run(
                 return (w, g, None);
             }
             let want = &wanted[w];
-            let entry = &config.suite[want.entry];
+            let entry = &job.suite[want.entry];
             let t = Instant::now();
             // One thread a count: the pool is kept busy by the other counts, and the
             // time is then a single-thread time, comparable across generators.
@@ -115,9 +167,9 @@ pub(super) fn run(
     }
 
     let mut rows = Vec::new();
-    let mut found = Vec::new();
+    let mut disputes = Vec::new();
     let mut notes = Vec::new();
-    let mut investigated = vec![false; config.suite.len()];
+    let mut investigated = vec![false; job.suite.len()];
     let mut unfinished = 0;
     for (want, counts) in wanted.iter().zip(&table) {
         let Some(counts) = counts
@@ -128,7 +180,7 @@ pub(super) fn run(
             unfinished += 1;
             continue;
         };
-        let entry = &config.suite[want.entry];
+        let entry = &job.suite[want.entry];
         let row = PerftRow {
             position: label(entry),
             fen: entry.position.fen(),
@@ -142,9 +194,7 @@ pub(super) fn run(
         };
         if !row.agrees() && !investigated[want.entry] {
             investigated[want.entry] = true;
-            found.push(investigate(
-                entry, &row, &counts, config, observer, &mut notes,
-            ));
+            disputes.push(investigate(entry, &row, &counts, job, observer, &mut notes));
         }
         rows.push(row);
     }
@@ -154,16 +204,11 @@ pub(super) fn run(
             format!("stopped early: {unfinished} published counts not run"),
         );
     }
-    let mut phase = Phase::finished(
-        PERFT,
-        started.elapsed(),
-        PhaseDetails::Perft(PerftPhase { rows }),
-    );
-    if !notes.is_empty() {
-        phase.message = Some(notes.join("; "));
+    SuiteOutcome {
+        rows,
+        disputes,
+        notes,
     }
-    report.phases.push(phase);
-    report.disagreements.extend(found);
 }
 
 /// The dispute for a row that does not agree: the generators' disagreement followed
@@ -173,7 +218,7 @@ fn investigate(
     entry: &SuiteEntry,
     row: &PerftRow,
     counts: &[&Count],
-    config: &Config<'_>,
+    job: &SuiteJob<'_>,
     observer: &dyn Observer,
     notes: &mut Vec<String>,
 ) -> Dispute {
@@ -185,7 +230,7 @@ fn investigate(
         .iter()
         .map(|d| Tally::of_divide(d.iter().copied()))
         .collect();
-    let names: Vec<&str> = config.generators.iter().map(|g| g.name()).collect();
+    let names: Vec<&str> = job.generators.iter().map(|g| g.name()).collect();
     let refs: Vec<&Tally> = tallies.iter().collect();
     let split = !tally::compare(&names, &refs).is_empty();
     if split {
@@ -196,23 +241,16 @@ fn investigate(
                 &format!("{}: descending, {ply} plies down", row.position),
             );
         };
-        let explained = descent::explain(
-            pos,
-            depth,
-            &config.generators,
-            Some(&divides),
-            Some(&progress),
-        );
+        let explained =
+            descent::explain(pos, depth, job.generators, Some(&divides), Some(&progress));
         if let Some(f) = explained {
-            let file = config
-                .save_dir()
-                .and_then(|dir| match f.save(dir, &found_by) {
-                    Ok((path, _)) => Some(path),
-                    Err(e) => {
-                        notes.push(format!("not saved: {e}"));
-                        None
-                    }
-                });
+            let file = job.save_dir.and_then(|dir| match f.save(dir, &found_by) {
+                Ok((path, _)) => Some(path),
+                Err(e) => {
+                    notes.push(format!("not saved: {e}"));
+                    None
+                }
+            });
             return disputes::from_descent(PERFT, &f, &found_by, file.as_deref());
         }
     }

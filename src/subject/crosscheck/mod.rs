@@ -61,6 +61,23 @@ pub enum Stage {
     OursDisagree,
 }
 
+// One text per stage, for `xqdiff engine`'s bar and the check's alike.
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Stage::Comparing => f.write_str("comparing"),
+            Stage::Descending { ply } => write!(f, "descending, {ply} plies down"),
+            Stage::Reproducing { ply, depth } => {
+                write!(f, "reproducing from ply {ply} at depth {depth}")
+            }
+            Stage::Minimizing { tried, pieces } => {
+                write!(f, "minimizing, {tried} tried, {pieces} pieces")
+            }
+            Stage::OursDisagree => f.write_str("the built-ins disagree here: descending"),
+        }
+    }
+}
+
 /// Where the check is: target `index` (0-based) of `of`, and what it is doing there.
 #[derive(Clone, Copy, Debug)]
 pub struct Status<'a> {

@@ -4,12 +4,59 @@
 use super::Target;
 use crate::cases::rng::Rng;
 use crate::cases::{playout, structured};
-use crate::diff::corpus::Case;
 use crate::diff::oracle::consensus_steps;
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
 use crate::position::Position;
-use std::path::PathBuf;
+
+/// Where an engine check's positions come from.
+pub struct Sources<'a> {
+    /// The perft suite (empty for none); its published counts also bound the start's depth.
+    pub suite: &'a [SuiteEntry],
+    /// The corpus cases, each labelled (by its file name).
+    pub corpus: Vec<(String, Position)>,
+    /// The deepest perft asked.
+    pub depth: u32,
+    /// A suite position runs at the deepest depth known to stay within this many nodes.
+    pub max_nodes: Option<u64>,
+    /// How many seeded random playout positions, and their seed.
+    pub random: usize,
+    /// The seed of the random positions.
+    pub seed: u64,
+}
+
+/// Every position to ask about, in order: the start (as deep as the node budget allows,
+/// by its published counts in the suite, else in the reference suite), the rest of the
+/// suite, the corpus, then the random positions along `gens`' consensus. `xqdiff engine`
+/// and the check's engine phase both ask exactly these.
+pub fn all(sources: &Sources<'_>, gens: &[&dyn Generator]) -> Vec<Target> {
+    let startpos = Position::startpos();
+    let reference = crate::epd::parse_suite(crate::epd::REFERENCE_SUITE).unwrap_or_default();
+    let published = sources
+        .suite
+        .iter()
+        .chain(&reference)
+        .find(|e| e.position == startpos);
+    let start_depth = match published {
+        Some(e) => suite(std::slice::from_ref(e), sources.depth, sources.max_nodes)
+            .first()
+            .map(|t| t.depth),
+        None => Some(sources.depth),
+    };
+    let mut list: Vec<Target> = start_depth.map(start).into_iter().collect();
+    list.extend(
+        suite(sources.suite, sources.depth, sources.max_nodes)
+            .into_iter()
+            .filter(|t| t.position != startpos),
+    );
+    list.extend(sources.corpus.iter().map(|(label, position)| Target {
+        label: label.clone(),
+        position: position.clone(),
+        depth: sources.depth,
+    }));
+    list.extend(random(sources.seed, sources.random, sources.depth, gens));
+    list
+}
 
 /// The start position at `depth`.
 pub fn start(depth: u32) -> Target {
@@ -42,21 +89,6 @@ pub fn suite(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<
                 position: e.position.clone(),
                 depth: d,
             })
-        })
-        .collect()
-}
-
-/// Every corpus case's position at `depth`, labelled by its file name.
-pub fn corpus(cases: &[(PathBuf, Case)], depth: u32) -> Vec<Target> {
-    cases
-        .iter()
-        .map(|(path, case)| Target {
-            label: path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            ),
-            position: case.position.clone(),
-            depth,
         })
         .collect()
 }
