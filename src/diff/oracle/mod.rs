@@ -270,8 +270,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Records, for a check each generator passes or fails on its own, the generators
-    /// that fail it; the odd one out is the single failing one among passing others.
+    /// Records a check each generator passes or fails on its own, once some generator
+    /// failed it (the callers see that first, before building the detail); the odd one
+    /// out is the single failing one among passing others, or a lone generator.
     fn self_check(
         &mut self,
         check: CheckKind,
@@ -286,14 +287,10 @@ impl<'a> Run<'a> {
             .copied()
             .zip(passed.iter().copied())
             .collect();
-        let odd = match vote(&named) {
-            Some(odd) => odd,
-            None if passed.iter().all(|&p| p) => return,
-            // Every generator fails (or there is only one): no one to outvote it.
-            None => None,
-        };
-        let odd =
-            odd.or_else(|| (passed.len() == 1 && !passed[0]).then(|| self.names[0].to_string()));
+        // When every generator fails there is no one to outvote them, unless it is one.
+        let odd = vote(&named)
+            .flatten()
+            .or_else(|| (passed.len() == 1).then(|| self.names[0].to_string()));
         self.push_line(check, odd, only_in, detail, line);
     }
 }
@@ -338,11 +335,12 @@ pub fn follow(
     let mut here = pos.clone();
     let mut found = d.clone();
     let mut path = Vec::new();
-    if found.check == CheckKind::WalkedBoard && found.line.len() > 1 {
-        // A board that went wrong far down a long line usually goes wrong on its last
-        // few moves alone: start as late on the line as still shows it.
+    // Only a walked board's finding has a line. A board that went wrong far down a long
+    // line usually goes wrong on its last few moves alone: start as late on the line as
+    // still shows it.
+    if let Some((_, head)) = found.line.split_last() {
         let mut along = vec![here.clone()];
-        for &mv in &found.line[..found.line.len() - 1] {
+        for &mv in head {
             match along.last().and_then(|p| consensus_play(p, gens, mv)) {
                 Some(p) => along.push(p),
                 None => break,
@@ -429,6 +427,25 @@ mod tests {
         assert_eq!(d.only_in.len(), 1);
         assert_eq!(d.only_in[0].mv.to_string(), "f0g0");
         assert!(check_position(&pos, &[&crate::generators::naive::NaiveGen]).is_empty());
+    }
+
+    /// A check each generator answers alone (its count against its own list) names a
+    /// lone generator that fails it, and no one when every generator fails it alike.
+    #[test]
+    fn a_self_check_names_the_lone_failure_and_not_a_shared_one() {
+        use crate::generators::planted::{Bug, Planted};
+        let planted = Planted(Bug::CountShortInDoubleCheck);
+        let pos = Position::from_fen("4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b").unwrap();
+        let table: &[(&[&dyn Generator], Option<&str>)] = &[
+            (&[&planted], Some("planted")),
+            (&[&planted, &planted, &planted], None),
+        ];
+        for (gens, odd) in table {
+            let found = check_position(&pos, gens);
+            let count = found.iter().find(|d| d.check == CheckKind::Count);
+            let count = count.unwrap_or_else(|| panic!("{} generators: {found:?}", gens.len()));
+            assert_eq!(count.odd_one_out.as_deref(), *odd);
+        }
     }
 
     /// A count after a move that the position after it shows by itself is reported
