@@ -61,7 +61,7 @@ const ALL_PHASES: [&str; 5] = [
 /// the perft dispute was followed down from a suite position.
 #[test]
 fn a_planted_bug_fails_the_check_with_a_board_for_each_dispute() {
-    let planted = Planted(Bug::CannonCannotCapture);
+    let planted = Planted::new(Bug::CannonCannotCapture);
     let mut config = Config::new(11);
     config.generators = vec![&MailboxGen as &dyn Generator, &BitboardGen, &planted];
     config.max_nodes = 20_000;

@@ -133,7 +133,7 @@ fn every_planted_bug_is_found_minimized_and_filed() {
     let mut summary = Vec::new();
     for &(bug, moves) in table {
         for named in [true, false] {
-            let planted = Planted(bug);
+            let planted = Planted::new(bug);
             let root = after_moves(START, moves);
             let target = Target {
                 label: format!("start {moves}"),
@@ -392,7 +392,7 @@ impl<S: Subject> Subject for DiesAfter<S> {
 
 #[test]
 fn a_dying_subject_stops_the_check_with_its_error() {
-    let planted = Planted(Bug::CannonCannotCapture);
+    let planted = Planted::new(Bug::CannonCannotCapture);
     // Enough answers to find and descend, too few to finish minimizing.
     let mut subject = DiesAfter {
         inner: InProcess::new(&planted),
@@ -440,7 +440,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
     ];
     let dir = TempDir::new("perft");
     for &(bug, moves, depth) in table {
-        let planted = Planted(bug);
+        let planted = Planted::new(bug);
         let engines: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
         let root = after_moves(START, moves);
         assert_ne!(
@@ -503,7 +503,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
 #[test]
 fn external_findings_stay_out_of_the_corpus_replay() {
     let corpus = TempDir::new("external");
-    let planted = Planted(Bug::PawnSidewaysBeforeRiver);
+    let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
     let mut subject = InProcess::new(&planted);
     let dir = crosscheck::external_dir(&corpus.0, &subject.name());
     let options = Options {
@@ -542,7 +542,7 @@ fn external_findings_stay_out_of_the_corpus_replay() {
 #[test]
 fn a_split_consensus_is_reported_as_ours() {
     let dir = TempDir::new("ours");
-    let planted = Planted(Bug::RookJumpsOne);
+    let planted = Planted::new(Bug::RookJumpsOne);
     let consensus: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
     let options = Options {
         corpus: Some(dir.0.clone()),

@@ -162,7 +162,7 @@ const WITNESSES: &[(Bug, &str, CheckKind)] = &[
 fn each_check_names_its_bug_first_on_a_witness() {
     let mut seen: Vec<CheckKind> = Vec::new();
     for &(bug, fen, want) in WITNESSES {
-        let planted = Planted(bug);
+        let planted = Planted::new(bug);
         let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let pos = xqdiff::Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let found = xqdiff::diff::oracle::check_position(&pos, &gens);
@@ -193,7 +193,7 @@ fn every_planted_bug_is_found_and_minimized() {
     assert_eq!(EXPECTED.len(), Bug::ALL.len(), "every bug has a row");
     let mut summary = Vec::new();
     for &(bug, checks) in EXPECTED {
-        let planted = Planted(bug);
+        let planted = Planted::new(bug);
         let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let config = Config {
             seed: 11,
@@ -241,7 +241,7 @@ fn every_planted_bug_is_found_and_minimized() {
 /// piece list; the published counts hold them to the rules.
 #[test]
 fn trait_defaults_reproduce_published_counts() {
-    let g = Planted(Bug::None);
+    let g = Planted::new(Bug::None);
     let start = xqdiff::Position::startpos();
     assert_eq!(
         xqdiff::generators::perft::perft(&g, &mut g.load(&start), 3),
@@ -258,4 +258,66 @@ fn trait_defaults_reproduce_published_counts() {
         .filter_map(|l| l.captured)
         .collect();
     assert_eq!(taken, vec![Piece::new(Color::Black, Role::Horse)]);
+}
+
+/// A generator with two unrelated rule bugs gives two distinct findings, each minimized
+/// to a witness of its own bug, each with its hits; with one bug known, the other is the
+/// only new one, and with both known there is nothing new.
+#[test]
+fn two_bugs_are_two_findings_and_known_ones_step_aside() {
+    let planted = Planted::with(&[Bug::HorseLegIgnored, Bug::KingLeavesPalace]);
+    let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
+    let run = |known: Vec<String>| {
+        let config = Config {
+            seed: 5,
+            cases: Some(1500),
+            duration: None,
+            known,
+            ..Config::default()
+        };
+        campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {})
+    };
+    let report = run(Vec::new());
+    let mut sigs: Vec<String> = report
+        .findings
+        .iter()
+        .map(|f| f.signature.to_string())
+        .collect();
+    sigs.sort();
+    assert_eq!(
+        sigs,
+        [
+            "pseudo-legal/planted/extra-horse-leg",
+            "pseudo-legal/planted/extra-king-palace"
+        ],
+        "{:#?}",
+        report
+            .findings
+            .iter()
+            .map(|f| f.disagreement.to_string())
+            .collect::<Vec<_>>()
+    );
+    for f in &report.findings {
+        let role = f.signature.moves_role().expect("a move class");
+        assert!(
+            f.minimized.pieces().any(|(_, p)| p.role == role),
+            "{}: the witness keeps the piece the bug is about: {}",
+            f.signature,
+            f.minimized.fen()
+        );
+        assert!(f.minimized.pieces().count() <= 4, "{}", f.minimized.fen());
+        assert!(f.hits > 1, "{}: {} hits", f.signature, f.hits);
+        assert!(f.witnesses.len() < campaign::WITNESSES);
+        assert!(!f.known);
+    }
+    let horse = vec!["pseudo-legal/planted/extra-horse-leg".to_owned()];
+    let report = run(horse);
+    let new: Vec<String> = report
+        .new_findings()
+        .map(|f| f.signature.to_string())
+        .collect();
+    assert_eq!(new, ["pseudo-legal/planted/extra-king-palace"]);
+    assert_eq!(report.findings.len(), 2, "the known bug is still counted");
+    let report = run(sigs);
+    assert_eq!(report.new_findings().count(), 0);
 }

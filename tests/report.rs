@@ -30,8 +30,8 @@ const CANNON_BUSY: &str = "3k5/4a4/4r4/2n6/4p4/6B2/9/4C4/4A4/5K3 w";
 
 /// Two real generators and one with `bug` planted: the planted one is the odd one out.
 fn planted(bug: Bug) -> Vec<&'static dyn Generator> {
-    static CANNON_BUG: Planted = Planted(Bug::CannonCannotCapture);
-    static HORSE_BUG: Planted = Planted(Bug::HorseLegIgnored);
+    static CANNON_BUG: Planted = Planted::new(Bug::CannonCannotCapture);
+    static HORSE_BUG: Planted = Planted::new(Bug::HorseLegIgnored);
     let odd: &'static dyn Generator = match bug {
         Bug::HorseLegIgnored => &HORSE_BUG,
         _ => &CANNON_BUG,
@@ -712,7 +712,7 @@ fn every_run_status_has_its_verdict_word_and_colour() {
 /// the line it was walked along: in the JSON, read back, and on the page.
 #[test]
 fn a_walked_board_dispute_keeps_its_line() {
-    let planted = Planted(Bug::MakeForgetsKingSlot);
+    let planted = Planted::new(Bug::MakeForgetsKingSlot);
     let engines: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
     let pos = Position::from_fen("3k5/9/3P1r3/9/9/9/9/9/3K5/9 w").unwrap();
     let d = check_position(&pos, &engines)

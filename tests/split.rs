@@ -507,7 +507,7 @@ fn a_planted_bug_shows_in_the_job_results() {
     };
     let (_, all) = read_jobs(&jobs, |_| true).unwrap();
     let bitboard = generators::by_name("bitboard").unwrap();
-    let planted = Planted(Bug::CannonCannotCapture);
+    let planted = Planted::new(Bug::CannonCannotCapture);
     let odd = |engines: &[&dyn Generator]| -> usize {
         all.iter()
             .map(|job| count_job(header.split, Shard::WHOLE, job, engines))

@@ -26,9 +26,10 @@ struct Args {
     /// uci, ucci or xboard.
     #[arg(long, default_value = "uci")]
     protocol: Protocol,
-    /// Count with the naive generator carrying this planted bug (e.g. cannon-cannot-capture).
+    /// Count with the naive generator carrying this planted bug (e.g.
+    /// cannon-cannot-capture); repeat it to plant several unrelated bugs at once.
     #[arg(long)]
-    bug: Option<Bug>,
+    bug: Vec<Bug>,
     /// Exit with status 3 after this many commands (0: at once).
     #[arg(long)]
     crash_after: Option<u64>,
@@ -95,12 +96,11 @@ fn main() {
         }
     }
     let planted;
-    let generator: &dyn Generator = match args.bug {
-        Some(bug) => {
-            planted = Planted(bug);
-            &planted
-        }
-        None => &BitboardGen,
+    let generator: &dyn Generator = if args.bug.is_empty() {
+        &BitboardGen
+    } else {
+        planted = Planted::with(&args.bug);
+        &planted
     };
     let mut engine = TestEngine {
         args: &args,

@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn the_walk_follows_the_consensus() {
         use crate::generators::planted::{Bug, Planted};
-        let planted = Planted(Bug::KingLeavesPalace);
+        let planted = Planted::new(Bug::KingLeavesPalace);
         let gens: Vec<&dyn Generator> = vec![registry()[0], registry()[1], &planted];
         let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/5K3 w").unwrap();
         // Every byte picks the last move: for the planted king that is a step outside

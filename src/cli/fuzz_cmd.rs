@@ -1,9 +1,12 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
-use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
+use super::{
+    corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
+};
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
 use crate::generators::registry;
+use crate::job::report::counted;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -39,6 +42,13 @@ pub struct FuzzArgs {
     /// Chance, in playouts, of choosing among captures when there are some.
     #[arg(long, default_value_t = 0.35)]
     capture_bias: f64,
+    /// Known bugs: a file of signatures (one per line, a note after it). Their findings
+    /// are reported as known and neither fail the run nor stop it.
+    #[arg(long, value_name = "FILE")]
+    known: Option<PathBuf>,
+    /// Write the signatures of the bugs this run found to FILE (for --known).
+    #[arg(long, value_name = "FILE")]
+    write_known: Option<PathBuf>,
 }
 
 /// Runs `xqdiff fuzz`: exit 0 when nothing disagreed, 1 on a finding, 2 on bad usage
@@ -77,6 +87,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         capture_bias: args.capture_bias,
         // Playouts also start from the corpus's positions.
         extra_starts: loaded.cases.into_iter().map(|(_, c)| c.position).collect(),
+        known: load_known(args.known.as_deref())?,
         ..Config::default()
     };
     let stop = signals::install();
@@ -110,16 +121,34 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     });
     bar.finish();
     for f in &report.findings {
-        println!("DISAGREEMENT (case {}): {}", f.case, f.disagreement);
+        println!(
+            "BUG {}{}: {} (first in case {})",
+            f.signature,
+            if f.known { " (known)" } else { "" },
+            counted(f.hits, "hit"),
+            f.case
+        );
+        println!("  {}", f.disagreement);
         println!(
             "  minimized: {}  ({} pieces)",
             f.minimized.fen(),
             f.minimized.pieces().count()
         );
+        for w in &f.witnesses {
+            println!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
+        }
         println!("  original:  {}", f.original.fen());
         if let Some(path) = &f.file {
             println!("  saved:     {}", path.display());
         }
+    }
+    if let Some(path) = &args.write_known {
+        let sigs: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (&f.signature, format!("e.g. {}", f.minimized.fen())))
+            .collect();
+        write_known(path, &sigs)?;
     }
     for e in &report.write_errors {
         eprintln!("xqdiff: could not save a finding: {e}");
@@ -142,7 +171,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         println!(
             "interrupted by {} after {} (seed {seed})",
             signals::name(sig),
-            crate::job::report::counted(report.findings.len() as u64, "disagreement")
+            counted(report.findings.len() as u64, "distinct bug")
         );
         return Ok(Outcome::Interrupted(sig));
     }
@@ -152,11 +181,18 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             "no fuzz case ran: give --cases or --seconds above 0".into(),
         ));
     }
-    if report.findings.is_empty() {
-        println!("no disagreements (seed {seed})");
+    let new = report.new_findings().count() as u64;
+    let known = report.findings.len() as u64 - new;
+    let known_text = if known > 0 {
+        format!(", {} known", counted(known, "bug"))
+    } else {
+        String::new()
+    };
+    if new == 0 {
+        println!("no new disagreements{known_text} (seed {seed})");
         Ok(Outcome::Agree)
     } else {
-        println!("{} disagreements (seed {seed})", report.findings.len());
+        println!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
         Ok(Outcome::Disagree)
     }
 }

@@ -130,6 +130,14 @@ pub enum CliError {
         /// The registered names.
         known: String,
     },
+    /// A known-bugs file with a line that is not a signature.
+    #[error("bad known-bugs file {path}: {source}")]
+    Known {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault.
+        source: crate::diff::signature::KnownError,
+    },
     /// Flags that do not go together, or a required one missing.
     #[error("{0}")]
     Usage(String),
@@ -313,6 +321,35 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
             threads,
             message: e.to_string(),
         })
+}
+
+/// The signatures a `--known FILE` lists (none without the flag).
+fn load_known(path: Option<&Path>) -> Result<Vec<String>, CliError> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let known = crate::diff::signature::parse_known(&text).map_err(|source| CliError::Known {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(known.into_iter().map(|(sig, _)| sig).collect())
+}
+
+/// Writes the signatures of a run to `--write-known FILE`, each with a note.
+fn write_known(
+    path: &Path,
+    signatures: &[(&crate::diff::signature::Signature, String)],
+) -> Result<(), CliError> {
+    let text =
+        crate::diff::signature::format_known(signatures.iter().map(|(s, n)| (*s, n.clone())));
+    std::fs::write(path, text).map_err(|source| CliError::Write {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 #[cfg(test)]

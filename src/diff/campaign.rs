@@ -11,6 +11,7 @@ use crate::cases::structured;
 use crate::diff::corpus::{write_case, Case};
 use crate::diff::minimize::minimize;
 use crate::diff::oracle::{check_line, follow, line_seed, Disagreement, LineOutcome, WALK_PLIES};
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::position::Position;
 use rayon::prelude::*;
@@ -52,6 +53,9 @@ pub struct Config {
     /// Playout starts besides the start position and the reference suite: usually the
     /// regression corpus, so games continue from positions that once broke a generator.
     pub extra_starts: Vec<Position>,
+    /// Signatures of known bugs (`--known`): still counted, but they neither stop the
+    /// run nor fail it.
+    pub known: Vec<String>,
 }
 
 impl Default for Config {
@@ -66,22 +70,38 @@ impl Default for Config {
             capture_bias: 0.35,
             max_plies: 150,
             extra_starts: Vec::new(),
+            known: Vec::new(),
         }
     }
 }
 
-/// One disagreement found, minimized.
+/// How many minimized witnesses a distinct bug keeps (in the finding and the corpus)
+/// besides its smallest.
+pub const WITNESSES: usize = 3;
+
+/// One distinct bug found: every hit with its signature, the smallest witness, and a
+/// few others.
 #[derive(Clone, Debug)]
 pub struct FuzzFinding {
-    /// The case that found it.
+    /// Which bug: the signature every hit shares.
+    pub signature: Signature,
+    /// Whether the signature is one of the known bugs.
+    pub known: bool,
+    /// How many cases hit it.
+    pub hits: u64,
+    /// The first case that found the smallest witness.
     pub case: u64,
-    /// The position it was found on.
+    /// The position it was found on, before minimizing.
     pub original: Position,
-    /// The minimized position.
+    /// The disagreement seen there.
+    pub original_disagreement: Disagreement,
+    /// The smallest witness.
     pub minimized: Position,
-    /// The disagreement on the minimized position.
+    /// The disagreement on the smallest witness.
     pub disagreement: Disagreement,
-    /// The corpus file written (or already there), if saving.
+    /// Other minimized witnesses, up to [`WITNESSES`], in the order found.
+    pub witnesses: Vec<Position>,
+    /// The corpus file of the smallest witness (or the one already there), if saving.
     pub file: Option<PathBuf>,
 }
 
@@ -94,7 +114,7 @@ pub struct Report {
     pub positions: u64,
     /// Wall time.
     pub elapsed: Duration,
-    /// Distinct findings, in case order.
+    /// One finding per distinct bug (signature), in the order of their first cases.
     pub findings: Vec<FuzzFinding>,
     /// Feature coverage of the positions checked.
     pub coverage: crate::cases::features::Coverage,
@@ -105,6 +125,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// The findings that are not known bugs.
+    pub fn new_findings(&self) -> impl Iterator<Item = &FuzzFinding> {
+        self.findings.iter().filter(|f| !f.known)
+    }
+
     /// Cases per second.
     pub fn rate(&self) -> f64 {
         self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
@@ -196,7 +221,7 @@ pub fn run(
     loop {
         let time_up = config.duration.is_some_and(|d| started.elapsed() >= d);
         let cases_done = config.cases.is_some_and(|n| next >= n);
-        let first_found = config.stop_on_first && !lock(&found).is_empty();
+        let first_found = config.stop_on_first && lock(&found).iter().any(|f| !f.known);
         if stop.load(Ordering::Relaxed) {
             report.interrupted = true;
             break;
@@ -216,14 +241,7 @@ pub fn run(
                 // The line ended at its first disagreement; that one stands for it.
                 if let Some(d) = outcome.disagreements.into_iter().next() {
                     if let Some(pos) = finding_position(&outcome.positions, &d) {
-                        let finding = record(config, i, &pos, &d, gens, &write_errors);
-                        let mut all = lock(&found);
-                        if !all.iter().any(|f| {
-                            f.minimized == finding.minimized
-                                && f.disagreement.same_kind(&finding.disagreement)
-                        }) {
-                            all.push(finding);
-                        }
+                        record(config, i, &pos, &d, gens, &found, &write_errors);
                     }
                 }
                 coverage
@@ -240,6 +258,10 @@ pub fn run(
     report.elapsed = started.elapsed();
     report.findings = found.into_inner().unwrap_or_else(|e| e.into_inner());
     report.findings.sort_by_key(|f| f.case);
+    for f in &mut report.findings {
+        // The smallest witness is the finding; the others follow it.
+        f.witnesses.retain(|w| *w != f.minimized);
+    }
     report.write_errors = write_errors.into_inner().unwrap_or_else(|e| e.into_inner());
     report
 }
@@ -254,35 +276,86 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Counts a hit of `d` (seen on `pos` in case `case`) on its bug, and minimizes it when
+/// the bug still wants witnesses: a new bug, or one with fewer than [`WITNESSES`]. A
+/// witness smaller than the bug's smallest takes its place.
 fn record(
     config: &Config,
     case: u64,
     pos: &Position,
     d: &Disagreement,
     gens: &[&dyn Generator],
+    found: &Mutex<Vec<FuzzFinding>>,
     errors: &Mutex<Vec<String>>,
-) -> FuzzFinding {
+) {
     let (shown, d, _) = follow(pos, d, gens);
-    let (minimized, disagreement) = minimize(&shown, &d, gens);
-    let mut finding = FuzzFinding {
-        case,
-        original: pos.clone(),
-        minimized,
-        disagreement,
-        file: None,
-    };
-    if let Some(dir) = &config.corpus {
-        let how = format!(
-            "xqdiff fuzz --seed {} (case {case}, source {:?})",
-            config.seed, config.source
-        );
-        match Case::from_disagreement(&finding.disagreement, &pos.fen(), &how) {
-            Ok(c) => match write_case(dir, &c) {
-                Ok((path, _)) => finding.file = Some(path),
-                Err(e) => lock(errors).push(format!("{}: {e}", dir.display())),
-            },
-            Err(e) => lock(errors).push(format!("minimized FEN unreadable: {e}")),
+    let signature = d.signature();
+    let counted = {
+        let mut all = lock(found);
+        match all.iter_mut().find(|f| f.signature == signature) {
+            Some(f) if f.witnesses.len() >= WITNESSES => {
+                f.hits += 1;
+                return;
+            }
+            Some(f) => {
+                f.hits += 1;
+                true
+            }
+            None => false,
         }
+    };
+    let (minimized, disagreement) = minimize(&shown, &d, gens);
+    let known = config.known.iter().any(|k| *k == signature.to_string());
+    let mut all = lock(found);
+    let index = match all.iter().position(|f| f.signature == signature) {
+        Some(i) => {
+            // Another worker found the same bug meanwhile.
+            all[i].hits += u64::from(!counted);
+            i
+        }
+        None => {
+            all.push(FuzzFinding {
+                signature,
+                known,
+                hits: 1,
+                case,
+                original: pos.clone(),
+                original_disagreement: d.clone(),
+                minimized: minimized.clone(),
+                disagreement: disagreement.clone(),
+                witnesses: Vec::new(),
+                file: None,
+            });
+            all.len() - 1
+        }
+    };
+    let f = &mut all[index];
+    if f.witnesses.contains(&minimized) || f.witnesses.len() >= WITNESSES {
+        return;
     }
-    finding
+    f.witnesses.push(minimized.clone());
+    let smaller = minimized.pieces().count() < f.minimized.pieces().count();
+    if smaller {
+        f.case = case;
+        f.original = pos.clone();
+        f.original_disagreement = d.clone();
+        f.minimized = minimized;
+        f.disagreement = disagreement.clone();
+    }
+    let Some(dir) = &config.corpus else { return };
+    let how = format!(
+        "xqdiff fuzz --seed {} (case {case}, source {:?})",
+        config.seed, config.source
+    );
+    match Case::from_disagreement(&disagreement, &pos.fen(), &how) {
+        Ok(c) => match write_case(dir, &c) {
+            Ok((path, _)) => {
+                if smaller || f.file.is_none() {
+                    f.file = Some(path);
+                }
+            }
+            Err(e) => lock(errors).push(format!("{}: {e}", dir.display())),
+        },
+        Err(e) => lock(errors).push(format!("minimized FEN unreadable: {e}")),
+    }
 }

@@ -61,8 +61,36 @@ pub enum Bug {
     BlackPawnSidewaysBeforeRiver,
 }
 
-/// The naive generator with `Bug` planted in it.
-pub struct Planted(pub Bug);
+/// How many bugs one planted generator can carry at once.
+pub const MAX_BUGS: usize = 4;
+
+/// The naive generator with one or more bugs planted in it.
+pub struct Planted {
+    bugs: [Option<Bug>; MAX_BUGS],
+}
+
+impl Planted {
+    /// The naive generator with `bug` planted in it.
+    pub const fn new(bug: Bug) -> Planted {
+        Planted {
+            bugs: [Some(bug), None, None, None],
+        }
+    }
+
+    /// The naive generator with `bugs` planted in it (the first [`MAX_BUGS`]): a subject
+    /// with several unrelated bugs, each of which must be found on its own.
+    pub fn with(bugs: &[Bug]) -> Planted {
+        let mut slots = [None; MAX_BUGS];
+        for (slot, &bug) in slots.iter_mut().zip(bugs) {
+            *slot = Some(bug);
+        }
+        Planted { bugs: slots }
+    }
+
+    fn has(&self, bug: Bug) -> bool {
+        self.bugs.contains(&Some(bug))
+    }
+}
 
 fn at(f: i32, r: i32) -> Option<Square> {
     if (0..9).contains(&f) && (0..10).contains(&r) {
@@ -198,14 +226,14 @@ impl MoveGen for Planted {
     fn to_setup(&self, b: &Self::Board) -> Setup {
         let mut s = NaiveGen.to_setup(&b.naive);
         s.halfmoves += b.clock;
-        if self.0 == Bug::ReadBackSaysRedToMove {
+        if self.has(Bug::ReadBackSaysRedToMove) {
             s.turn = Color::Red;
         }
         s
     }
     fn captured(&self, b: &Self::Board, mv: Move) -> Option<Piece> {
         let taken = self.piece_at(b, mv.to);
-        if self.0 == Bug::CapturedMissesPawn && taken.is_some_and(|p| p.role == Role::Pawn) {
+        if self.has(Bug::CapturedMissesPawn) && taken.is_some_and(|p| p.role == Role::Pawn) {
             return None;
         }
         taken
@@ -228,10 +256,10 @@ impl MoveGen for Planted {
             let mover = s.piece_at(mv.from).map(|p| p.role);
             let taken = s.piece_at(mv.to).map(|p| p.role);
             let cannon_capture = mover == Some(Role::Cannon) && taken.is_some();
-            if !(self.0 == Bug::CannonCannotCapture && cannon_capture) {
+            if !(self.has(Bug::CannonCannotCapture) && cannon_capture) {
                 out.push(mv);
             }
-            if self.0 == Bug::HorseTakesHorseTwice
+            if self.has(Bug::HorseTakesHorseTwice)
                 && mover == Some(Role::Horse)
                 && taken == Some(Role::Horse)
             {
@@ -240,7 +268,12 @@ impl MoveGen for Planted {
         }
         for (from, p) in s.pieces().filter(|(_, p)| p.color == s.turn) {
             if listed(from) {
-                for to in extra(self.0, &s, from, p) {
+                for to in self
+                    .bugs
+                    .iter()
+                    .flatten()
+                    .flat_map(|&bug| extra(bug, &s, from, p))
+                {
                     out.push(Move::new(from, to));
                 }
             }
@@ -251,7 +284,7 @@ impl MoveGen for Planted {
     }
     fn in_check(&self, b: &Self::Board) -> bool {
         let attacked = self.king_attacked(b, self.turn(b));
-        if self.0 == Bug::InCheckMissesDoubleCheck && attacked {
+        if self.has(Bug::InCheckMissesDoubleCheck) && attacked {
             return checkers(&NaiveGen.to_setup(&b.naive)) < 2;
         }
         attacked
@@ -260,7 +293,7 @@ impl MoveGen for Planted {
         let mut list = MoveList::new();
         self.legal(b, &mut list);
         let n = list.len() as u64;
-        if self.0 == Bug::CountShortInDoubleCheck
+        if self.has(Bug::CountShortInDoubleCheck)
             && n > 0
             && checkers(&NaiveGen.to_setup(&b.naive)) >= 2
         {
@@ -276,12 +309,12 @@ impl MoveGen for Planted {
         if let Some(i) = taken {
             b.slots[i] = None;
         }
-        if !(self.0 == Bug::MakeForgetsKingSlot && king) {
+        if !(self.has(Bug::MakeForgetsKingSlot) && king) {
             if let Some(mover) = b.slots.iter_mut().find(|s| **s == Some(mv.from)) {
                 *mover = Some(mv.to);
             }
         }
-        if self.0 == Bug::MakeTicksClock {
+        if self.has(Bug::MakeTicksClock) {
             b.clock += 1;
         }
         PlantedUndo {
@@ -295,13 +328,13 @@ impl MoveGen for Planted {
         }
         let pawn = u.naive.is_some_and(|p| p.role == Role::Pawn);
         if let Some(i) = u.slot {
-            if !(self.0 == Bug::UnmakeForgetsPawnSlot && pawn) {
+            if !(self.has(Bug::UnmakeForgetsPawnSlot) && pawn) {
                 b.slots[i] = Some(mv.to);
             }
         }
         b.clock = b.clock.saturating_sub(1);
         let restored = match u.naive {
-            Some(p) if self.0 == Bug::UnmakeBringsBackHorseAsPawn && p.role == Role::Horse => {
+            Some(p) if self.has(Bug::UnmakeBringsBackHorseAsPawn) && p.role == Role::Horse => {
                 Some(Piece::new(p.color, Role::Pawn))
             }
             other => other,

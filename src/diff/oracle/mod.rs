@@ -19,6 +19,7 @@ pub use walk::{
     WALK_PLIES,
 };
 
+use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Probe};
 use crate::moves::Move;
 use crate::position::Position;
@@ -155,13 +156,39 @@ pub struct Disagreement {
 }
 
 impl Disagreement {
-    /// Whether `other` is the same failure: same check, same odd generator (or the
-    /// same set of generators where there is no odd one). The minimizer keeps a smaller
-    /// position only if it still shows the same disagreement.
+    /// Whether `other` shows the same bug: the same generators compared and the same
+    /// [`Signature`] (check, odd one out, and for a move list the class of move). The
+    /// minimizer keeps a smaller position only if it still shows the same bug, so it
+    /// never slides from one bug to another.
     pub fn same_kind(&self, other: &Disagreement) -> bool {
         self.check == other.check
-            && self.odd_one_out == other.odd_one_out
             && self.generators == other.generators
+            && self.signature() == other.signature()
+    }
+
+    /// Which bug this is, independent of the position: the check, the odd one out (or
+    /// `none`), and for the move lists the class of the moves that differ.
+    pub fn signature(&self) -> Signature {
+        let check = self.check.as_str();
+        let side = self.odd_one_out.as_deref().unwrap_or("none");
+        let lists = matches!(
+            self.check,
+            CheckKind::PseudoLegal | CheckKind::Legal | CheckKind::ListedTwice
+        );
+        let pos = match Position::from_fen(&self.fen) {
+            Ok(pos) if lists && !self.only_in.is_empty() => pos,
+            _ => return Signature::plain(check, side),
+        };
+        // The wrong side's extra moves are the ones it has; without an odd one out, the
+        // ones a minority has.
+        let is_extra = |o: &OnlyIn| match &self.odd_one_out {
+            Some(odd) => o.has.iter().any(|h| h == odd),
+            None => o.has.len() * 2 < self.generators.len(),
+        };
+        let (extra, missing): (Vec<&OnlyIn>, Vec<&OnlyIn>) =
+            self.only_in.iter().partition(|o| is_extra(o));
+        let moves = |v: Vec<&OnlyIn>| v.iter().map(|o| o.mv).collect::<Vec<Move>>();
+        Signature::of_moves(check, side, &pos, &moves(extra), &moves(missing))
     }
 }
 
@@ -416,7 +443,7 @@ mod tests {
     #[test]
     fn a_lone_generator_is_held_to_the_rules_by_validation() {
         use crate::generators::planted::{Bug, Planted};
-        let planted = Planted(Bug::KingLeavesPalace);
+        let planted = Planted::new(Bug::KingLeavesPalace);
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/5K3 w").unwrap();
         let found = check_position(&pos, &[&planted]);
         let d = found
@@ -434,7 +461,7 @@ mod tests {
     #[test]
     fn a_self_check_names_the_lone_failure_and_not_a_shared_one() {
         use crate::generators::planted::{Bug, Planted};
-        let planted = Planted(Bug::CountShortInDoubleCheck);
+        let planted = Planted::new(Bug::CountShortInDoubleCheck);
         let pos = Position::from_fen("4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b").unwrap();
         let table: &[(&[&dyn Generator], Option<&str>)] = &[
             (&[&planted], Some("planted")),
@@ -454,7 +481,7 @@ mod tests {
     fn a_count_after_a_move_is_followed_to_where_it_shows() {
         use crate::generators::planted::{Bug, Planted};
         use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
-        let planted = Planted(Bug::CannonCannotCapture);
+        let planted = Planted::new(Bug::CannonCannotCapture);
         let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
         let root = Position::from_fen("3k5/9/1c7/9/1P7/9/9/9/9/1R2K4 w").unwrap();
         let first = check_position(&root, &gens).remove(0);

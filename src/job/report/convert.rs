@@ -356,7 +356,7 @@ mod tests {
         use crate::diff::descent::descend;
         use crate::generators::planted::{Bug, Planted};
         use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
-        let planted = Planted(Bug::CannonCannotCapture);
+        let planted = Planted::new(Bug::CannonCannotCapture);
         let engines: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
         let root = Position::from_fen("3k5/9/1c7/9/1P7/9/9/9/9/1R2K4 w").unwrap();
         let at_root = crate::diff::oracle::check_position(&root, &engines);

@@ -262,7 +262,7 @@ mod tests {
 
     #[test]
     fn a_generator_that_differs_above_the_cut_stops_the_split() {
-        let planted = Planted(Bug::PawnSidewaysBeforeRiver);
+        let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
         let gens: Vec<&dyn Generator> = vec![registry()[0], &planted];
         let out = temp("planted.jsonl");
         let emitted = emit(&out, &Position::startpos(), 4, 2, &gens).unwrap();
