@@ -89,6 +89,74 @@ fn every_planted_bug_is_found_and_minimized() {
     }
 }
 
+/// An engine with two unrelated bugs gives exactly two distinct bugs, each minimized to
+/// a witness of its own, each with its count of positions; listing one as known leaves
+/// the other as the only new one (exit 1), and listing both leaves nothing new (exit 0).
+#[test]
+fn two_bugs_are_two_findings_and_known_ones_step_aside() {
+    let corpus = temp_corpus("two-bugs");
+    let cmd = test_engine("--bug horse-leg-ignored --bug king-leaves-palace");
+    let known = corpus.join("known.txt");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--positions", "30", "--max-findings", "0", "--no-save"];
+        args.extend_from_slice(extra);
+        let (out, _) = engine(&cmd, &args, &corpus);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), stdout)
+    };
+    let bugs = |stdout: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("BUG "))
+            .map(|l| l.split(':').next().unwrap_or("").to_owned())
+            .collect()
+    };
+    let (code, stdout) = run(&["--write-known", known.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let mut found = bugs(&stdout);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "moves/subject/extra-horse-leg",
+            "moves/subject/extra-king-palace"
+        ],
+        "{stdout}"
+    );
+    assert!(stdout
+        .lines()
+        .any(|l| l.starts_with("BUG ") && l.ends_with(" positions")));
+    let mut sizes = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("minimized"))
+        .map(|l| {
+            l.split_whitespace()
+                .nth(7)
+                .unwrap_or("")
+                .trim_start_matches('(')
+        });
+    assert!(
+        sizes.all(|n| n.parse::<usize>().is_ok_and(|n| n <= 4)),
+        "{stdout}"
+    );
+    // Everything known: exit 0; one known: the other alone is new.
+    let (code, stdout) = run(&["--known", known.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let one = corpus.join("one.txt");
+    std::fs::write(&one, "moves/subject/extra-horse-leg fixed next week\n").unwrap();
+    let (code, stdout) = run(&["--known", one.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("BUG moves/subject/extra-horse-leg (known)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 distinct bug (1 known)"), "{stdout}");
+    // A known-bugs file that is not one is bad input.
+    std::fs::write(&one, "banana\n").unwrap();
+    assert_eq!(run(&["--known", one.to_str().unwrap()]).0, Some(2));
+    let _ = std::fs::remove_dir_all(&corpus);
+}
+
 #[test]
 fn a_correct_engine_agrees_with_counts() {
     let corpus = temp_corpus("agree");

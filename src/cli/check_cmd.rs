@@ -66,9 +66,15 @@ pub struct CheckArgs {
     /// Random positions to ask the engine about (default 100; 20 with --quick).
     #[arg(long, requires = "engine")]
     engine_positions: Option<usize>,
-    /// Stop the engine check after this many differences (0: ask about every position).
+    /// Stop the engine check after this many distinct bugs that are not known (0: ask
+    /// about every position).
     #[arg(long, default_value_t = 1, requires = "engine")]
     engine_max_findings: usize,
+    /// Known bugs: a file of signatures (one per line, a note after it), as `xqdiff fuzz`
+    /// and `xqdiff engine --write-known` write them. Their findings are reported as known
+    /// and do not fail the run.
+    #[arg(long, value_name = "FILE")]
+    known: Option<PathBuf>,
 }
 
 impl CheckArgs {
@@ -108,6 +114,7 @@ impl CheckArgs {
         config.save = !self.no_save;
         config.engine = engine;
         config.command = Some(command_line());
+        config.known = super::load_known(self.known.as_deref())?;
         Ok(config)
     }
 }

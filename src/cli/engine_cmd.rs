@@ -107,9 +107,16 @@ pub struct EngineArgs {
     /// published count is at most this many nodes.
     #[arg(long)]
     max_nodes: Option<u64>,
-    /// Stop after this many differences (0: check every position).
+    /// Stop after this many distinct bugs that are not known (0: check every position).
     #[arg(long, default_value_t = 1)]
     max_findings: usize,
+    /// Known bugs: a file of signatures (one per line, a note after it). Their findings
+    /// are reported as known and neither fail the run nor count toward --max-findings.
+    #[arg(long, value_name = "FILE")]
+    known: Option<PathBuf>,
+    /// Write the signatures of the bugs this run found to FILE (for --known).
+    #[arg(long, value_name = "FILE")]
+    write_known: Option<PathBuf>,
     /// Worker threads for the built-in generators (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -196,7 +203,13 @@ fn indent(text: &str) -> String {
 
 fn print_finding(f: &SubjectFinding) {
     println!(
-        "DIFFERENCE on {} at depth {}: {}",
+        "BUG {}{}: {}",
+        f.signature,
+        if f.known { " (known)" } else { "" },
+        crate::job::report::counted(f.hits, "position")
+    );
+    println!(
+        "  first on {} at depth {}: {}",
         f.label,
         f.depth,
         f.root.fen()
@@ -227,6 +240,9 @@ fn print_finding(f: &SubjectFinding) {
             }
         }
         None => println!("  (the engine failed before the difference could be reproduced)"),
+    }
+    for w in &f.witnesses {
+        println!("  also       {}  ({} pieces)", w.fen(), w.pieces().count());
     }
     if let Some(file) = &f.file {
         println!("  saved      {}", file.display());
@@ -270,6 +286,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         subject_dir: save.as_deref().map(|d| crosscheck::external_dir(d, &name)),
         corpus: save,
         max_findings: args.max_findings,
+        known: super::load_known(args.known.as_deref())?,
         found_by: format!(
             "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
             args.cmd,
@@ -277,6 +294,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             args.depth
         ),
         progress: Some(&show),
+        stop: None,
     };
     let engines = registry();
     let report = pool
@@ -321,23 +339,37 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     for e in &report.write_errors {
         eprintln!("xqdiff: could not save a finding: {e}");
     }
+    if let Some(path) = &args.write_known {
+        let sigs: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (&f.signature, format!("{name}, first on {}", f.label)))
+            .collect();
+        super::write_known(path, &sigs)?;
+    }
     let summary = format!(
         "{} position(s), {} nodes compared in {:.1} s (seed {seed})",
         report.checked.len(),
         report.nodes_compared(),
         report.elapsed.as_secs_f64()
     );
-    if !report.findings.is_empty() || !report.ours.is_empty() {
+    let new = report.new_findings().count() as u64;
+    let known = report.findings.len() as u64 - new;
+    if new > 0 || !report.ours.is_empty() {
         // The difference is the news even if the engine then failed; say both.
         if let Some(f) = &report.failure {
             eprintln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
         }
         println!(
-            "{name}: {} difference(s), {} disagreement(s) among the built-ins; {summary}",
-            report.findings.len(),
+            "{name}: {} ({known} known), {} disagreement(s) among the built-ins; {summary}",
+            crate::job::report::counted(new, "distinct bug"),
             report.ours.len()
         );
         return Ok(Outcome::Disagree);
+    }
+    if known > 0 && report.failure.is_none() {
+        println!("{name}: only known bugs ({known}); {summary}");
+        return Ok(Outcome::Agree);
     }
     if let Some(f) = report.failure {
         println!("{summary} before the engine failed");

@@ -167,6 +167,7 @@ impl Case {
                 "odd-one-out".to_owned(),
                 d.odd_one_out.clone().unwrap_or_else(|| "none".into()),
             ),
+            ("signature".to_owned(), d.signature().to_string()),
         ];
         for o in &d.only_in {
             notes.push((

@@ -74,6 +74,9 @@ pub(super) fn from_engine(
         corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
         found_by: Some(format!("{found_by} (position {})", f.label)),
         line: Vec::new(),
+        signature: Some(f.signature.to_string()),
+        hits: Some(f.hits),
+        known: f.known,
         detail: match cmp {
             Some(c) => detail(c, engine),
             None => format!(

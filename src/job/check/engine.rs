@@ -69,64 +69,39 @@ pub(super) fn run(
     );
     report.engines.push(info);
 
-    // One target at a time, so a stop request is heard between targets.
-    let mut all = crosscheck::Report {
-        subject: name.clone(),
-        ..crosscheck::Report::default()
+    let show = |s: &Status<'_>| {
+        observer.progress(s.index as u64, of, &format!("{}: {}", s.label, s.stage));
+    };
+    let options = Options {
+        subject_dir: config
+            .save_dir()
+            .map(|dir| crosscheck::external_dir(dir, &name)),
+        corpus: config.save_dir().map(|d| d.to_path_buf()),
+        max_findings: check.max_findings,
+        known: config.known.clone(),
+        found_by: found_by.clone(),
+        progress: Some(&show),
+        stop: Some(stop),
     };
     let mut notes = Vec::new();
-    for (i, target) in list.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            notes.push(format!(
-                "stopped early: {} of {of} positions asked",
-                all.checked.len()
-            ));
-            break;
-        }
-        let show = |s: &Status<'_>| {
-            observer.progress(i as u64, of, &format!("{}: {}", s.label, s.stage));
-        };
-        let options = Options {
-            subject_dir: config
-                .save_dir()
-                .map(|dir| crosscheck::external_dir(dir, &name)),
-            corpus: config.save_dir().map(|d| d.to_path_buf()),
-            max_findings: 0,
-            found_by: found_by.clone(),
-            progress: Some(&show),
-        };
-        let one = match crosscheck::check(
-            &mut engine,
-            &config.generators,
-            std::slice::from_ref(target),
-            &options,
-        ) {
-            Ok(one) => one,
-            Err(e) => {
-                notes.push(e.to_string());
-                break;
+    let mut all = match crosscheck::check(&mut engine, &config.generators, &list, &options) {
+        Ok(all) => all,
+        Err(e) => {
+            notes.push(e.to_string());
+            crosscheck::Report {
+                subject: name.clone(),
+                ..crosscheck::Report::default()
             }
-        };
-        all.checked.extend(one.checked);
-        all.findings.extend(one.findings);
-        all.ours.extend(one.ours);
-        all.write_errors.extend(one.write_errors);
-        if one.failure.is_some() {
-            all.failure = one.failure;
-            break;
         }
-        if check.max_findings > 0 && all.findings.len() >= check.max_findings {
-            notes.push(format!(
-                "stopped after {} (the limit) with {} of {of} positions asked",
-                if all.findings.len() == 1 {
-                    "the first difference".to_owned()
-                } else {
-                    format!("{} differences", all.findings.len())
-                },
-                all.checked.len()
-            ));
-            break;
-        }
+    };
+    let asked = all.checked.len();
+    if stop.load(Ordering::Relaxed) && asked < list.len() {
+        notes.push(format!("stopped early: {asked} of {of} positions asked"));
+    } else if all.failure.is_none() && asked < list.len() && check.max_findings > 0 {
+        notes.push(format!(
+            "stopped after {} (the limit) with {asked} of {of} positions asked",
+            crate::job::report::counted(all.new_findings().count() as u64, "distinct bug"),
+        ));
     }
     drop(engine);
     all.elapsed = started.elapsed();
@@ -201,7 +176,7 @@ fn record(
         depth: check.depth,
         positions: all.checked.len() as u64,
         nodes: all.nodes_compared(),
-        findings: (all.findings.len() + all.ours.len()) as u64,
+        findings: (all.new_findings().count() + all.ours.len()) as u64,
         rows,
     };
     let mut phase = Phase::finished(ENGINE, all.elapsed, PhaseDetails::Engine(details));

@@ -92,6 +92,8 @@ pub struct Config<'a> {
     pub engine: Option<EngineCheck>,
     /// The command line, recorded in the report.
     pub command: Option<String>,
+    /// Signatures of known bugs (`--known`): reported as known, never failing the run.
+    pub known: Vec<String>,
 }
 
 impl Config<'static> {
@@ -112,6 +114,7 @@ impl Config<'static> {
             fuzz_time: Duration::from_secs(60),
             engine: None,
             command: None,
+            known: Vec::new(),
         }
     }
 }
@@ -337,6 +340,7 @@ fn fuzz(report: &mut Report, config: &Config<'_>, observer: &dyn Observer, stop:
             .into_iter()
             .map(|(_, p)| p)
             .collect(),
+        known: config.known.clone(),
         ..campaign::Config::default()
     };
     let started = Instant::now();

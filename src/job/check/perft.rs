@@ -328,6 +328,9 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -
         corpus_file: None,
         found_by: Some(found_by.to_owned()),
         line: Vec::new(),
+        signature: None,
+        hits: None,
+        known: false,
         detail,
     }
 }

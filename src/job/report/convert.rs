@@ -43,7 +43,7 @@ impl From<&campaign::Report> for FuzzPhase {
             positions: r.positions,
             cases_per_second: rounded(r.rate()),
             positions_per_second: rounded(r.positions as f64 / secs),
-            findings: r.findings.len() as u64,
+            findings: r.new_findings().count() as u64,
             interrupted: r.interrupted,
             write_errors: r.write_errors.clone(),
             coverage: CoverageTable::from(&r.coverage),
@@ -175,6 +175,9 @@ impl Dispute {
             corpus_file: None,
             found_by: None,
             line: d.line.iter().map(Move::to_string).collect(),
+            signature: Some(d.signature().to_string()),
+            hits: None,
+            known: false,
             detail: d.detail.clone(),
         }
     }
@@ -199,6 +202,9 @@ impl Dispute {
         if let Some(file) = &f.file {
             d = d.with_corpus_file(file);
         }
+        d.signature = Some(f.signature.to_string());
+        d.hits = Some(f.hits);
+        d.known = f.known;
         d
     }
 

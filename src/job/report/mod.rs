@@ -469,6 +469,16 @@ pub struct Dispute {
     /// How to find it again (`xqdiff fuzz --seed 5, case 17`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub found_by: Option<String>,
+    /// Which bug (`pseudo-legal/planted/extra-horse-leg`), when the finding has one:
+    /// the same text `--known` files list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// How many positions showed the same bug, when counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hits: Option<u64>,
+    /// Whether the signature is a known bug (`--known`): reported, but not a failure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub known: bool,
     /// One sentence on what differs.
     pub detail: String,
 }
@@ -528,7 +538,7 @@ impl Report {
     /// by a signal (an engine killed by the same Ctrl-C) often errors as well.
     pub fn status(&self) -> Status {
         let any = |s: Status| self.phases.iter().any(|p| p.status == s);
-        if any(Status::Failed) || !self.disagreements.is_empty() {
+        if any(Status::Failed) || self.disagreements.iter().any(|d| !d.known) {
             Status::Failed
         } else if any(Status::Interrupted) {
             Status::Interrupted
@@ -747,10 +757,23 @@ mod tests {
                     corpus_file: None,
                     found_by: None,
                     line: Vec::new(),
+                    signature: Some("legal/none".into()),
+                    hits: None,
+                    known: false,
                     detail: String::new(),
                 });
             }
             assert_eq!(report.status(), want, "{statuses:?} {disagreement}");
+            // A known bug is reported, not failed on.
+            if disagreement {
+                let mut known = report.clone();
+                known.disagreements[0].known = true;
+                let without = Report {
+                    disagreements: Vec::new(),
+                    ..report.clone()
+                };
+                assert_eq!(known.status(), without.status(), "{statuses:?}");
+            }
             // The written status is the same rule, and reading ignores it.
             let json = report.to_json().unwrap();
             let value: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -36,6 +36,7 @@ pub(crate) fn subject_case(
         note("engine", subject.to_owned()),
         note("odd-one-out", subject.to_owned()),
         note("generators", consensus_names(engines)),
+        note("signature", finding.signature.to_string()),
     ];
     let position = match &finding.reproduction {
         Some(r) => {

@@ -2,6 +2,7 @@
 //! subject's, brought to per-move counts and compared.
 
 use crate::diff::oracle::tally::{self, Tally};
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -293,8 +294,53 @@ impl fmt::Display for Comparison {
     }
 }
 
+/// The signature of a subject's answer that differs from the consensus on `pos`: the
+/// class of the moves only one side lists (`moves`), a move listed twice
+/// (`listed-twice`), else counts alone (`counts`). The side is always `subject`.
+pub(crate) fn signature_of(pos: &Position, theirs: Option<&Tally>, ours: &Counts) -> Signature {
+    let Some(theirs) = theirs else {
+        return Signature::plain("counts", "subject");
+    };
+    let extra: Vec<Move> = theirs.moves().filter(|mv| !ours.contains_key(mv)).collect();
+    let missing: Vec<Move> = ours
+        .keys()
+        .copied()
+        .filter(|&mv| theirs.get(mv).is_none())
+        .collect();
+    if !extra.is_empty() || !missing.is_empty() {
+        return Signature::of_moves("moves", "subject", pos, &extra, &missing);
+    }
+    let twice: Vec<Move> = theirs.repeated().collect();
+    if !twice.is_empty() {
+        return Signature::of_moves("listed-twice", "subject", pos, &twice, &[]);
+    }
+    Signature::plain("counts", "subject")
+}
+
+impl Comparison {
+    /// Which bug this difference shows ([`signature_of`]), on the position compared.
+    pub fn signature(&self, pos: &Position) -> Signature {
+        if !self.only_subject.is_empty() || !self.only_consensus.is_empty() {
+            let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
+            let missing: Vec<Move> = self.only_consensus.iter().map(|&(mv, _)| mv).collect();
+            return Signature::of_moves("moves", "subject", pos, &extra, &missing);
+        }
+        if !self.listed_more_than_once.is_empty() {
+            return Signature::of_moves(
+                "listed-twice",
+                "subject",
+                pos,
+                &self.listed_more_than_once,
+                &[],
+            );
+        }
+        Signature::plain("counts", "subject")
+    }
+}
+
 /// Whether the subject's perft at `depth` from `pos` alone (no path) differs from the
-/// consensus: the minimizer's and the reproduction's question. Totals are enough for a
+/// consensus, and if so as which bug ([`signature_of`]): the minimizer's and the
+/// reproduction's question. Totals are enough for a
 /// totals-only subject, which keeps each question to one request. Positions where the
 /// built-ins disagree among themselves, and answers the subject refuses or garbles,
 /// count as "does not reproduce"; only a fatal error is returned.
@@ -303,23 +349,24 @@ pub(crate) fn differs_alone(
     engines: &[&dyn Generator],
     pos: &Position,
     depth: u32,
-) -> Result<bool, SubjectError> {
+) -> Result<Option<Signature>, SubjectError> {
     let (theirs, ours) = both(
         depth >= OVERLAP_DEPTH,
         || subject.divide(pos, &[], depth),
         || consensus(pos, depth, engines),
     );
-    let Ok(ours) = ours else { return Ok(false) };
+    let Ok(ours) = ours else { return Ok(None) };
     match theirs {
         Ok(d) => {
             let total: u64 = ours.values().sum();
-            let per_move_differs = d.per_move.is_some_and(|list| {
-                let got = Tally::of_divide(list);
-                got.repeated().next().is_some() || counts(&got) != ours
-            });
-            Ok(d.total != total || per_move_differs)
+            let got = d.per_move.map(Tally::of_divide);
+            let per_move_differs = got
+                .as_ref()
+                .is_some_and(|got| got.repeated().next().is_some() || counts(got) != ours);
+            Ok((d.total != total || per_move_differs)
+                .then(|| signature_of(pos, got.as_ref(), &ours)))
         }
         Err(e) if is_fatal(&e) => Err(e),
-        Err(_) => Ok(false),
+        Err(_) => Ok(None),
     }
 }

@@ -9,6 +9,7 @@ use super::compare::{
 use super::Stage;
 use crate::diff::minimize::shrink;
 use crate::diff::oracle::consensus_play;
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -122,7 +123,7 @@ pub(crate) fn reproduce(
     positions: &[Position],
     depth: u32,
     stage: &mut dyn FnMut(Stage),
-) -> Result<(usize, u32), SubjectError> {
+) -> Result<(usize, u32, Option<Signature>), SubjectError> {
     for ply in (0..positions.len()).rev() {
         let left = depth - ply as u32;
         for k in 1..=left {
@@ -130,24 +131,34 @@ pub(crate) fn reproduce(
                 break;
             }
             stage(Stage::Reproducing { ply, depth: k });
-            if differs_alone(subject, engines, &positions[ply], k)? {
-                return Ok((ply, k));
+            if let Some(sig) = differs_alone(subject, engines, &positions[ply], k)? {
+                return Ok((ply, k, Some(sig)));
             }
         }
     }
-    Ok((0, depth))
+    Ok((0, depth, None))
 }
 
 /// Shrinks `from` while the subject's perft at `depth` from the FEN alone still
-/// differs. A fatal error ends the shrinking at once; it is returned beside the
-/// smallest position reached so far.
+/// differs as the same bug: with the signature `target` (that of `from` when not
+/// given), so the shrinking never slides from one bug to another. A fatal error ends
+/// the shrinking at once; it is returned beside the smallest position reached so far.
 pub(crate) fn minimize(
     subject: &mut dyn Subject,
     engines: &[&dyn Generator],
     from: &Position,
     depth: u32,
+    target: Option<Signature>,
     stage: &mut dyn FnMut(Stage),
 ) -> (Position, Option<SubjectError>) {
+    let target = match target {
+        Some(t) => t,
+        None => match differs_alone(subject, engines, from, depth) {
+            Ok(Some(t)) => t,
+            Ok(None) => return (from.clone(), None),
+            Err(e) => return (from.clone(), Some(e)),
+        },
+    };
     let mut failure = None;
     let mut tried = 0;
     let mut pieces = from.pieces().count();
@@ -158,11 +169,11 @@ pub(crate) fn minimize(
         tried += 1;
         stage(Stage::Minimizing { tried, pieces });
         match differs_alone(subject, engines, candidate, depth) {
-            Ok(true) => {
+            Ok(Some(sig)) if sig == target => {
                 pieces = candidate.pieces().count();
                 true
             }
-            Ok(false) => false,
+            Ok(_) => false,
             Err(e) => {
                 failure = Some(e);
                 false

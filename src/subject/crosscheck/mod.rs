@@ -14,6 +14,7 @@ pub mod targets;
 pub use compare::{Comparison, MoveCounts};
 
 use crate::diff::descent;
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -100,12 +101,18 @@ pub struct Options<'a> {
     /// Where disagreements among the built-in generators are saved (the corpus
     /// itself); `None` saves nothing.
     pub corpus: Option<PathBuf>,
-    /// Stop after this many findings about the subject; 0 checks every target.
+    /// Stop after this many distinct bugs of the subject that are not known; 0 checks
+    /// every target.
     pub max_findings: usize,
+    /// Signatures of known bugs: still reported (as known), but they do not count
+    /// toward `max_findings` or fail the check.
+    pub known: Vec<String>,
     /// How the run was started, recorded in saved cases.
     pub found_by: String,
     /// Hears every change of target and stage.
     pub progress: Option<&'a (dyn Fn(&Status<'_>) + Sync)>,
+    /// A stop request, heard between targets (`None`: run to the end).
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// How one target went.
@@ -157,9 +164,20 @@ pub struct Reproduction {
     pub expected: Vec<(Move, u64)>,
 }
 
-/// A difference between the subject and the built-ins.
+/// A distinct bug of the subject: its first difference followed down and minimized,
+/// and how many targets showed the same bug.
 #[derive(Clone, Debug)]
 pub struct SubjectFinding {
+    /// Which bug: the signature of the minimized difference (of the difference where the
+    /// descent stopped, when it could not be reproduced).
+    pub signature: Signature,
+    /// Whether the signature is one of the known bugs.
+    pub known: bool,
+    /// How many targets showed it.
+    pub hits: u64,
+    /// The minimized witnesses of the other targets that showed it, up to
+    /// [`WITNESSES`](crate::diff::campaign::WITNESSES).
+    pub witnesses: Vec<Position>,
     /// The target it was found on.
     pub label: String,
     /// The target's position.
@@ -221,6 +239,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// The distinct bugs that are not known.
+    pub fn new_findings(&self) -> impl Iterator<Item = &SubjectFinding> {
+        self.findings.iter().filter(|f| !f.known)
+    }
+
     /// Leaf nodes compared: the consensus totals of the targets checked.
     pub fn nodes_compared(&self) -> u64 {
         self.checked.iter().map(|c| c.consensus_total).sum()
@@ -229,7 +252,7 @@ impl Report {
     /// Whether every target was answered and agreed.
     pub fn all_agree(&self) -> bool {
         self.failure.is_none()
-            && self.findings.is_empty()
+            && self.new_findings().next().is_none()
             && self.ours.is_empty()
             && self.checked.iter().all(|c| c.verdict == Verdict::Agree)
     }
@@ -291,6 +314,12 @@ pub fn check(
         ..Report::default()
     };
     for (index, target) in targets.iter().enumerate() {
+        if options
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            break;
+        }
         let mut stage = |stage: Stage| {
             if let Some(p) = options.progress {
                 p(&Status {
@@ -311,7 +340,7 @@ pub fn check(
                 break;
             }
         }
-        if options.max_findings > 0 && report.findings.len() >= options.max_findings {
+        if options.max_findings > 0 && report.new_findings().count() >= options.max_findings {
             break;
         }
     }
@@ -376,12 +405,17 @@ fn check_one(
         return Ok(());
     }
     let located = locate::descend(subject, engines, root, target.depth, cmp, stage)?;
+    let position = located.positions.last().unwrap_or(root).clone();
     let mut finding = SubjectFinding {
+        signature: located.comparison.signature(&position),
+        known: false,
+        hits: 1,
+        witnesses: Vec::new(),
         label: target.label.clone(),
         root: root.clone(),
         depth: target.depth,
         path: located.path,
-        position: located.positions.last().unwrap_or(root).clone(),
+        position,
         comparison: located.comparison,
         note: located.note,
         reproduction: None,
@@ -391,11 +425,35 @@ fn check_one(
     let outcome = reduce(subject, engines, &located.positions, target.depth, stage);
     let failure = match outcome {
         Ok(r) => {
+            if let Some(c) = &r.0.comparison {
+                finding.signature = c.signature(&r.0.minimized);
+            }
             finding.reproduction = Some(r.0);
             r.1
         }
         Err(e) => Some(e),
     };
+    finding.known = options.known.contains(&finding.signature.to_string());
+    // A bug seen before is one more hit on it, and one more witness while it has few.
+    if let Some(seen) = report
+        .findings
+        .iter_mut()
+        .find(|f| f.signature == finding.signature)
+    {
+        seen.hits += 1;
+        let full = seen.witnesses.len() + 1 >= crate::diff::campaign::WITNESSES;
+        let main = seen.reproduction.as_ref().map(|r| &r.minimized);
+        match &finding.reproduction {
+            Some(r)
+                if !full
+                    && main != Some(&r.minimized)
+                    && !seen.witnesses.contains(&r.minimized) =>
+            {
+                seen.witnesses.push(r.minimized.clone());
+            }
+            _ => return failure.map_or(Ok(()), Err),
+        }
+    }
     if let Some(dir) = &options.subject_dir {
         let case = case::subject_case(&finding, &report.subject, engines, &options.found_by);
         match crate::diff::corpus::write_case(dir, &case) {
@@ -405,7 +463,13 @@ fn check_one(
                 .push(format!("cannot write into {}: {e}", dir.display())),
         }
     }
-    report.findings.push(finding);
+    if !report
+        .findings
+        .iter()
+        .any(|f| f.signature == finding.signature)
+    {
+        report.findings.push(finding);
+    }
     failure.map_or(Ok(()), Err)
 }
 
@@ -418,9 +482,9 @@ fn reduce(
     depth: u32,
     stage: &mut dyn FnMut(Stage),
 ) -> Result<(Reproduction, Option<SubjectError>), SubjectError> {
-    let (ply, k) = locate::reproduce(subject, engines, positions, depth, stage)?;
+    let (ply, k, signature) = locate::reproduce(subject, engines, positions, depth, stage)?;
     let from = positions[ply].clone();
-    let (minimized, mut failure) = locate::minimize(subject, engines, &from, k, stage);
+    let (minimized, mut failure) = locate::minimize(subject, engines, &from, k, signature, stage);
     let mut comparison = None;
     if failure.is_none() {
         match locate::compare_alone(subject, engines, &minimized, k) {
