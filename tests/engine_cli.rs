@@ -219,3 +219,55 @@ fn misbehaving_engines_exit_2_within_the_timeout() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("could not start"));
     let _ = std::fs::remove_dir_all(&corpus);
 }
+
+/// Each position's line reaches stdout as soon as it is answered, also when stdout is
+/// a pipe: the lines of the first positions are there while the engine still hangs on
+/// a later one.
+#[test]
+fn lines_come_as_positions_are_answered() {
+    use std::io::{BufRead, BufReader};
+    let corpus = temp_corpus("streaming");
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args([
+            "engine",
+            "--cmd",
+            &test_engine("--hang-after 12"),
+            "--seed",
+            "7",
+        ])
+        .args([
+            "--timeout",
+            "3",
+            "--suite",
+            "none",
+            "--positions",
+            "20",
+            "--no-save",
+        ])
+        .arg("--corpus")
+        .arg(&corpus)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let stdout = child.stdout.take().expect("piped");
+    let mut first = None;
+    // Read to the end: a closed pipe would be another test's business.
+    for line in BufReader::new(stdout).lines() {
+        let line = line.expect("utf-8");
+        if first.is_none() && line.starts_with("ok ") {
+            first = Some((line, started.elapsed()));
+        }
+    }
+    let status = child.wait().expect("reaped");
+    let ended = started.elapsed();
+    assert_eq!(status.code(), Some(2), "the hang is an engine failure");
+    let (line, at) = first.expect("an ok line");
+    // The hang costs the whole 3 s timeout; a line held back to the end comes after it.
+    assert!(
+        at + Duration::from_secs(2) < ended,
+        "{line}: at {at:?}, the run ended at {ended:?}"
+    );
+    let _ = std::fs::remove_dir_all(&corpus);
+}

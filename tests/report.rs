@@ -729,3 +729,47 @@ fn a_walked_board_dispute_keeps_its_line() {
     let text: String = page.root_element().text().collect();
     assert!(text.contains(&line.join(" ")), "the page shows the line");
 }
+
+/// Two unrelated bugs in one generator make two cards, one per bug, each naming its
+/// signature and how often it was seen; the Markdown has one line per bug.
+#[test]
+fn each_distinct_bug_is_one_card_with_its_count() {
+    let planted = Planted::with(&[Bug::HorseLegIgnored, Bug::KingLeavesPalace]);
+    let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
+    let config = Config {
+        seed: 5,
+        cases: Some(400),
+        duration: None,
+        ..Config::default()
+    };
+    let fuzz = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
+    let mut report = Report::new();
+    report.add_fuzz("fuzz", &fuzz, &config);
+    let page = html::render(&report, &RenderOptions { latin: true });
+    let doc = Html::parse_document(&page);
+    let cards: Vec<ElementRef> = doc.select(&sel("article.disagreement")).collect();
+    assert_eq!(cards.len(), 2, "{page}");
+    let mut bugs = Vec::new();
+    for card in &cards {
+        let text: String = card.text().collect();
+        let sig = report
+            .disagreements
+            .iter()
+            .filter_map(|d| d.signature.as_deref())
+            .find(|s| text.contains(s))
+            .unwrap_or_else(|| panic!("no signature on the card: {text}"));
+        bugs.push(sig.to_owned());
+        assert!(text.contains(" times") || text.contains("1 time"), "{text}");
+    }
+    bugs.sort();
+    assert_eq!(
+        bugs,
+        [
+            "pseudo-legal/planted/extra-horse-leg",
+            "pseudo-legal/planted/extra-king-palace"
+        ]
+    );
+    let md = markdown::render(&report);
+    let lines = md.lines().filter(|l| l.contains("/planted/extra-")).count();
+    assert_eq!(lines, 2, "{md}");
+}

@@ -9,7 +9,9 @@ use crate::diff::corpus::Source;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::generators::registry;
 use crate::moves::Move;
-use crate::subject::crosscheck::{self, targets, Options, Status, SubjectFinding, Target, Verdict};
+use crate::subject::crosscheck::{
+    self, targets, Checked, Options, Status, SubjectFinding, Target, Verdict,
+};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
 };
@@ -277,6 +279,22 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         crate::generators::names().join(", ")
     );
     let bar = Progress::new("engine", list.len() as u64);
+    // Each position's line as soon as it is answered, so a log shows the run as it goes.
+    let print_checked = |c: &Checked| {
+        let verdict = match c.verdict {
+            Verdict::Agree => "ok",
+            Verdict::Differs => "DIFFERS",
+            Verdict::OursDisagree => "OURS DISAGREE",
+        };
+        bar.println(&format!(
+            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
+            c.depth,
+            c.subject_total,
+            c.consensus_total,
+            c.elapsed.as_secs_f64(),
+            c.label
+        ));
+    };
     let show = |s: &Status<'_>| {
         bar.update(s.index as u64, s.of as u64);
         bar.message(format!("{}: {}", s.label, s.stage));
@@ -294,6 +312,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             args.depth
         ),
         progress: Some(&show),
+        on_checked: Some(&print_checked),
         stop: None,
     };
     let engines = registry();
@@ -303,21 +322,6 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     bar.finish();
     drop(engine);
 
-    for c in &report.checked {
-        let verdict = match c.verdict {
-            Verdict::Agree => "ok",
-            Verdict::Differs => "DIFFERS",
-            Verdict::OursDisagree => "OURS DISAGREE",
-        };
-        println!(
-            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
-            c.depth,
-            c.subject_total,
-            c.consensus_total,
-            c.elapsed.as_secs_f64(),
-            c.label
-        );
-    }
     for f in &report.findings {
         print_finding(f);
     }

@@ -54,6 +54,12 @@ impl Progress {
         self.bar.inc(n);
     }
 
+    /// Prints a line on stdout as work completes, the bar (if shown) kept out of its
+    /// way, so a log file gets each line when it happens.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| println!("{line}"));
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

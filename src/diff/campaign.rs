@@ -89,7 +89,9 @@ pub struct FuzzFinding {
     pub known: bool,
     /// How many cases hit it.
     pub hits: u64,
-    /// The first case that found the smallest witness.
+    /// The first case that hit it: findings are listed in this order.
+    pub first_case: u64,
+    /// The case that found the smallest witness (what `found_by` names).
     pub case: u64,
     /// The position it was found on, before minimizing.
     pub original: Position,
@@ -257,7 +259,7 @@ pub fn run(
     }
     report.elapsed = started.elapsed();
     report.findings = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    report.findings.sort_by_key(|f| f.case);
+    report.findings.sort_by_key(|f| f.first_case);
     for f in &mut report.findings {
         // The smallest witness is the finding; the others follow it.
         f.witnesses.retain(|w| *w != f.minimized);
@@ -318,6 +320,7 @@ fn record(
                 signature,
                 known,
                 hits: 1,
+                first_case: case,
                 case,
                 original: pos.clone(),
                 original_disagreement: d.clone(),
@@ -330,6 +333,7 @@ fn record(
         }
     };
     let f = &mut all[index];
+    f.first_case = f.first_case.min(case);
     if f.witnesses.contains(&minimized) || f.witnesses.len() >= WITNESSES {
         return;
     }

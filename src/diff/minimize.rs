@@ -3,9 +3,12 @@
 //! generator); for anything else, whatever the caller's predicate says ([`shrink`]).
 //!
 //! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
-//! simpler kind; move a piece one step toward its nearest corner; give Red the move.
-//! Every accepted step lowers (piece count, complexity, distance to corners, side), so
-//! the loop ends; candidates are tried in a fixed order, so the result is deterministic.
+//! simpler kind; move a piece one step toward its nearest corner; give Red the move (or
+//! turn the board so Red has it). Every accepted step lowers (piece count, complexity,
+//! distance to corners, side), so the loop ends; candidates are tried in a fixed order,
+//! so the result is deterministic. At a fixed point, escapes from the local minimum
+//! ([`shrink`]) look for fewer pieces by two changes at once or a piece moved onto a
+//! king's line.
 
 use crate::diff::oracle::{check_position, check_position_along, Disagreement};
 use crate::generators::face::Generator;
@@ -67,6 +70,8 @@ fn candidates(pos: &Position) -> Vec<Setup> {
             turn: Color::Red,
             ..base.clone()
         });
+        // The same position seen from the other side: Red to move, the board turned.
+        out.push(base.swap_colors());
     }
     out
 }
@@ -103,10 +108,27 @@ fn toward_corner(sq: Square) -> Vec<Square> {
 /// if no candidate fails). `still_fails` is asked only about valid positions, and is
 /// never asked about `pos`: the caller already knows it fails there.
 ///
+/// When the one-step passes are stuck, two escapes from the local minimum are tried:
+/// two changes at once (remove two pieces; make one simpler and remove another), and a
+/// piece moved onto a king's file or rank (or, for an advisor or elephant, to any of its
+/// points) followed by the one-step passes, kept only if that ends with fewer pieces.
+/// Both lower the piece count, so the loop ends; the result is 1-minimal (no single
+/// removal or simplification still fails) and, candidates being tried in a fixed
+/// order, deterministic.
+///
 /// A predicate that cannot answer (an engine that died, say) should record why and
 /// answer `false` from then on without asking again: the loop then ends after one pass
 /// over the current candidates.
 pub fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) -> Position {
+    let mut best = shrink_steps(pos, &mut still_fails);
+    while let Some(smaller) = escape(&best, &mut still_fails) {
+        best = smaller;
+    }
+    best
+}
+
+/// The one-step passes, to a fixed point.
+fn shrink_steps(pos: &Position, still_fails: &mut impl FnMut(&Position) -> bool) -> Position {
     let mut best = pos.clone();
     loop {
         let step = candidates(&best)
@@ -118,6 +140,88 @@ pub fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) ->
             None => return best,
         }
     }
+}
+
+/// A position with fewer pieces than `best` that still fails, reached by a step the
+/// one-step passes do not take, then shrunk by them.
+fn escape(best: &Position, still_fails: &mut impl FnMut(&Position) -> bool) -> Option<Position> {
+    for c in pairs(best)
+        .into_iter()
+        .filter_map(|c| Position::new(c).ok())
+    {
+        if still_fails(&c) {
+            return Some(shrink_steps(&c, still_fails));
+        }
+    }
+    let pieces = best.pieces().count();
+    for c in relocations(best)
+        .into_iter()
+        .filter_map(|c| Position::new(c).ok())
+    {
+        if still_fails(&c) {
+            let small = shrink_steps(&c, still_fails);
+            if small.pieces().count() < pieces {
+                return Some(small);
+            }
+        }
+    }
+    None
+}
+
+/// Two changes at once, each leaving fewer pieces: two pieces removed, or one made
+/// simpler and another removed (a cannon turned into a rook once its screen is gone).
+fn pairs(pos: &Position) -> Vec<Setup> {
+    let base = pos.setup();
+    let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.role != Role::King).collect();
+    let mut out = Vec::new();
+    for (i, &(a, _)) in pieces.iter().enumerate() {
+        for &(b, _) in &pieces[i + 1..] {
+            let mut s = base.clone();
+            s.board[a.index()] = None;
+            s.board[b.index()] = None;
+            out.push(s);
+        }
+    }
+    for &(a, p) in &pieces {
+        for &simpler in &SIMPLICITY[..complexity(p.role)] {
+            for &(b, _) in pieces.iter().filter(|(b, _)| *b != a) {
+                let mut s = base.clone();
+                s.board[a.index()] = Some(Piece::new(p.color, simpler));
+                s.board[b.index()] = None;
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Each non-king piece moved to an empty point on either king's file or rank, and an
+/// advisor or elephant to any empty point (validation keeps only its own points).
+fn relocations(pos: &Position) -> Vec<Setup> {
+    let base = pos.setup();
+    let kings: Vec<Square> = [Color::Red, Color::Black]
+        .into_iter()
+        .map(|c| pos.king(c))
+        .collect();
+    let on_king_line = |sq: Square| {
+        kings
+            .iter()
+            .any(|k| k.file() == sq.file() || k.rank() == sq.rank())
+    };
+    let mut out = Vec::new();
+    for (from, p) in pos.pieces().filter(|(_, p)| p.role != Role::King) {
+        let anywhere = matches!(p.role, Role::Advisor | Role::Elephant);
+        for to in Square::all() {
+            if base.piece_at(to).is_some() || !(anywhere || on_king_line(to)) {
+                continue;
+            }
+            let mut s = base.clone();
+            s.board[from.index()] = None;
+            s.board[to.index()] = Some(p);
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// Shrinks `pos`, on which `target` was found, and returns the smallest position
@@ -135,22 +239,20 @@ pub fn minimize(
             .iter()
             .any(|d| d.same_kind(target)))
     .then_some(target.line.as_slice());
-    // `shrink` stops at the first candidate that fails, so the last disagreement seen
-    // belongs to the position it returns.
-    let mut last = target.clone();
-    let best = shrink(pos, |c| {
-        match check_position_along(c, gens, line)
+    let shows = |c: &Position| {
+        check_position_along(c, gens, line)
             .into_iter()
             .find(|d| d.same_kind(target))
-        {
-            Some(d) => {
-                last = d;
-                true
-            }
-            None => false,
-        }
-    });
-    (best, last)
+    };
+    let best = shrink(pos, |c| shows(c).is_some());
+    // The escapes try positions they then drop, so the disagreement is asked again
+    // of the position kept.
+    let found = if best == *pos {
+        target.clone()
+    } else {
+        shows(&best).unwrap_or_else(|| target.clone())
+    };
+    (best, found)
 }
 
 /// The first disagreement on `pos` (in the oracle's order), minimized.

@@ -81,6 +81,7 @@ pub(super) fn run(
         known: config.known.clone(),
         found_by: found_by.clone(),
         progress: Some(&show),
+        on_checked: None,
         stop: Some(stop),
     };
     let mut notes = Vec::new();

@@ -489,6 +489,9 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
         }
         None => out.push_str("disagreement, no single odd one out"),
     }
+    if d.known {
+        out.push_str(" (known)");
+    }
     let _ = write!(
         out,
         " <span class=\"sub\">found by phase {}</span></h3>\n<div class=\"finding\">\n",
@@ -496,6 +499,12 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
     );
     board_figure(out, d, &groups, opts);
     out.push_str("<div class=\"facts-col\">\n<dl class=\"facts\">");
+    if let Some(sig) = &d.signature {
+        fact_code(out, "bug", sig);
+    }
+    if let Some(hits) = d.hits {
+        fact(out, "seen", &super::counted(hits, "time"));
+    }
     fact_code(out, "FEN", &d.fen);
     if let Some(orig) = &d.original_fen {
         fact_code(out, "found on", orig);

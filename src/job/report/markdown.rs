@@ -59,9 +59,17 @@ pub fn render(report: &Report) -> String {
             || "no single odd one out".to_owned(),
             |o| format!("odd one out: {}", text(o)),
         );
+        let sig = d
+            .signature
+            .as_deref()
+            .map_or_else(String::new, |s| format!(" {}", code(s)));
+        let hits = d
+            .hits
+            .map_or_else(String::new, |h| format!(", {}", super::counted(h, "hit")));
+        let known = if d.known { ", known" } else { "" };
         let _ = writeln!(
             out,
-            "{}. **{}** ({odd}; phase {})",
+            "{}. **{}**{sig} ({odd}; phase {}{hits}{known})",
             i + 1,
             text(&d.check),
             text(&d.phase)

@@ -111,6 +111,8 @@ pub struct Options<'a> {
     pub found_by: String,
     /// Hears every change of target and stage.
     pub progress: Option<&'a (dyn Fn(&Status<'_>) + Sync)>,
+    /// Hears each target's result as soon as it is known.
+    pub on_checked: Option<&'a (dyn Fn(&Checked) + Sync)>,
     /// A stop request, heard between targets (`None`: run to the end).
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
@@ -379,6 +381,9 @@ fn check_one(
                 elapsed: started.elapsed(),
                 verdict: Verdict::OursDisagree,
             });
+            if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+                hear(c);
+            }
             stage(Stage::OursDisagree);
             let ours = among_ours(engines, target, &all, options, &mut report.write_errors);
             report.ours.push(ours);
@@ -401,6 +406,9 @@ fn check_one(
             Verdict::Agree
         },
     });
+    if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+        hear(c);
+    }
     if !differs {
         return Ok(());
     }
