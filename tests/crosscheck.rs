@@ -621,3 +621,38 @@ fn a_move_listed_twice_is_named() {
     );
     assert!(f.comparison.to_string().contains("more than once"));
 }
+
+/// Random positions are held to the node budget by their own perft, and none is a game
+/// that already ended.
+#[test]
+fn random_targets_keep_to_the_budget_and_have_moves() {
+    let gens = registry();
+    let sources = targets::Sources {
+        suite: &[],
+        corpus: Vec::new(),
+        depth: 4,
+        max_nodes: Some(2_000),
+        random: 12,
+        seed: 3,
+    };
+    let list = targets::all(&sources, &gens);
+    let randoms: Vec<_> = list
+        .iter()
+        .filter(|t| t.label.starts_with("random"))
+        .collect();
+    assert_eq!(randoms.len(), 12);
+    for t in randoms {
+        let nodes = gens[0].perft(&t.position, t.depth);
+        assert!(
+            nodes <= 2_000 || t.depth == 1,
+            "{}: {nodes} at depth {}",
+            t.label,
+            t.depth
+        );
+        assert!(
+            gens[0].perft(&t.position, 1) > 0,
+            "{}: no legal move",
+            t.label
+        );
+    }
+}

@@ -27,8 +27,9 @@ pub struct Sources<'a> {
 
 /// Every position to ask about, in order: the start (as deep as the node budget allows,
 /// by its published counts in the suite, else in the reference suite), the rest of the
-/// suite, the corpus, then the random positions along `gens`' consensus. `xqdiff engine`
-/// and the check's engine phase both ask exactly these.
+/// suite, the corpus, then the random positions along `gens`' consensus, each as deep
+/// as its own perft stays within the node budget. `xqdiff engine` and the check's
+/// engine phase both ask exactly these.
 pub fn all(sources: &Sources<'_>, gens: &[&dyn Generator]) -> Vec<Target> {
     let startpos = Position::startpos();
     let reference = crate::epd::parse_suite(crate::epd::REFERENCE_SUITE).unwrap_or_default();
@@ -54,7 +55,17 @@ pub fn all(sources: &Sources<'_>, gens: &[&dyn Generator]) -> Vec<Target> {
         position: position.clone(),
         depth: sources.depth,
     }));
-    list.extend(random(sources.seed, sources.random, sources.depth, gens));
+    let mut randoms = random(sources.seed, sources.random, sources.depth, gens);
+    if let (Some(limit), Some(first)) = (sources.max_nodes, gens.first()) {
+        // A random position has no published counts: its own perft bounds its depth.
+        for t in &mut randoms {
+            t.depth = (1..=t.depth)
+                .rev()
+                .find(|&d| first.perft(&t.position, d) <= limit)
+                .unwrap_or(1);
+        }
+    }
+    list.extend(randoms);
     list
 }
 
@@ -96,7 +107,7 @@ pub fn suite(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<
 /// `count` positions from seeded random playouts (the fuzz campaign's: from the start
 /// position or a reference position, up to 150 plies, a third of the time preferring
 /// captures, following moves all of `engines` agree on), each the last position of its
-/// playout. Position `i` depends only on `seed` and `i`.
+/// playout that has a legal move. Position `i` depends only on `seed` and `i`.
 pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -> Vec<Target> {
     let starts = structured::playout_starts();
     (0..count as u64)
@@ -105,9 +116,15 @@ pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -
             let start = &starts[rng.below(starts.len() as u64) as usize];
             let plies = rng.below(151) as usize;
             let walk = playout::random(start, consensus_steps(engines), &mut rng, plies, 0.35);
+            // A game that ended (no legal move) asks nothing of the subject's moves: the
+            // position before its last move is asked instead.
+            let playable = walk
+                .iter()
+                .rev()
+                .find(|p| engines.first().is_none_or(|g| g.perft(p, 1) > 0))?;
             Some(Target {
                 label: format!("random {i}"),
-                position: walk.last()?.clone(),
+                position: playable.clone(),
                 depth,
             })
         })
