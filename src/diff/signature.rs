@@ -104,27 +104,14 @@ impl Rule {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Advisor => "advisor",
-        Role::Elephant => "elephant",
-        Role::Horse => "horse",
-        Role::Rook => "rook",
-        Role::Cannon => "cannon",
-        Role::Pawn => "pawn",
-    }
-}
-
 impl fmt::Display for MoveClass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = if self.extra { "extra" } else { "missing" };
-        let role = if self.rule == Rule::NoPiece {
-            "none"
+        if self.rule == Rule::NoPiece {
+            write!(f, "{side}-none-{}", self.rule.as_str())
         } else {
-            role_name(self.role)
-        };
-        write!(f, "{side}-{role}-{}", self.rule.as_str())
+            write!(f, "{side}-{}-{}", self.role, self.rule.as_str())
+        }
     }
 }
 
