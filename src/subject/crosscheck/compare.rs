@@ -318,7 +318,8 @@ pub(crate) fn signature_of(pos: &Position, theirs: Option<&Tally>, ours: &Counts
 }
 
 impl Comparison {
-    /// Which bug this difference shows ([`signature_of`]), on the position compared.
+    /// Which bug this difference shows, on the position compared: the class of the
+    /// moves only one side lists (`moves`), a move listed twice, else counts alone.
     pub fn signature(&self, pos: &Position) -> Signature {
         if !self.only_subject.is_empty() || !self.only_consensus.is_empty() {
             let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
