@@ -271,3 +271,59 @@ fn lines_come_as_positions_are_answered() {
     );
     let _ = std::fs::remove_dir_all(&corpus);
 }
+
+/// A signal ends `xqdiff engine` between positions with what it found so far printed,
+/// and the conventional status (128 + the signal's number).
+#[test]
+fn a_signal_ends_the_engine_check_with_what_it_found() {
+    use std::io::{BufRead, BufReader};
+    let corpus = temp_corpus("signal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args([
+            "engine",
+            "--cmd",
+            &test_engine("--bug horse-leg-ignored"),
+            "--seed",
+            "7",
+        ])
+        .args([
+            "--suite",
+            "none",
+            "--positions",
+            "200",
+            "--depth",
+            "4",
+            "--max-findings",
+            "0",
+        ])
+        .arg("--no-save")
+        .arg("--corpus")
+        .arg(&corpus)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let pid = child.id();
+    let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    // The start position shows the bug; a later position's line means it was recorded.
+    for line in lines.by_ref() {
+        if line.expect("utf-8").starts_with("ok ") {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().expect("reaped");
+    let rest = rest.join("\n");
+    assert_eq!(status.code(), Some(143), "{rest}");
+    assert!(rest.contains("BUG moves/subject/extra-horse-leg"), "{rest}");
+    assert!(
+        rest.contains("interrupted by SIGTERM: 1 distinct bug"),
+        "{rest}"
+    );
+    let _ = std::fs::remove_dir_all(&corpus);
+}

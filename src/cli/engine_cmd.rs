@@ -3,7 +3,7 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
-use super::{corpus_source, pool, save_dir, CliError, CorpusUse, Outcome};
+use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
@@ -313,7 +313,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         ),
         progress: Some(&show),
         on_checked: Some(&print_checked),
-        stop: None,
+        // Ctrl-C (or SIGTERM, SIGHUP) ends the check between positions, keeping what was
+        // found for the summary below.
+        stop: Some(signals::install()),
     };
     let engines = registry();
     let report = pool
@@ -359,6 +361,14 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     );
     let new = report.new_findings().count() as u64;
     let known = report.findings.len() as u64 - new;
+    if let Some(sig) = signals::received() {
+        println!(
+            "interrupted by {}: {} ({known} known) so far; {summary}",
+            signals::name(sig),
+            crate::job::report::counted(new, "distinct bug")
+        );
+        return Ok(Outcome::Interrupted(sig));
+    }
     if new > 0 || !report.ours.is_empty() {
         // The difference is the news even if the engine then failed; say both.
         if let Some(f) = &report.failure {
