@@ -356,6 +356,12 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
                 _ => false,
             });
             assert!(beside, "no engine column in the perft table");
+            // The engine's bug is the engine phase's, counted once.
+            assert_eq!(
+                phase_status(&report, check::PERFT),
+                Some(Status::Passed),
+                "{switches}"
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -214,8 +214,7 @@ fn beside_perft(report: &mut Report, engine: &str, checked: &[Checked]) {
                     .push(PerftResult::measured(engine, c.subject_total, c.elapsed));
             }
         }
-        if phase.details.as_ref().map(PhaseDetails::status) == Some(PhaseStatus::Failed) {
-            phase.status = PhaseStatus::Failed;
-        }
+        // The engine's counts sit beside ours for reading; a wrong one is the engine
+        // phase's finding, counted there once, not a second failure of the perft phase.
     }
 }
