@@ -254,7 +254,8 @@ impl Position {
     }
 }
 
-fn in_palace(color: Color, sq: Square) -> bool {
+/// Whether `sq` is in `color`'s palace.
+pub(crate) fn in_palace(color: Color, sq: Square) -> bool {
     let ranks = match color {
         Color::Red => 0..=2,
         Color::Black => 7..=9,
@@ -262,8 +263,8 @@ fn in_palace(color: Color, sq: Square) -> bool {
     (3..=5).contains(&sq.file()) && ranks.contains(&sq.rank())
 }
 
-/// Rank counted from `color`'s own back rank.
-fn relative_rank(color: Color, sq: Square) -> u8 {
+/// Rank counted from `color`'s own back rank: 0-4 on its own side of the river.
+pub(crate) fn relative_rank(color: Color, sq: Square) -> u8 {
     match color {
         Color::Red => sq.rank(),
         Color::Black => 9 - sq.rank(),

@@ -307,7 +307,7 @@ fn record(
         }
     };
     let (minimized, disagreement) = minimize(&shown, &d, gens);
-    let known = config.known.iter().any(|k| *k == signature.to_string());
+    let known = signature.is_known(&config.known);
     let mut all = lock(found);
     let index = match all.iter().position(|f| f.signature == signature) {
         Some(i) => {

@@ -1,6 +1,7 @@
 //! Shrinks a position to the smallest, simplest position that still fails: for the
-//! built-in generators, one that still shows the same disagreement (same check, same odd
-//! generator); for anything else, whatever the caller's predicate says ([`shrink`]).
+//! built-in generators, one that still shows the same bug (the same signature: check,
+//! odd generator, class of move); for anything else, whatever the caller's predicate
+//! says ([`shrink`]).
 //!
 //! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
 //! simpler kind; move a piece one step toward its nearest corner; give Red the move (or

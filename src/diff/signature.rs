@@ -12,7 +12,7 @@
 //! the vote.
 
 use crate::piece::{Color, Piece, Role};
-use crate::position::{Position, Setup};
+use crate::position::{in_palace, relative_rank, Position, Setup};
 use crate::square::Square;
 use crate::Move;
 use std::fmt;
@@ -157,6 +157,11 @@ impl Signature {
         }
     }
 
+    /// Whether a `--known` list names this signature.
+    pub fn is_known(&self, known: &[String]) -> bool {
+        known.contains(&self.to_string())
+    }
+
     /// Whether a move of this class is made by `role` (a signature without a class,
     /// or one about a move from an empty point, matches any).
     pub fn moves_role(&self) -> Option<Role> {
@@ -200,19 +205,8 @@ pub fn classify(pos: &Position, mv: Move, extra: bool) -> MoveClass {
     class(piece.role, rule)
 }
 
-fn in_palace(color: Color, sq: Square) -> bool {
-    let ranks = match color {
-        Color::Red => 0..=2,
-        Color::Black => 7..=9,
-    };
-    (3..=5).contains(&sq.file()) && ranks.contains(&sq.rank())
-}
-
 fn on_own_side(color: Color, sq: Square) -> bool {
-    match color {
-        Color::Red => sq.rank() <= 4,
-        Color::Black => sq.rank() >= 5,
-    }
+    relative_rank(color, sq) <= 4
 }
 
 fn at(file: i32, rank: i32) -> Option<Square> {

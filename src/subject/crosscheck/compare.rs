@@ -307,35 +307,35 @@ pub(crate) fn signature_of(pos: &Position, theirs: Option<&Tally>, ours: &Counts
         .copied()
         .filter(|&mv| theirs.get(mv).is_none())
         .collect();
-    if !extra.is_empty() || !missing.is_empty() {
-        return Signature::of_moves("moves", "subject", pos, &extra, &missing);
-    }
     let twice: Vec<Move> = theirs.repeated().collect();
-    if !twice.is_empty() {
-        return Signature::of_moves("listed-twice", "subject", pos, &twice, &[]);
+    subject_signature(pos, &extra, &missing, &twice)
+}
+
+/// The one reading of a subject's difference on `pos`: the moves only it lists
+/// (`extra`) or only the consensus lists (`missing`), else the moves it lists twice,
+/// else counts alone.
+fn subject_signature(
+    pos: &Position,
+    extra: &[Move],
+    missing: &[Move],
+    twice: &[Move],
+) -> Signature {
+    if !extra.is_empty() || !missing.is_empty() {
+        Signature::of_moves("moves", "subject", pos, extra, missing)
+    } else if !twice.is_empty() {
+        Signature::of_moves("listed-twice", "subject", pos, twice, &[])
+    } else {
+        Signature::plain("counts", "subject")
     }
-    Signature::plain("counts", "subject")
 }
 
 impl Comparison {
     /// Which bug this difference shows, on the position compared: the class of the
     /// moves only one side lists (`moves`), a move listed twice, else counts alone.
     pub fn signature(&self, pos: &Position) -> Signature {
-        if !self.only_subject.is_empty() || !self.only_consensus.is_empty() {
-            let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
-            let missing: Vec<Move> = self.only_consensus.iter().map(|&(mv, _)| mv).collect();
-            return Signature::of_moves("moves", "subject", pos, &extra, &missing);
-        }
-        if !self.listed_more_than_once.is_empty() {
-            return Signature::of_moves(
-                "listed-twice",
-                "subject",
-                pos,
-                &self.listed_more_than_once,
-                &[],
-            );
-        }
-        Signature::plain("counts", "subject")
+        let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
+        let missing: Vec<Move> = self.only_consensus.iter().map(|&(mv, _)| mv).collect();
+        subject_signature(pos, &extra, &missing, &self.listed_more_than_once)
     }
 }
 

@@ -441,13 +441,14 @@ fn check_one(
         }
         Err(e) => Some(e),
     };
-    finding.known = options.known.contains(&finding.signature.to_string());
+    finding.known = finding.signature.is_known(&options.known);
     // A bug seen before is one more hit on it, and one more witness while it has few.
-    if let Some(seen) = report
+    let seen = report
         .findings
-        .iter_mut()
-        .find(|f| f.signature == finding.signature)
-    {
+        .iter()
+        .position(|f| f.signature == finding.signature);
+    if let Some(i) = seen {
+        let seen = &mut report.findings[i];
         seen.hits += 1;
         let full = seen.witnesses.len() + 1 >= crate::diff::campaign::WITNESSES;
         let main = seen.reproduction.as_ref().map(|r| &r.minimized);
@@ -471,11 +472,7 @@ fn check_one(
                 .push(format!("cannot write into {}: {e}", dir.display())),
         }
     }
-    if !report
-        .findings
-        .iter()
-        .any(|f| f.signature == finding.signature)
-    {
+    if seen.is_none() {
         report.findings.push(finding);
     }
     failure.map_or(Ok(()), Err)

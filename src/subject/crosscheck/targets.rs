@@ -57,11 +57,12 @@ pub fn all(sources: &Sources<'_>, gens: &[&dyn Generator]) -> Vec<Target> {
     }));
     let mut randoms = random(sources.seed, sources.random, sources.depth, gens);
     if let (Some(limit), Some(first)) = (sources.max_nodes, gens.first()) {
-        // A random position has no published counts: its own perft bounds its depth.
+        // A random position has no published counts: its own perft bounds its depth,
+        // counted upward so no count far past the budget is ever made.
         for t in &mut randoms {
-            t.depth = (1..=t.depth)
-                .rev()
-                .find(|&d| first.perft(&t.position, d) <= limit)
+            t.depth = (2..=t.depth)
+                .take_while(|&d| first.perft(&t.position, d) <= limit)
+                .last()
                 .unwrap_or(1);
         }
     }
