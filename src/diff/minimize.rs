@@ -290,6 +290,52 @@ mod tests {
         assert!(minimize_first(&pos, &crate::generators::registry()).is_none());
     }
 
+    /// What the minimizer promises, for each planted bug it can start on: the result
+    /// still shows the bug (the same signature), no single removal or simplification of
+    /// it does, and minimizing again gives the same position.
+    #[test]
+    fn a_minimized_witness_is_one_minimal_and_the_same_every_time() {
+        use crate::diff::oracle::check_position;
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let starts = [
+            Position::startpos(),
+            Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w")
+                .unwrap(),
+        ];
+        let mut tried = 0;
+        for bug in Bug::ALL {
+            let planted = Planted::new(bug);
+            let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
+            for start in &starts {
+                let Some(first) = check_position(start, &gens).into_iter().next() else {
+                    continue;
+                };
+                tried += 1;
+                let (small, found) = minimize(start, &first, &gens);
+                let shows = |p: &Position| {
+                    check_position(p, &gens)
+                        .iter()
+                        .any(|d| d.signature() == first.signature())
+                };
+                assert!(shows(&small), "{bug:?}: {} lost the bug", small.fen());
+                assert_eq!(found.signature(), first.signature(), "{bug:?}");
+                for c in candidates(&small) {
+                    if let Ok(c) = Position::new(c) {
+                        assert!(
+                            !shows(&c),
+                            "{bug:?}: {} is simpler than {} and still shows it",
+                            c.fen(),
+                            small.fen()
+                        );
+                    }
+                }
+                assert_eq!(minimize(start, &first, &gens).0, small, "{bug:?}");
+            }
+        }
+        assert!(tried >= 10, "only {tried} bugs showed on the starts");
+    }
+
     /// A predicate that only counts pieces drives `shrink` to the two kings plus the
     /// number of pieces it insists on, and never asks about the starting position.
     #[test]
