@@ -329,6 +329,28 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
             "{switches}"
         );
         let engine_phase = report.phases.iter().find(|p| p.name == check::ENGINE);
+        // Each position the engine answered has its line in the log (stdout is a pipe
+        // here), with the same counts as the phase's table.
+        if let Some(PhaseDetails::Engine(t)) = engine_phase.and_then(|p| p.details.as_ref()) {
+            let answered: Vec<_> = t.rows.iter().filter(|r| r.subject.is_some()).collect();
+            assert!(
+                status == Status::Error || !answered.is_empty(),
+                "{switches}"
+            );
+            for r in answered {
+                let (ours, theirs) = (r.consensus.to_string(), r.subject.unwrap().to_string());
+                assert!(
+                    stdout.lines().any(|l| {
+                        let words: Vec<&str> = l.split_whitespace().collect();
+                        l.ends_with(&r.position)
+                            && words.contains(&ours.as_str())
+                            && words.contains(&theirs.as_str())
+                    }),
+                    "{switches}: no line for {} ({theirs} vs {ours}):\n{stdout}",
+                    r.position
+                );
+            }
+        }
         if status == Status::Error {
             let message = engine_phase
                 .and_then(|p| p.message.as_deref())

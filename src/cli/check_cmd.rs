@@ -160,6 +160,13 @@ impl Observer for Terminal {
         }
     }
 
+    fn line(&self, text: &str) {
+        match self.bar().as_ref() {
+            Some(bar) => bar.println(text),
+            None => println!("{text}"),
+        }
+    }
+
     fn finished(&self, phase: &Phase) {
         if let Some(bar) = self.bar().take() {
             bar.finish();

@@ -9,9 +9,7 @@ use crate::diff::corpus::Source;
 use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::generators::registry;
 use crate::moves::Move;
-use crate::subject::crosscheck::{
-    self, targets, Checked, Options, Status, SubjectFinding, Target, Verdict,
-};
+use crate::subject::crosscheck::{self, targets, Checked, Options, Status, SubjectFinding, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
 };
@@ -280,21 +278,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     );
     let bar = Progress::new("engine", list.len() as u64);
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
-    let print_checked = |c: &Checked| {
-        let verdict = match c.verdict {
-            Verdict::Agree => "ok",
-            Verdict::Differs => "DIFFERS",
-            Verdict::OursDisagree => "OURS DISAGREE",
-        };
-        bar.println(&format!(
-            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
-            c.depth,
-            c.subject_total,
-            c.consensus_total,
-            c.elapsed.as_secs_f64(),
-            c.label
-        ));
-    };
+    let print_checked = |c: &Checked| bar.println(&c.line());
     let show = |s: &Status<'_>| {
         bar.update(s.index as u64, s.of as u64);
         bar.message(format!("{}: {}", s.label, s.stage));

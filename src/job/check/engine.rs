@@ -81,7 +81,7 @@ pub(super) fn run(
         known: config.known.clone(),
         found_by: found_by.clone(),
         progress: Some(&show),
-        on_checked: None,
+        on_checked: Some(&|c: &Checked| observer.line(&c.line())),
         stop: Some(stop),
     };
     let mut notes = Vec::new();

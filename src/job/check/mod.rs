@@ -143,6 +143,9 @@ pub trait Observer: Sync {
     /// Work in the running phase: `done` of `total` units, and what it is doing.
     /// Called from worker threads.
     fn progress(&self, _done: u64, _total: u64, _note: &str) {}
+    /// A line of the running phase's log, such as a position an engine answered, to
+    /// show as it happens.
+    fn line(&self, _text: &str) {}
     /// A phase ended (or was skipped) as `phase` says.
     fn finished(&self, _phase: &Phase) {}
 }

@@ -147,6 +147,27 @@ pub struct Checked {
     pub verdict: Verdict,
 }
 
+impl Checked {
+    /// The target's line in a log: verdict, depth, the subject's total beside the
+    /// built-ins', time and label (what `xqdiff engine` and `check --engine` print as
+    /// each target is answered).
+    pub fn line(&self) -> String {
+        let verdict = match self.verdict {
+            Verdict::Agree => "ok",
+            Verdict::Differs => "DIFFERS",
+            Verdict::OursDisagree => "OURS DISAGREE",
+        };
+        format!(
+            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
+            self.depth,
+            self.subject_total,
+            self.consensus_total,
+            self.elapsed.as_secs_f64(),
+            self.label
+        )
+    }
+}
+
 /// Where a difference reproduces from a FEN alone, and the smallest position that
 /// still shows it.
 #[derive(Clone, Debug)]
