@@ -143,3 +143,40 @@ fn the_default_corpus_is_a_checkout_s_directory_else_the_built_in_copy() {
         Source::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"))
     );
 }
+
+/// Runs after runs hitting one bug leave a few witnesses of it, not one file per hit: a
+/// folder with enough cases of a signature takes a new one only if it is smaller than
+/// each of them; another signature is written as always.
+#[test]
+fn a_folder_keeps_a_few_witnesses_of_each_bug() {
+    use xqdiff::diff::corpus::{write_case, Case, WITNESSES};
+    let dir = std::env::temp_dir().join(format!("xqdiff-witnesses-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let case = |fen: &str, signature: &str| {
+        let text = format!("{fen}\ncheck: pseudo-legal\nsignature: {signature}\n");
+        Case::parse(&text, Path::new("t.txt")).unwrap()
+    };
+    let horse = "pseudo-legal/planted/extra-horse-leg";
+    let fours = [
+        "4k4/9/9/9/P8/9/9/9/9/2NK5 w",
+        "4k4/9/9/9/1P7/9/9/9/9/2NK5 w",
+        "4k4/9/9/9/2P6/9/9/9/9/2NK5 w",
+        "4k4/9/9/9/4P4/9/9/9/9/2NK5 w",
+    ];
+    let written: Vec<bool> = fours
+        .iter()
+        .map(|fen| write_case(&dir, &case(fen, horse)).unwrap().1)
+        .collect();
+    assert_eq!(written, [true, true, true, false]);
+    assert_eq!(WITNESSES, 3);
+    let (smaller, new) = write_case(&dir, &case("4k4/9/9/9/9/9/9/9/9/2NK5 w", horse)).unwrap();
+    assert!(new, "a smaller witness is kept: {}", smaller.display());
+    let (_, other) = write_case(
+        &dir,
+        &case(fours[3], "pseudo-legal/planted/extra-king-palace"),
+    )
+    .unwrap();
+    assert!(other, "another bug's case is written");
+    assert_eq!(load_dir(&dir).unwrap().cases.len(), 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,7 +10,9 @@ use crate::cases::rng::Rng;
 use crate::cases::structured;
 use crate::diff::corpus::{write_case, Case};
 use crate::diff::minimize::minimize;
-use crate::diff::oracle::{check_line, follow, line_seed, Disagreement, LineOutcome, WALK_PLIES};
+use crate::diff::oracle::{
+    check_line, follow, line_seed, through_image, Disagreement, LineOutcome, WALK_PLIES,
+};
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::position::Position;
@@ -75,9 +77,8 @@ impl Default for Config {
     }
 }
 
-/// How many minimized witnesses a distinct bug keeps (in the finding and the corpus)
-/// besides its smallest.
-pub const WITNESSES: usize = 3;
+/// How many minimized witnesses a distinct bug keeps, in the finding and the corpus.
+pub use crate::diff::corpus::WITNESSES;
 
 /// One distinct bug found: every hit with its signature, the smallest witness, and a
 /// few others.
@@ -291,6 +292,7 @@ fn record(
     errors: &Mutex<Vec<String>>,
 ) {
     let (shown, d, _) = follow(pos, d, gens);
+    let (shown, d) = through_image(&shown, &d, gens).unwrap_or((shown, d));
     let signature = d.signature();
     let counted = {
         let mut all = lock(found);

@@ -287,18 +287,51 @@ fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// How many witnesses of one bug (one signature) are kept: in a run's findings, and in
+/// a corpus folder across runs.
+pub const WITNESSES: usize = 3;
+
 /// Writes `case` into `dir` atomically (a temporary file renamed into place), unless a
-/// file of the same name is there already. Returns the path and whether it was new.
+/// file of the same name is there already, or `dir` holds [`WITNESSES`] cases of the
+/// same signature already and one of them has no more pieces: the corpus keeps a few
+/// witnesses of each bug, however many runs hit it. Returns the path (of the file
+/// written, or of the smallest witness kept instead) and whether it was new.
 pub fn write_case(dir: &Path, case: &Case) -> io::Result<(PathBuf, bool)> {
     std::fs::create_dir_all(dir)?;
     let path = dir.join(case.file_name());
     if path.exists() {
         return Ok((path, false));
     }
+    if let Some(kept) = enough_witnesses(dir, case)? {
+        return Ok((kept, false));
+    }
     let tmp = dir.join(format!(".{}.{}.tmp", case.file_name(), std::process::id()));
     std::fs::write(&tmp, case.render())?;
     std::fs::rename(&tmp, &path)?;
     Ok((path, true))
+}
+
+/// The smallest case of `dir` with `case`'s signature, when `dir` holds enough of them
+/// and that one has no more pieces than `case`.
+fn enough_witnesses(dir: &Path, case: &Case) -> io::Result<Option<PathBuf>> {
+    let Some(signature) = case.note("signature") else {
+        return Ok(None);
+    };
+    let same: Vec<(PathBuf, usize)> = load_dir(dir)?
+        .cases
+        .into_iter()
+        .filter(|(_, c)| c.note("signature") == Some(signature))
+        .map(|(p, c)| (p, c.position.pieces().count()))
+        .collect();
+    if same.len() < WITNESSES {
+        return Ok(None);
+    }
+    let pieces = case.position.pieces().count();
+    Ok(same
+        .into_iter()
+        .filter(|&(_, n)| n <= pieces)
+        .min_by_key(|&(_, n)| n)
+        .map(|(p, _)| p))
 }
 
 /// Every case file of a directory, and every file that could not be read as one.

@@ -127,20 +127,20 @@ impl fmt::Display for Signature {
 
 impl Signature {
     /// The signature of a difference in moves on `pos`: `extra` moves the wrong side
-    /// has and the others lack, `missing` ones it lacks. The class is that of the first
-    /// move in a fixed order (extra before missing, then by class), so the same moves
-    /// always give the same signature.
+    /// has and the others lack, `missing` ones it lacks, from lists of the kind `lists`.
+    /// The class is that of the first move in a fixed order (extra before missing, then
+    /// by class), so the same moves always give the same signature.
     pub fn of_moves(
         check: &str,
         side: &str,
         pos: &Position,
-        extra: &[Move],
-        missing: &[Move],
+        lists: Lists,
+        (extra, missing): (&[Move], &[Move]),
     ) -> Signature {
         let classes = extra
             .iter()
-            .map(|&mv| classify(pos, mv, true))
-            .chain(missing.iter().map(|&mv| classify(pos, mv, false)));
+            .map(|&mv| classify(pos, mv, true, lists))
+            .chain(missing.iter().map(|&mv| classify(pos, mv, false, lists)));
         Signature {
             check: check.to_owned(),
             side: side.to_owned(),
@@ -171,8 +171,21 @@ impl Signature {
     }
 }
 
-/// The class of `mv` on `pos`, for a generator that has it (`extra`) or lacks it.
-pub fn classify(pos: &Position, mv: Move, extra: bool) -> MoveClass {
+/// Which rules a move list answers to, and so which rules its moves are classed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lists {
+    /// Pseudo-legal moves, or a repeat in any list: only the piece's own movement
+    /// counts. Whether the move would leave the king exposed is no part of such a bug:
+    /// a cannon that cannot capture misses captures whether or not they are legal, and
+    /// they must give one signature.
+    Movement,
+    /// Legal moves: leaving the mover's king facing or in check is a rule too.
+    Legal,
+}
+
+/// The class of `mv` on `pos`, for a generator that has it (`extra`) or lacks it, in
+/// lists of the kind `lists`.
+pub fn classify(pos: &Position, mv: Move, extra: bool, lists: Lists) -> MoveClass {
     let class = |role, rule| MoveClass { extra, role, rule };
     let setup = pos.setup();
     let Some(piece) = setup.piece_at(mv.from).filter(|p| p.color == setup.turn) else {
@@ -186,15 +199,17 @@ pub fn classify(pos: &Position, mv: Move, extra: bool) -> MoveClass {
         return class(piece.role, rule);
     }
     // By the piece's own rule the move is fine: what is left is whether it leaves the
-    // mover's king exposed, and what kind of legal move it is.
-    let mut after = setup.clone();
-    after.board[mv.from.index()] = None;
-    after.board[mv.to.index()] = Some(piece);
-    if after.kings_facing() {
-        return class(piece.role, Rule::KingsFacing);
-    }
-    if !after.checkers(piece.color).is_empty() {
-        return class(piece.role, Rule::InCheck);
+    // mover's king exposed (for a legal list), and what kind of move it is.
+    if lists == Lists::Legal {
+        let mut after = setup.clone();
+        after.board[mv.from.index()] = None;
+        after.board[mv.to.index()] = Some(piece);
+        if after.kings_facing() {
+            return class(piece.role, Rule::KingsFacing);
+        }
+        if !after.checkers(piece.color).is_empty() {
+            return class(piece.role, Rule::InCheck);
+        }
     }
     let rule = match (piece.role, target) {
         (Role::Cannon, Some(_)) => Rule::CaptureOverScreen,
@@ -336,7 +351,7 @@ mod tests {
 
     fn class_of(fen: &str, mv: &str, extra: bool) -> String {
         let pos = Position::from_fen(fen).unwrap();
-        classify(&pos, mv.parse().unwrap(), extra).to_string()
+        classify(&pos, mv.parse().unwrap(), extra, Lists::Legal).to_string()
     }
 
     /// One table of moves and the class each belongs to: every rule a planted bug can
@@ -457,8 +472,22 @@ mod tests {
         let pos = Position::from_fen("4k4/9/5aN2/9/9/9/9/9/9/3K5 w").unwrap();
         let leg: Move = "g7e6".parse().unwrap();
         let free: Move = "g7f9".parse().unwrap();
-        let sig = Signature::of_moves("pseudo-legal", "planted", &pos, &[free, leg], &[]);
+        let sig = Signature::of_moves(
+            "pseudo-legal",
+            "planted",
+            &pos,
+            Lists::Movement,
+            (&[free, leg], &[]),
+        );
         assert_eq!(sig.to_string(), "pseudo-legal/planted/extra-horse-leg");
+        // In a movement list, a move that would leave the king exposed is classed by
+        // the piece's rule alone.
+        let pinned = Position::from_fen("5k3/9/9/9/9/9/9/9/3r5/4K4 w").unwrap();
+        let into_check: Move = "e0d0".parse().unwrap();
+        let class =
+            |lists| Signature::of_moves("x", "y", &pinned, lists, (&[into_check], &[])).to_string();
+        assert_eq!(class(Lists::Legal), "x/y/extra-king-in-check");
+        assert_eq!(class(Lists::Movement), "x/y/extra-king-plain");
         assert_eq!(sig.moves_role(), Some(Role::Horse));
         assert_eq!(Signature::plain("count", "none").to_string(), "count/none");
     }

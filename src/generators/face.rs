@@ -274,17 +274,15 @@ impl<G: MoveGen> Generator for G {
         let who = MoveGen::name(self);
         let (round_trip, in_check, pseudo, list) = span(who, "lists", || {
             let mut first = self.load(pos);
+            // Read before `legal`, whose makes and unmakes would blame an unmake bug
+            // on the load or the check detector.
+            let round_trip = self.to_setup(&first);
+            let in_check = self.in_check(&first);
             let mut pseudo = MoveList::new();
             self.pseudo_legal(&first, &mut pseudo);
             let mut list = MoveList::new();
             self.legal(&mut first, &mut list);
-            let in_check = self.in_check(&first);
-            (
-                self.to_setup(&first),
-                in_check,
-                sorted(&pseudo),
-                sorted(&list),
-            )
+            (round_trip, in_check, sorted(&pseudo), sorted(&list))
         });
         let count = span(who, "count", || self.count_legal(&mut self.load(pos)));
         let mut board = self.load(pos);

@@ -19,7 +19,7 @@ pub use walk::{
     WALK_PLIES,
 };
 
-use crate::diff::signature::Signature;
+use crate::diff::signature::{Lists, Signature};
 use crate::generators::face::{Generator, Probe};
 use crate::moves::Move;
 use crate::position::Position;
@@ -35,18 +35,21 @@ pub enum CheckKind {
     InCheck,
     /// The pseudo-legal move sets.
     PseudoLegal,
+    /// Make then unmake did not give back the position. Told before the legal lists,
+    /// which come from a board the generator made and unmade moves on: a generator whose
+    /// unmake is wrong lists wrongly for that reason.
+    Unmake,
+    /// A board on which every legal move was made and unmade answers differently from a
+    /// freshly loaded one: make or unmake leaves state behind that the squares do not show.
+    /// The legal lists and the answers about each move come from such a board, so
+    /// this is told before them.
+    ReusedBoard,
     /// The legal move sets.
     Legal,
     /// A generator lists a move more than once.
     ListedTwice,
     /// The bulk count (`count_legal`, perft's last ply) is not the number of legal moves.
     Count,
-    /// Make then unmake did not give back the position.
-    Unmake,
-    /// A board on which every legal move was made and unmade answers differently from a
-    /// freshly loaded one: make or unmake leaves state behind that the squares do not show.
-    /// The answers about each move come from that board, so this is told first.
-    ReusedBoard,
     /// What a legal move captures.
     Captured,
     /// The position after making a legal move.
@@ -72,11 +75,11 @@ impl CheckKind {
         CheckKind::RoundTrip,
         CheckKind::InCheck,
         CheckKind::PseudoLegal,
+        CheckKind::Unmake,
+        CheckKind::ReusedBoard,
         CheckKind::Legal,
         CheckKind::ListedTwice,
         CheckKind::Count,
-        CheckKind::Unmake,
-        CheckKind::ReusedBoard,
         CheckKind::Captured,
         CheckKind::AfterMake,
         CheckKind::AfterMakeInvalid,
@@ -188,7 +191,12 @@ impl Disagreement {
         let (extra, missing): (Vec<&OnlyIn>, Vec<&OnlyIn>) =
             self.only_in.iter().partition(|o| is_extra(o));
         let moves = |v: Vec<&OnlyIn>| v.iter().map(|o| o.mv).collect::<Vec<Move>>();
-        Signature::of_moves(check, side, &pos, &moves(extra), &moves(missing))
+        let kind = if self.check == CheckKind::Legal {
+            Lists::Legal
+        } else {
+            Lists::Movement
+        };
+        Signature::of_moves(check, side, &pos, kind, (&moves(extra), &moves(missing)))
     }
 }
 
@@ -346,10 +354,11 @@ pub fn check_position_along(
     run.finish()
 }
 
-/// Shows a disagreement where the bug acts. One about what a move leads to (the count or
-/// the check after it) is followed down into the position after the move, as long as
-/// that position shows a disagreement of its own: a rule bug seen one ply up as a count
-/// is best shown where the rule acts. A walked board that went wrong at the end of a
+/// Shows a disagreement where the bug acts. One about what a move leads to (the count,
+/// the check or the position after it) is followed down into the position after the
+/// move (as the generators other than the odd one out play it), as long as that position
+/// shows the same generator wrong by itself: a rule bug seen one ply up as a count, or a
+/// read-back bug seen as a wrong position after a move, is best shown where it acts. A walked board that went wrong at the end of a
 /// long line is shown from as late on the line as still shows it. Returns the position
 /// and disagreement to report, and the moves from `pos` to that position. When the
 /// position after a move agrees by itself, the disagreement stays, saying so: what the
@@ -388,16 +397,22 @@ pub fn follow(
     }
     // Each step goes one ply down; a bug shows within a ply or two of where it is seen.
     for _ in 0..8 {
-        if !matches!(found.check, CheckKind::CountAfter | CheckKind::GivesCheck) {
+        if !matches!(
+            found.check,
+            CheckKind::CountAfter | CheckKind::GivesCheck | CheckKind::AfterMake
+        ) {
             break;
         }
         let Some(mv) = found.only_in.first().map(|o| o.mv) else {
             break;
         };
-        let Some(child) = consensus_play(&here, gens, mv) else {
+        let Some(child) = honest_play(&here, gens, found.odd_one_out.as_deref(), mv) else {
             break;
         };
-        match check_position(&child, gens).into_iter().next() {
+        match check_position(&child, gens)
+            .into_iter()
+            .find(|below| found.odd_one_out.is_none() || below.odd_one_out == found.odd_one_out)
+        {
             Some(below) => {
                 here = child;
                 found = below;
@@ -413,6 +428,46 @@ pub fn follow(
         }
     }
     (here, found, path)
+}
+
+/// The position after `mv` as every generator but `odd` plays it, when they agree: the
+/// odd one out may be the one that plays it wrongly.
+fn honest_play(
+    pos: &Position,
+    gens: &[&dyn Generator],
+    odd: Option<&str>,
+    mv: Move,
+) -> Option<Position> {
+    let mut afters = gens
+        .iter()
+        .filter(|g| Some(g.name()) != odd)
+        .map(|g| g.play(pos, mv).ok());
+    let first = afters.next()??;
+    afters.all(|a| a.as_ref() == Some(&first)).then_some(first)
+}
+
+/// Shows a symmetry disagreement on the transformed position, when that position shows
+/// the same generator wrong by itself: a rule bug the mirror or the colour swap caught
+/// is then described by the rule it breaks, with one signature wherever it shows.
+/// `None` when the image agrees by itself (the bug is about the mapping alone).
+pub fn through_image(
+    pos: &Position,
+    d: &Disagreement,
+    gens: &[&dyn Generator],
+) -> Option<(Position, Disagreement)> {
+    let image = match d.check {
+        CheckKind::Mirror => pos.mirror_files(),
+        CheckKind::ColorSwap => pos.swap_colors(),
+        _ => return None,
+    };
+    let odd = d.odd_one_out.as_ref()?;
+    check_position(&image, gens)
+        .into_iter()
+        .find(|there| {
+            there.odd_one_out.as_ref() == Some(odd)
+                && !matches!(there.check, CheckKind::Mirror | CheckKind::ColorSwap)
+        })
+        .map(|there| (image, there))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! subject's, brought to per-move counts and compared.
 
 use crate::diff::oracle::tally::{self, Tally};
-use crate::diff::signature::Signature;
+use crate::diff::signature::{Lists, Signature};
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -321,9 +321,15 @@ fn subject_signature(
     twice: &[Move],
 ) -> Signature {
     if !extra.is_empty() || !missing.is_empty() {
-        Signature::of_moves("moves", "subject", pos, extra, missing)
+        Signature::of_moves("moves", "subject", pos, Lists::Legal, (extra, missing))
     } else if !twice.is_empty() {
-        Signature::of_moves("listed-twice", "subject", pos, twice, &[])
+        Signature::of_moves(
+            "listed-twice",
+            "subject",
+            pos,
+            Lists::Movement,
+            (twice, &[]),
+        )
     } else {
         Signature::plain("counts", "subject")
     }
