@@ -37,6 +37,14 @@ pub enum EpdError {
         /// The field.
         field: String,
     },
+    /// A depth beyond the bound every perft keeps to.
+    #[error("line {line}: {source}")]
+    TooDeep {
+        /// 1-based line.
+        line: usize,
+        /// The depth and the bound.
+        source: crate::depth::DepthError,
+    },
     /// No line held a position.
     #[error("no positions in suite")]
     Empty,
@@ -57,10 +65,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, EpdError> {
             Position::from_fen(fen_text).map_err(|source| EpdError::Fen { line, source })?;
         let counts = parts
             .map(|field| {
-                parse_count(field).ok_or_else(|| EpdError::BadCount {
+                let (depth, nodes) = parse_count(field).ok_or_else(|| EpdError::BadCount {
                     line,
-                    field: field.to_owned(),
-                })
+                    field: field.chars().take(80).collect(),
+                })?;
+                crate::depth::check(depth)
+                    .map(|depth| (depth, nodes))
+                    .map_err(|source| EpdError::TooDeep { line, source })
             })
             .collect::<Result<Vec<_>, _>>()?;
         out.push(SuiteEntry {
@@ -75,7 +86,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, EpdError> {
     Ok(out)
 }
 
-fn parse_count(field: &str) -> Option<(u32, u64)> {
+fn parse_count(field: &str) -> Option<(u64, u64)> {
     let mut words = field.split_whitespace();
     let depth = words.next()?.strip_prefix('D')?.parse().ok()?;
     let nodes = words.next()?.parse().ok()?;

@@ -8,6 +8,7 @@
 
 pub mod cases;
 pub mod cli;
+pub mod depth;
 pub mod diff;
 pub mod epd;
 pub mod fen;

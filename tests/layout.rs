@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The game's vocabulary, the only files besides `lib.rs` and `main.rs` at the root.
-const VOCABULARY: &[&str] = &["epd", "fen", "moves", "piece", "position", "square"];
+const VOCABULARY: &[&str] = &[
+    "depth", "epd", "fen", "moves", "piece", "position", "square",
+];
 
 type Module = Vec<String>;
 

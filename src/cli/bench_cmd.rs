@@ -2,6 +2,7 @@
 //! a Markdown table. Rates in one table come from one run on one machine, so compare
 //! them as ratios, not with numbers measured elsewhere.
 
+use super::out::outln;
 use super::{pool, select_generators, CliError, Outcome};
 use crate::position::Position;
 use std::time::Instant;
@@ -63,7 +64,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     let bench = single
         .install(|| crate::diff::campaign::measure_oracle(args.seed, args.cases, &generators));
     let secs = bench.elapsed.as_secs_f64().max(1e-9);
-    println!(
+    outln!(
         "oracle: seed {}, {} cases, {} positions in {secs:.2} s on one thread: {:.0} positions/s",
         args.seed,
         bench.cases,
@@ -74,11 +75,11 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     who.push(ORACLE);
     let per_pos = |d: std::time::Duration| d.as_secs_f64() * 1e6 / bench.positions.max(1) as f64;
     let total = bench.timings.total();
-    println!();
-    println!("µs per position, by part (rows) and by who does the work (columns):");
-    println!();
-    println!("| part | {} | all | share |", who.join(" | "));
-    println!("|---|{}---|---|", "---|".repeat(who.len()));
+    outln!();
+    outln!("µs per position, by part (rows) and by who does the work (columns):");
+    outln!();
+    outln!("| part | {} | all | share |", who.join(" | "));
+    outln!("|---|{}---|---|", "---|".repeat(who.len()));
     for (part, what) in PARTS {
         let cells: Vec<std::time::Duration> = who
             .iter()
@@ -105,7 +106,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
                 }
             })
             .collect();
-        println!(
+        outln!(
             "| {part} ({what}) | {} | {:.1} | {:.0}% |",
             shown.join(" | "),
             per_pos(row),
@@ -116,7 +117,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
         .iter()
         .map(|w| format!("{:.1}", per_pos(bench.timings.of(w))))
         .collect();
-    println!(
+    outln!(
         "| all | {} | {:.1} | 100% |",
         sums.join(" | "),
         per_pos(total)
@@ -128,8 +129,8 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
         .max_by_key(|w| bench.timings.of(w))
     {
         let own = per_pos(bench.timings.of(slowest));
-        println!();
-        println!(
+        outln!();
+        outln!(
             "{slowest}'s own work is {own:.1} µs of the {:.1} µs a position takes ({:.0}%): \
              at most {:.0} positions/s on one thread however fast the rest is",
             per_pos(total),
@@ -168,8 +169,8 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     let single = pool(1)?;
     let all = pool(0)?;
     let threads = all.current_num_threads();
-    println!("| position | depth | nodes | generator | 1 thread (M nodes/s) | {threads} threads (M nodes/s) | 1 thread vs slowest |");
-    println!("|---|---|---|---|---|---|---|");
+    outln!("| position | depth | nodes | generator | 1 thread (M nodes/s) | {threads} threads (M nodes/s) | 1 thread vs slowest |");
+    outln!("|---|---|---|---|---|---|---|");
     let mut agree = true;
     for (label, fen, depth) in POSITIONS {
         let pos = Position::from_fen(fen)?;
@@ -188,14 +189,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         agree &= rows.iter().all(|r| r.1 == rows[0].1);
         let slowest = rows.iter().map(|r| r.2).fold(f64::INFINITY, f64::min);
         for (name, nodes, one, many) in rows {
-            println!(
+            outln!(
                 "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |",
                 one / slowest
             );
         }
     }
     if !agree {
-        println!("node counts DISAGREE between generators or thread counts");
+        outln!("node counts DISAGREE between generators or thread counts");
         return Ok(Outcome::Disagree);
     }
     Ok(Outcome::Agree)

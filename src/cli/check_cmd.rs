@@ -3,6 +3,7 @@
 //! and the report written as JSON, HTML and Markdown.
 
 use super::engine_cmd::EngineFlags;
+use super::out::{errln, out, outln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::job::check::{self, Config, EngineCheck, Observer};
@@ -61,7 +62,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     engine_flags: EngineFlags,
     /// The engine's perft depth (suite positions: at most this, within --max-nodes).
-    #[arg(long, default_value_t = 3, requires = "engine")]
+    #[arg(long, default_value_t = 3, requires = "engine", value_parser = crate::depth::parse)]
     engine_depth: u32,
     /// Random positions to ask the engine about (default 100; 20 with --quick).
     #[arg(long, requires = "engine")]
@@ -163,7 +164,7 @@ impl Observer for Terminal {
     fn line(&self, text: &str) {
         match self.bar().as_ref() {
             Some(bar) => bar.println(text),
-            None => println!("{text}"),
+            None => outln!("{text}"),
         }
     }
 
@@ -173,7 +174,7 @@ impl Observer for Terminal {
         }
         // The numbers are in the table at the end; this line is for a log to show
         // how far a run got.
-        println!(
+        outln!(
             "{}: {} ({})",
             phase.name,
             phase.status.as_str(),
@@ -194,7 +195,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let config = args.config(seed)?;
     let pool = pool(args.threads)?;
     let stop = signals::install();
-    println!(
+    outln!(
         "xqdiff check: seed {seed}, {} threads, generators {}{}, perft up to {} nodes, {} s of fuzzing, corpus {}",
         pool.current_num_threads(),
         config.names().join(", "),
@@ -207,7 +208,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
         config.corpus
     );
     if config.save && config.corpus.is_built_in() {
-        println!("{}", check::BUILT_IN_READ_ONLY);
+        outln!("{}", check::BUILT_IN_READ_ONLY);
     }
     let terminal = Terminal {
         bar: Mutex::new(None),
@@ -216,7 +217,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
         .install(|| check::run(&config, &terminal, stop))
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for (i, d) in report.disagreements.iter().enumerate() {
-        println!(
+        outln!(
             "DISAGREEMENT {} [{}] {}{}: {}",
             i + 1,
             d.phase,
@@ -227,17 +228,17 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
             d.fen
         );
         if let Some(file) = &d.corpus_file {
-            println!("  saved: {file}");
+            outln!("  saved: {file}");
         }
     }
-    println!();
-    print!("{}", check::summary_table(&report));
+    outln!();
+    out!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
-    println!("report: {}", files.join(", "));
+    outln!("report: {}", files.join(", "));
     // Whatever the report says, a run a signal stopped ends as one: a script that
     // sent SIGTERM must not read a 0 or a 1 as "it ran to the end".
     if let Some(sig) = signals::received() {
-        eprintln!(
+        errln!(
             "xqdiff: interrupted by {}: the report covers what ran before it",
             signals::name(sig)
         );

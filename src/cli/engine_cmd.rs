@@ -3,6 +3,7 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
+use super::out::{errln, outln};
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
@@ -83,7 +84,7 @@ pub struct EngineArgs {
     #[command(flatten)]
     engine: EngineFlags,
     /// Perft depth (suite positions: at most this).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = crate::depth::parse)]
     depth: u32,
     /// How many random positions to check, from seeded playouts.
     #[arg(long, default_value_t = 100)]
@@ -169,7 +170,7 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         source,
     })?;
     for e in &loaded.damaged {
-        eprintln!("xqdiff: skipped damaged corpus file: {e}");
+        errln!("xqdiff: skipped damaged corpus file: {e}");
     }
     let sources = targets::Sources {
         suite: &entries,
@@ -202,50 +203,50 @@ fn indent(text: &str) -> String {
 }
 
 fn print_finding(f: &SubjectFinding) {
-    println!(
+    outln!(
         "BUG {}{}: {}",
         f.signature,
         if f.known { " (known)" } else { "" },
         crate::job::report::counted(f.hits, "position")
     );
-    println!(
+    outln!(
         "  first on {} at depth {}: {}",
         f.label,
         f.depth,
         f.root.fen()
     );
-    println!("  path       {}", line(&f.path));
-    println!("  position   {}", f.position.fen());
-    println!("{}", indent(&f.comparison.to_string()));
+    outln!("  path       {}", line(&f.path));
+    outln!("  position   {}", f.position.fen());
+    outln!("{}", indent(&f.comparison.to_string()));
     if let Some(note) = &f.note {
-        println!("  note: {note}");
+        outln!("  note: {note}");
     }
     match &f.reproduction {
         Some(r) => {
-            println!(
+            outln!(
                 "  reproduces from the FEN alone at depth {}, {} plies down the path: {}",
                 r.depth,
                 r.ply,
                 r.from.fen()
             );
-            println!(
+            outln!(
                 "  minimized  {}  ({} pieces, depth {})",
                 r.minimized.fen(),
                 r.minimized.pieces().count(),
                 r.depth
             );
             match &r.comparison {
-                Some(c) => println!("{}", indent(&c.to_string())),
-                None => println!("  (the engine failed before it could answer there)"),
+                Some(c) => outln!("{}", indent(&c.to_string())),
+                None => outln!("  (the engine failed before it could answer there)"),
             }
         }
-        None => println!("  (the engine failed before the difference could be reproduced)"),
+        None => outln!("  (the engine failed before the difference could be reproduced)"),
     }
     for w in &f.witnesses {
-        println!("  also       {}  ({} pieces)", w.fen(), w.pieces().count());
+        outln!("  also       {}  ({} pieces)", w.fen(), w.pieces().count());
     }
     if let Some(file) = &f.file {
-        println!("  saved      {}", file.display());
+        outln!("  saved      {}", file.display());
     }
 }
 
@@ -268,7 +269,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         source,
     })?;
     let name = engine.name();
-    println!(
+    outln!(
         "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
         args.cmd,
         protocol_name(args.engine.protocol),
@@ -312,22 +313,22 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         print_finding(f);
     }
     for o in &report.ours {
-        println!("the built-in generators DISAGREE on {}", o.label);
+        outln!("the built-in generators DISAGREE on {}", o.label);
         if let Some(f) = &o.finding {
-            println!("  path       {}", line(&f.descent.path));
-            println!(
+            outln!("  path       {}", line(&f.descent.path));
+            outln!(
                 "  minimized  {}  ({} pieces)",
                 f.minimized.fen(),
                 f.minimized.pieces().count()
             );
-            println!("  {}", f.disagreement);
+            outln!("  {}", f.disagreement);
         }
         if let Some(file) = &o.file {
-            println!("  saved      {}", file.display());
+            outln!("  saved      {}", file.display());
         }
     }
     for e in &report.write_errors {
-        eprintln!("xqdiff: could not save a finding: {e}");
+        errln!("xqdiff: could not save a finding: {e}");
     }
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report
@@ -346,7 +347,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let new = report.new_findings().count() as u64;
     let known = report.findings.len() as u64 - new;
     if let Some(sig) = signals::received() {
-        println!(
+        outln!(
             "interrupted by {}: {} ({known} known) so far; {summary}",
             signals::name(sig),
             crate::job::report::counted(new, "distinct bug")
@@ -356,9 +357,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if new > 0 || !report.ours.is_empty() {
         // The difference is the news even if the engine then failed; say both.
         if let Some(f) = &report.failure {
-            eprintln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
+            errln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
         }
-        println!(
+        outln!(
             "{name}: {} ({known} known), {} disagreement(s) among the built-ins; {summary}",
             crate::job::report::counted(new, "distinct bug"),
             report.ours.len()
@@ -366,16 +367,16 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         return Ok(Outcome::Disagree);
     }
     if known > 0 && report.failure.is_none() {
-        println!("{name}: only known bugs ({known}); {summary}");
+        outln!("{name}: only known bugs ({known}); {summary}");
         return Ok(Outcome::Agree);
     }
     if let Some(f) = report.failure {
-        println!("{summary} before the engine failed");
+        outln!("{summary} before the engine failed");
         return Err(CliError::Engine {
             during: f.label,
             source: f.error,
         });
     }
-    println!("agreement: {name} matches the built-in generators on {summary}");
+    outln!("agreement: {name} matches the built-in generators on {summary}");
     Ok(Outcome::Agree)
 }

@@ -1,5 +1,6 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
+use super::out::{errln, outln};
 use super::{
     corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
 };
@@ -67,7 +68,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         source: e,
     })?;
     for e in &loaded.damaged {
-        eprintln!("xqdiff: skipped damaged corpus file: {e}");
+        errln!("xqdiff: skipped damaged corpus file: {e}");
     }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -93,7 +94,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let stop = signals::install();
     let engines = registry();
     let pool = pool(args.threads)?;
-    println!(
+    outln!(
         "fuzz: seed {seed}, source {:?}, {} threads, {} positions of the corpus {source} as extra playout starts, generators {}",
         args.source,
         pool.current_num_threads(),
@@ -121,25 +122,25 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     });
     bar.finish();
     for f in &report.findings {
-        println!(
+        outln!(
             "BUG {}{}: {} (first in case {})",
             f.signature,
             if f.known { " (known)" } else { "" },
             counted(f.hits, "hit"),
             f.case
         );
-        println!("  {}", f.disagreement);
-        println!(
+        outln!("  {}", f.disagreement);
+        outln!(
             "  minimized: {}  ({} pieces)",
             f.minimized.fen(),
             f.minimized.pieces().count()
         );
         for w in &f.witnesses {
-            println!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
+            outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
         }
-        println!("  original:  {}", f.original.fen());
+        outln!("  original:  {}", f.original.fen());
         if let Some(path) = &f.file {
-            println!("  saved:     {}", path.display());
+            outln!("  saved:     {}", path.display());
         }
     }
     if let Some(path) = &args.write_known {
@@ -151,9 +152,9 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         write_known(path, &sigs)?;
     }
     for e in &report.write_errors {
-        eprintln!("xqdiff: could not save a finding: {e}");
+        errln!("xqdiff: could not save a finding: {e}");
     }
-    println!(
+    outln!(
         "{} cases, {} positions in {:.1} s ({:.0} cases/s, {:.0} positions/s){}",
         report.cases,
         report.positions,
@@ -166,9 +167,9 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             ""
         }
     );
-    println!("feature coverage:\n{}", report.coverage);
+    outln!("feature coverage:\n{}", report.coverage);
     if let Some(sig) = signals::received() {
-        println!(
+        outln!(
             "interrupted by {} after {} (seed {seed})",
             signals::name(sig),
             counted(report.findings.len() as u64, "distinct bug")
@@ -189,10 +190,10 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         String::new()
     };
     if new == 0 {
-        println!("no new disagreements{known_text} (seed {seed})");
+        outln!("no new disagreements{known_text} (seed {seed})");
         Ok(Outcome::Agree)
     } else {
-        println!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
+        outln!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
         Ok(Outcome::Disagree)
     }
 }

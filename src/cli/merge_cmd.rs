@@ -1,5 +1,6 @@
 //! `xqdiff merge`: shard results added up into one perft.
 
+use super::out::outln;
 use super::split_cmd::rate;
 use super::{CliError, Outcome};
 use crate::job::split::merge::{merge, Merged};
@@ -24,7 +25,7 @@ pub struct MergeArgs {
 pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
     let merged = merge(&args.jobs, &args.results)?;
     if args.json {
-        println!("{}", merged.to_json());
+        outln!("{}", merged.to_json());
     } else {
         print_text(&merged);
     }
@@ -37,8 +38,8 @@ pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
 
 fn print_text(m: &Merged) {
     let h = &m.header;
-    println!("split {}: perft {} of {}", h.split, h.depth, h.root);
-    println!(
+    outln!("split {}: perft {} of {}", h.split, h.depth, h.root);
+    outln!(
         "{} jobs cut at ply {} (moves above it agree in {}), each counted once in {} result files",
         h.jobs,
         h.split_depth,
@@ -48,7 +49,7 @@ fn print_text(m: &Merged) {
     for g in &m.generators {
         let nodes = m.totals.get(g).copied().unwrap_or(0);
         let secs = m.seconds.get(g).copied().unwrap_or(0.0);
-        println!(
+        outln!(
             "{g:<10} {nodes:>14} nodes {secs:>10.3} s in jobs  {}",
             rate(nodes, secs)
         );
@@ -56,7 +57,7 @@ fn print_text(m: &Merged) {
     if m.agree() {
         if m.generators.len() > 1 {
             let total = m.generators.first().and_then(|g| m.totals.get(g));
-            println!(
+            outln!(
                 "all {} generators agree: {}",
                 m.generators.len(),
                 total.copied().unwrap_or(0)
@@ -64,11 +65,11 @@ fn print_text(m: &Merged) {
         }
         return;
     }
-    println!("generators DISAGREE on {} jobs:", m.disagreements.len());
+    outln!("generators DISAGREE on {} jobs:", m.disagreements.len());
     for d in &m.disagreements {
         let path: Vec<String> = d.path.iter().map(|mv| mv.to_string()).collect();
         let counts: Vec<String> = d.counts.iter().map(|(g, n)| format!("{g} {n}")).collect();
-        println!(
+        outln!(
             "  job {} [{}] {} depth {}: {}",
             d.index,
             path.join(" "),
@@ -77,5 +78,5 @@ fn print_text(m: &Merged) {
             counts.join(", ")
         );
     }
-    println!("  (`xqdiff perft --fen FEN --depth N --divide` on a job shows where)");
+    outln!("  (`xqdiff perft --fen FEN --depth N --divide` on a job shows where)");
 }

@@ -1,5 +1,6 @@
 //! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
 
+use super::out::outln;
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
 use crate::diff::corpus::{write_case, Case};
 use crate::diff::minimize::minimize_first;
@@ -13,6 +14,7 @@ pub struct MinimizeArgs {
     /// The position on which the generators disagree.
     #[arg(
         long,
+        allow_hyphen_values = true,
         required_unless_present = "from_artifact",
         conflicts_with = "from_artifact"
     )]
@@ -57,27 +59,27 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         (None, None) => return Err(CliError::Usage("give --fen or --from-artifact".into())),
     };
     let engines = registry();
-    println!("position   {}", pos.fen());
+    outln!("position   {}", pos.fen());
     let Some((small, d)) = minimize_first(&pos, &engines) else {
-        println!(
+        outln!(
             "all {} generators agree on this position: nothing to minimize",
             engines.len()
         );
         return Ok(Outcome::Agree);
     };
-    println!(
+    outln!(
         "minimized  {}  ({} pieces)",
         small.fen(),
         small.pieces().count()
     );
-    println!("{d}");
+    outln!("{d}");
     if let Some(dir) = corpus.and_then(|c| save_dir(&c, false)) {
         let case = Case::from_disagreement(&d, &pos.fen(), &how)?;
         let (path, new) = write_case(&dir, &case).map_err(|source| CliError::Io {
             path: dir.clone(),
             source,
         })?;
-        println!(
+        outln!(
             "{} {}",
             if new { "saved" } else { "already in corpus:" },
             path.display()

@@ -11,6 +11,7 @@ mod fuzz_cmd;
 mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
+mod out;
 mod perft_cmd;
 pub mod progress;
 mod replay_cmd;
@@ -25,6 +26,7 @@ use crate::fen::FenError;
 use crate::generators;
 use crate::generators::face::Generator;
 use clap::{Parser, Subcommand};
+use out::{errln, out, outln};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -187,21 +189,63 @@ pub enum CliError {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // clap's first line names the flag and what is wrong with it; its usage
+            // block and tips after it are what --help is for.
+            errln!("xqdiff: {}", usage_line(&e.to_string()));
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            // clap prints help and version to stdout with success, usage errors to stderr.
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            // Help and version, to stdout with success.
+            out!("{e}");
+            return ExitCode::SUCCESS;
         }
     };
-    match run(cli) {
+    let code = match run(cli) {
         Ok(Outcome::Agree) => ExitCode::SUCCESS,
         Ok(Outcome::Disagree) => ExitCode::from(1),
         Ok(Outcome::Interrupted(sig)) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(255)),
         Err(e) => {
-            eprintln!("xqdiff: error: {e}");
+            errln!("xqdiff: error: {}", cut(&e.to_string()));
             ExitCode::from(2)
         }
+    };
+    if let Some(e) = out::failed() {
+        errln!("xqdiff: error: cannot write to standard output: {e}");
+        return ExitCode::from(2);
     }
+    if out::closed() {
+        // As if SIGPIPE had ended the process, the way a shell reports it.
+        return ExitCode::from(128 + out::SIGPIPE as u8);
+    }
+    code
+}
+
+/// The longest message echoed back: input quoted in an error is cut to this.
+const MESSAGE_CHARS: usize = 300;
+
+/// `s` cut to [`MESSAGE_CHARS`] characters, saying how much was left out.
+pub(crate) fn cut(s: &str) -> String {
+    let total = s.chars().count();
+    if total <= MESSAGE_CHARS {
+        return s.to_owned();
+    }
+    let head: String = s.chars().take(MESSAGE_CHARS).collect();
+    format!("{head}... ({} more characters)", total - MESSAGE_CHARS)
+}
+
+/// A clap usage error as one line: its message (the lines before the usage block or a
+/// tip, as the missing arguments are listed below the first), without the `error: `
+/// prefix, and where to read more.
+fn usage_line(rendered: &str) -> String {
+    let message: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("tip:"))
+        .collect();
+    let joined = message.join(" ");
+    let text = joined.strip_prefix("error: ").unwrap_or(&joined);
+    format!("{} (see xqdiff --help)", cut(text))
 }
 
 /// Runs a parsed command line.
@@ -307,7 +351,7 @@ fn save_dir(source: &Source, no_save: bool) -> Option<PathBuf> {
         return None;
     }
     if source.is_built_in() {
-        println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
+        outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
     }
     source.dir().map(Path::to_path_buf)
 }

@@ -1,5 +1,6 @@
 //! `xqdiff moves`: each generator's legal moves for one position, and where they differ.
 
+use super::out::outln;
 use super::{select_generators, CliError, Outcome};
 use crate::moves::Move;
 use crate::position::Position;
@@ -9,7 +10,7 @@ use std::collections::BTreeSet;
 #[derive(clap::Args, Debug)]
 pub struct MovesArgs {
     /// Position (default: the start position).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
     /// Which generator: a name, or `all`.
     #[arg(long, default_value = "all")]
@@ -23,7 +24,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         Some(fen) => Position::from_fen(fen)?,
         None => Position::startpos(),
     };
-    println!("position  {}", pos.fen());
+    outln!("position  {}", pos.fen());
     let sets: Vec<(&str, BTreeSet<Move>, bool)> = generators
         .iter()
         .map(|g| {
@@ -39,7 +40,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
         text.sort();
         let check = if *in_check { ", in check" } else { "" };
-        println!(
+        outln!(
             "{name:<10} {} legal{check}: {}",
             moves.len(),
             text.join(" ")
@@ -51,7 +52,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         .collect();
     let mut agree = sets.iter().all(|(_, _, c)| *c == sets[0].2);
     if !agree {
-        println!("generators disagree on whether the side to move is in check");
+        outln!("generators disagree on whether the side to move is in check");
     }
     for mv in &union {
         let (with, without): (Vec<_>, Vec<_>) = sets.iter().partition(|(_, m, _)| m.contains(mv));
@@ -60,12 +61,12 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
             let names = |v: &[&(&str, BTreeSet<Move>, bool)]| {
                 v.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
             };
-            println!("{mv}: only in {}; not in {}", names(&with), names(&without));
+            outln!("{mv}: only in {}; not in {}", names(&with), names(&without));
         }
     }
     if agree {
         if sets.len() > 1 {
-            println!("all {} generators agree", sets.len());
+            outln!("all {} generators agree", sets.len());
         }
         Ok(Outcome::Agree)
     } else {

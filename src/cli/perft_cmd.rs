@@ -2,6 +2,7 @@
 //! When the generators' counts differ, it follows the difference down to the position
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
+use super::out::{errln, outln};
 use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
@@ -21,10 +22,10 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Position to start from (default: the start position).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
     /// Plies to search; with --suite, the deepest published depth to run.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::depth::parse)]
     depth: Option<u32>,
     /// Which generator: a name, or `all` to run and compare every one; repeat to pick several.
     #[arg(long, default_value = "all")]
@@ -126,7 +127,7 @@ impl Investigation<'_> {
         let found = descent::explain(pos, depth, generators, Some(&known), Some(&report));
         bar.finish();
         let Some(f) = found else {
-            println!(
+            outln!(
                 "descent: the divides differ, but no position on the way shows a \
                  disagreement when asked afresh: a generator's answers depend on more \
                  than the position (its board's history, or chance)"
@@ -134,7 +135,7 @@ impl Investigation<'_> {
             return;
         };
         let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
-        println!(
+        outln!(
             "descent:   {}",
             if path.is_empty() {
                 "(the root itself)".to_owned()
@@ -142,24 +143,24 @@ impl Investigation<'_> {
                 path.join(" ")
             }
         );
-        println!("position:  {}", f.descent.position.fen());
+        outln!("position:  {}", f.descent.position.fen());
         for d in &f.descent.disagreements {
-            println!("  {d}");
+            outln!("  {d}");
         }
-        println!(
+        outln!(
             "minimized: {}  ({} pieces)",
             f.minimized.fen(),
             f.minimized.pieces().count()
         );
-        println!("  {}", f.disagreement);
+        outln!("  {}", f.disagreement);
         if self.read_only {
-            println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
+            outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
         if let Some(dir) = self.save {
             match f.save(dir, self.found_by) {
-                Ok((file, true)) => println!("saved:     {}", file.display()),
-                Ok((file, false)) => println!("already in corpus: {}", file.display()),
-                Err(e) => eprintln!("xqdiff: could not save the finding: {e}"),
+                Ok((file, true)) => outln!("saved:     {}", file.display()),
+                Ok((file, false)) => outln!("already in corpus: {}", file.display()),
+                Err(e) => errln!("xqdiff: could not save the finding: {e}"),
             }
         }
     }
@@ -223,8 +224,8 @@ fn run_one(
     divide: bool,
     investigation: Investigation<'_>,
 ) -> Outcome {
-    println!("position  {}", pos.fen());
-    println!(
+    outln!("position  {}", pos.fen());
+    outln!(
         "depth     {depth}  ({} threads)",
         rayon::current_num_threads()
     );
@@ -233,7 +234,7 @@ fn run_one(
         .map(|g| timed_divide(*g, pos, depth))
         .collect();
     for r in &runs {
-        println!(
+        outln!(
             "{:<10} {:>14} nodes {:>9.3} s  {:>16}",
             r.name,
             r.nodes,
@@ -249,18 +250,18 @@ fn run_one(
             .filter(|(_, counts)| divide || counts.iter().any(|c| *c != counts[0]))
             .collect();
         if !agree {
-            println!("divide lines that differ:");
+            outln!("divide lines that differ:");
         }
         print_divide(&runs, &rows);
     }
     match (runs.len(), agree) {
         (1, _) => Outcome::Agree,
         (n, true) => {
-            println!("all {n} generators agree: {}", runs[0].nodes);
+            outln!("all {n} generators agree: {}", runs[0].nodes);
             Outcome::Agree
         }
         (_, false) => {
-            println!("generators DISAGREE");
+            outln!("generators DISAGREE");
             investigation.run(pos, depth, generators, &runs);
             Outcome::Disagree
         }
@@ -294,13 +295,13 @@ fn divide_table(runs: &[Run]) -> BTreeMap<String, Vec<Option<u64>>> {
 
 fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
     let header: Vec<String> = runs.iter().map(|r| format!("{:>14}", r.name)).collect();
-    println!("{:<6}{}", "move", header.join(""));
+    outln!("{:<6}{}", "move", header.join(""));
     for (mv, counts) in rows {
         let cells: Vec<String> = counts
             .iter()
             .map(|c| format!("{:>14}", c.map_or("-".to_owned(), |n| n.to_string())))
             .collect();
-        println!("{mv:<6}{}", cells.join(""));
+        outln!("{mv:<6}{}", cells.join(""));
     }
 }
 
@@ -338,7 +339,7 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
         let expected = row
             .expected
             .map_or_else(|| "-".to_owned(), |e| e.to_string());
-        println!(
+        outln!(
             "{:<14} D{} expect {expected:>11}: {}",
             row.position,
             row.depth,
@@ -346,23 +347,23 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
         );
     }
     for d in &outcome.disputes {
-        println!("DISAGREE  {}", d.detail);
-        println!("  at {}", d.fen);
+        outln!("DISAGREE  {}", d.detail);
+        outln!("  at {}", d.fen);
         if let Some(odd) = &d.odd_one_out {
-            println!("  odd one out: {odd}");
+            outln!("  odd one out: {odd}");
         }
         if let Some(file) = &d.corpus_file {
-            println!("  saved: {file}");
+            outln!("  saved: {file}");
         }
     }
     if read_only && !outcome.disputes.is_empty() {
-        println!("{}", crate::job::check::BUILT_IN_READ_ONLY);
+        outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
     }
     for note in &outcome.notes {
-        println!("note: {note}");
+        outln!("note: {note}");
     }
     let positions: BTreeSet<&str> = outcome.rows.iter().map(|r| r.fen.as_str()).collect();
-    println!(
+    outln!(
         "{} positions, {} counts in {:.1} s: {}",
         positions.len(),
         outcome.rows.len(),

@@ -1,6 +1,7 @@
 //! Progress bars for long runs: drawn on stderr, only when stderr is a terminal, and
 //! only once a run has lasted about a second, so quick runs and pipes stay clean.
 
+use super::out::outln;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,7 +58,7 @@ impl Progress {
     /// Prints a line on stdout as work completes, the bar (if shown) kept out of its
     /// way, so a log file gets each line when it happens.
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| outln!("{line}"));
     }
 
     /// Removes the bar.

@@ -1,5 +1,6 @@
 //! `xqdiff replay`: every corpus case through the oracle.
 
+use super::out::{errln, outln};
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::generators::registry;
 use std::path::PathBuf;
@@ -22,17 +23,17 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         source: e,
     })?;
     for e in &r.damaged {
-        eprintln!("xqdiff: skipped damaged corpus file: {e}");
+        errln!("xqdiff: skipped damaged corpus file: {e}");
     }
     for (path, found) in &r.failures {
         for d in found {
-            println!("FAIL {}: {d}", path.display());
+            outln!("FAIL {}: {d}", path.display());
         }
     }
     for u in &r.unmet {
-        println!("FAIL {u}");
+        outln!("FAIL {u}");
     }
-    println!(
+    outln!(
         "replayed {} cases from {}: {} disagree, {} unmet expectations, {} damaged files skipped",
         r.replayed,
         if source.is_built_in() {

@@ -1,5 +1,6 @@
 //! `xqdiff report`: renders a saved report again, as HTML or Markdown.
 
+use super::out::{errln, out};
 use super::{CliError, Outcome};
 use crate::job::report::{html, markdown, RenderOptions, Report};
 use std::path::{Path, PathBuf};
@@ -69,13 +70,13 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Cli
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
     if path.as_os_str() == "-" {
-        print!("{text}");
+        out!("{text}");
         return Ok(());
     }
     std::fs::write(path, text).map_err(|source| CliError::Write {
         path: path.to_owned(),
         source,
     })?;
-    eprintln!("xqdiff: wrote {}", path.display());
+    errln!("xqdiff: wrote {}", path.display());
     Ok(())
 }

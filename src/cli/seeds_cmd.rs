@@ -1,6 +1,7 @@
 //! `xqdiff fuzz-seeds`: the regression corpus and the reference suite as seed inputs
 //! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
 
+use super::out::{errln, outln};
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::cases::structured::{playout_starts, to_bytes};
 use crate::diff::corpus::fnv1a;
@@ -40,7 +41,7 @@ pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
         source,
     })?;
     for damaged in &loaded.damaged {
-        eprintln!("xqdiff: skipping damaged corpus file {damaged}");
+        errln!("xqdiff: skipping damaged corpus file {damaged}");
     }
     let starts = playout_starts();
     let mut seeds: Vec<Seed> = Vec::new();
@@ -72,7 +73,7 @@ pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
     for seed in &seeds {
         write_seeds(&args.out, seed)?;
     }
-    println!(
+    outln!(
         "wrote {} seeds for each of differential, fen, playout into {} ({from_corpus} corpus cases, {} suite positions, {} damaged files skipped)",
         seeds.len(),
         args.out.display(),

@@ -4,6 +4,7 @@
 //! ended. A second signal ends the process at once the default way, for a run stuck
 //! somewhere that does not look at the flag.
 
+use super::out::errln;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -37,7 +38,7 @@ pub(super) fn install() -> &'static AtomicBool {
                 .and_then(|_| signal_hook::flag::register_usize(sig, &SIGNAL, sig as usize))
                 .and_then(|_| signal_hook::flag::register(sig, &STOP));
             if let Err(e) = installed {
-                eprintln!(
+                errln!(
                     "xqdiff: cannot handle {}: {e}; it will end the run without a report",
                     name(sig)
                 );
@@ -45,6 +46,12 @@ pub(super) fn install() -> &'static AtomicBool {
         }
     });
     &STOP
+}
+
+/// Stops the run as signal `sig` would have (a closed pipe is taken as SIGPIPE).
+pub(super) fn raise(sig: i32) {
+    let _ = SIGNAL.compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst);
+    STOP.store(true, Ordering::SeqCst);
 }
 
 /// The signal that stopped the run, if one did.

@@ -1,6 +1,7 @@
 //! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
+use super::out::{errln, outln};
 use super::{pool, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
@@ -27,7 +28,7 @@ pub struct SplitArgs {
     )]
     emit_jobs: Option<PathBuf>,
     /// Plies from the root to where --emit-jobs cuts the tree into jobs.
-    #[arg(long, value_name = "K", requires = "emit_jobs")]
+    #[arg(long, value_name = "K", requires = "emit_jobs", value_parser = crate::depth::parse)]
     split_depth: Option<u32>,
     /// Run jobs from FILE (written by --emit-jobs) and write one result line per job.
     #[arg(
@@ -102,7 +103,7 @@ fn emit_jobs(
     let started = Instant::now();
     match emit(out, root, depth, split_depth, generators)? {
         Emitted::Written(h) => {
-            println!(
+            outln!(
                 "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
                 h.split,
                 h.depth,
@@ -111,7 +112,7 @@ fn emit_jobs(
                 h.jobs,
                 h.depth - h.split_depth
             );
-            println!(
+            outln!(
                 "wrote {} in {:.2} s; the moves above the cut agree in {}",
                 out.display(),
                 started.elapsed().as_secs_f64(),
@@ -120,9 +121,9 @@ fn emit_jobs(
             Ok(Outcome::Agree)
         }
         Emitted::Disagree(d) => {
-            println!("generators DISAGREE above the cut, so no jobs were written:");
-            println!("  {d}");
-            println!("  (`xqdiff moves --fen` on that position lists each generator's moves)");
+            outln!("generators DISAGREE above the cut, so no jobs were written:");
+            outln!("  {d}");
+            outln!("  (`xqdiff moves --fen` on that position lists each generator's moves)");
             Ok(Outcome::Disagree)
         }
     }
@@ -138,9 +139,9 @@ struct Sink {
 impl Sink {
     fn say(&self, line: &str) {
         if self.summary_on_stderr {
-            eprintln!("{line}");
+            errln!("{line}");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
     }
 }

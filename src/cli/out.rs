@@ -1,0 +1,84 @@
+//! Every line the CLI prints goes through here, so that no write can panic: a closed
+//! pipe (`xqdiff ... | head -1`) is taken as SIGPIPE would be, raising the stop flag
+//! so long work ends early (`check` still writes its report) and the exit status is
+//! 128 + 13; another write error (a full disk) is kept and reported in one line at the
+//! end, with exit 2. Output after a failed write is dropped.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// The conventional number of SIGPIPE, the signal a closed pipe raises.
+pub(super) const SIGPIPE: i32 = 13;
+
+/// Set once stdout's reader has gone away.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+/// The first write error other than a closed pipe.
+static FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Prints one line to stdout (use [`outln!`]).
+pub(crate) fn line(args: fmt::Arguments<'_>) {
+    text(format_args!("{args}\n"));
+}
+
+/// Prints to stdout without a newline (use [`out!`]).
+pub(crate) fn text(args: fmt::Arguments<'_>) {
+    if CLOSED.load(Ordering::Relaxed) || failed().is_some() {
+        return;
+    }
+    let mut stdout = io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        record(&e);
+    }
+}
+
+/// Prints one line to stderr (use [`errln!`]); an error there has nowhere to go.
+pub(crate) fn err_line(args: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
+}
+
+fn record(e: &io::Error) {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        CLOSED.store(true, Ordering::Relaxed);
+        super::signals::raise(SIGPIPE);
+    } else if let Ok(mut first) = FAILED.lock() {
+        first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// Whether stdout's reader went away during the run.
+pub(super) fn closed() -> bool {
+    CLOSED.load(Ordering::Relaxed)
+}
+
+/// The first write error on stdout other than a closed pipe, if any.
+pub(super) fn failed() -> Option<String> {
+    FAILED.lock().ok().and_then(|f| f.clone())
+}
+
+/// `println!` that never panics.
+macro_rules! outln {
+    () => {
+        $crate::cli::out::line(format_args!(""))
+    };
+    ($($t:tt)*) => {
+        $crate::cli::out::line(format_args!($($t)*))
+    };
+}
+
+/// `print!` that never panics.
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::cli::out::text(format_args!($($t)*))
+    };
+}
+
+/// `eprintln!` that never panics.
+macro_rules! errln {
+    ($($t:tt)*) => {
+        $crate::cli::out::err_line(format_args!($($t)*))
+    };
+}
+
+pub(crate) use {errln, out, outln};

@@ -1,0 +1,59 @@
+//! Perft depth, bounded by contract: every entry point (flags, suites, split jobs, the
+//! engine check) refuses a depth beyond [`MAX_DEPTH`] with a one-line error, so no
+//! input can recurse past the stack. The bound is far above any depth that finishes
+//! (depth 9 from the start position is tens of billions of nodes) and far below what a
+//! thread's stack holds.
+
+/// The deepest perft xqdiff runs.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A depth beyond [`MAX_DEPTH`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("depth {depth} is beyond the deepest perft xqdiff runs ({MAX_DEPTH})")]
+pub struct DepthError {
+    /// The depth asked for (saturated at `u64::MAX`).
+    pub depth: u64,
+}
+
+/// `depth` as a perft depth, if it is within the bound.
+pub fn check(depth: u64) -> Result<u32, DepthError> {
+    u32::try_from(depth)
+        .ok()
+        .filter(|&d| d <= MAX_DEPTH)
+        .ok_or(DepthError { depth })
+}
+
+/// Reads a depth from text, as a flag's value parser: a whole number within the bound.
+pub fn parse(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        // All digits, so only the size can fail.
+        let depth = t.parse::<u64>().unwrap_or(u64::MAX);
+        return check(depth).map_err(|e| e.to_string());
+    }
+    let shown: String = t.chars().take(40).collect();
+    Err(format!("{shown:?} is not a depth (a whole number)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depths_within_the_bound_are_taken_and_others_refused() {
+        let table: &[(&str, Option<u32>)] = &[
+            ("0", Some(0)),
+            ("7", Some(7)),
+            ("64", Some(64)),
+            ("65", None),
+            ("100000", None),
+            ("99999999999999999999999", None),
+            ("-1", None),
+            ("x", None),
+            ("", None),
+        ];
+        for &(text, want) in table {
+            assert_eq!(parse(text).ok(), want, "{text:?}");
+        }
+    }
+}
