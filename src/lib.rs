@@ -12,6 +12,7 @@ pub mod depth;
 pub mod diff;
 pub mod epd;
 pub mod fen;
+pub mod files;
 pub mod generators;
 pub mod job;
 pub mod moves;

@@ -9,9 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The game's vocabulary, the only files besides `lib.rs` and `main.rs` at the root.
+/// The game's vocabulary, and the safe reading and replacing of files every layer does:
+/// the only files besides `lib.rs` and `main.rs` at the root.
 const VOCABULARY: &[&str] = &[
-    "depth", "epd", "fen", "moves", "piece", "position", "square",
+    "depth", "epd", "fen", "files", "moves", "piece", "position", "square",
 ];
 
 type Module = Vec<String>;

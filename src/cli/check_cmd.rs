@@ -98,9 +98,11 @@ impl CheckArgs {
                 Some(EngineCheck {
                     config: self.engine_flags.config(cmd, "--engine")?,
                     depth: self.engine_depth,
-                    positions: self
-                        .engine_positions
-                        .unwrap_or(if self.quick { 20 } else { 100 }),
+                    positions: super::positions(
+                        "--engine-positions",
+                        self.engine_positions
+                            .unwrap_or(if self.quick { 20 } else { 100 }),
+                    )?,
                     max_findings: self.engine_max_findings,
                 })
             }
@@ -282,10 +284,19 @@ fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>,
         ),
         ("report.md", markdown::render(report)),
     ];
-    let mut paths = Vec::new();
+    // All three are written beside their places first and renamed only then, so a kill
+    // leaves the last run's three files or this run's, not a mix, and no temporary.
+    let mut staged = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| written(path.clone(), e))?;
+        let tmp =
+            crate::files::staged(&path, text.as_bytes()).map_err(|e| written(path.clone(), e))?;
+        staged.push((path, tmp));
+    }
+    let mut paths = Vec::new();
+    for (path, tmp) in staged {
+        tmp.persist(&path)
+            .map_err(|e| written(path.clone(), e.error))?;
         paths.push(path.display().to_string());
     }
     Ok(paths)

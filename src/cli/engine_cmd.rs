@@ -7,7 +7,6 @@ use super::out::{errln, outln};
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
-use crate::epd::{parse_suite, REFERENCE_SUITE};
 use crate::generators::registry;
 use crate::moves::Move;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, SubjectFinding, Target};
@@ -153,17 +152,7 @@ fn protocol_name(p: Protocol) -> &'static str {
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
     let entries = match args.suite.as_str() {
         "none" => Vec::new(),
-        "reference" => parse_suite(REFERENCE_SUITE).unwrap_or_default(),
-        path => {
-            let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-                path: path.into(),
-                source,
-            })?;
-            parse_suite(&text).map_err(|source| CliError::Suite {
-                path: args.suite.clone(),
-                source,
-            })?
-        }
+        path => super::load_suite(path)?,
     };
     let loaded = corpus.load().map_err(|source| CliError::Io {
         path: corpus.to_string().into(),
@@ -177,7 +166,7 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         corpus: loaded.labelled(),
         depth: args.depth,
         max_nodes: args.max_nodes,
-        random: args.positions,
+        random: super::positions("--positions", args.positions)?,
         seed,
     };
     Ok(targets::all(&sources, &registry()))

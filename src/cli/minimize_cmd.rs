@@ -47,10 +47,12 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     let (pos, how) = match (&args.fen, &args.from_artifact) {
         (Some(fen), _) => (Position::from_fen(fen)?, "xqdiff minimize --fen".to_owned()),
         (None, Some(path)) => {
-            let bytes = std::fs::read(path).map_err(|source| CliError::Io {
-                path: path.clone(),
-                source,
-            })?;
+            // A fuzz artifact is a few kilobytes; the bound keeps /dev/zero out.
+            let bytes =
+                crate::files::read(path, crate::files::MIB).map_err(|source| CliError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
             (
                 crate::cases::structured::from_bytes(&bytes),
                 format!("libFuzzer artifact {}", path.display()),

@@ -198,7 +198,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // Help and version, to stdout with success.
             out!("{e}");
-            return ExitCode::SUCCESS;
+            return finish(ExitCode::SUCCESS);
         }
     };
     let code = match run(cli) {
@@ -210,12 +210,17 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     };
+    finish(code)
+}
+
+/// `code`, unless stdout failed on the way: a write error is exit 2 with one line, a
+/// closed pipe the status of a process SIGPIPE ended.
+fn finish(code: ExitCode) -> ExitCode {
     if let Some(e) = out::failed() {
         errln!("xqdiff: error: cannot write to standard output: {e}");
         return ExitCode::from(2);
     }
     if out::closed() {
-        // As if SIGPIPE had ended the process, the way a shell reports it.
         return ExitCode::from(128 + out::SIGPIPE as u8);
     }
     code
@@ -356,8 +361,38 @@ fn save_dir(source: &Source, no_save: bool) -> Option<PathBuf> {
     source.dir().map(Path::to_path_buf)
 }
 
+/// Workers per core above which a pool is refused: past a few per core the work gets
+/// no faster, and ten thousand threads take minutes to start.
+const THREADS_PER_CORE: usize = 8;
+
+/// The most random positions a command builds: each is a playout and a perft, made
+/// before the first is asked, so a billion would compute for days before starting.
+const MAX_POSITIONS: usize = 1_000_000;
+
+/// `--positions N` (or `flag`'s), refused above [`MAX_POSITIONS`].
+fn positions(flag: &str, n: usize) -> Result<usize, CliError> {
+    if n > MAX_POSITIONS {
+        return Err(CliError::Usage(format!(
+            "{flag} {n}: at most {MAX_POSITIONS} (each is a playout and a perft, all made \
+             before the first is checked)"
+        )));
+    }
+    Ok(n)
+}
+
 /// A rayon pool of `threads` workers (0 means one per core).
 fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = (cores * THREADS_PER_CORE).max(16);
+    if threads > most {
+        return Err(CliError::Threads {
+            threads,
+            message: format!(
+                "more than {THREADS_PER_CORE} per core ({cores} here) would only slow the \
+                 work; give at most {most}"
+            ),
+        });
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -372,10 +407,7 @@ fn load_known(path: Option<&Path>) -> Result<Vec<String>, CliError> {
     let Some(path) = path else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let text = read_input(path, INPUT_LIMIT)?;
     let known = crate::diff::signature::parse_known(&text).map_err(|source| CliError::Known {
         path: path.to_owned(),
         source,
@@ -390,7 +422,38 @@ fn write_known(
 ) -> Result<(), CliError> {
     let text =
         crate::diff::signature::format_known(signatures.iter().map(|(s, n)| (*s, n.clone())));
-    std::fs::write(path, text).map_err(|source| CliError::Write {
+    write_output(path, &text)
+}
+
+/// The largest text file a command reads (suites, known-bugs files, reports): far above
+/// any real one, far below what would strain memory.
+const INPUT_LIMIT: u64 = 256 * crate::files::MIB;
+
+/// The text of an input file: a regular file of at most `limit` bytes, else a one-line
+/// error naming it.
+fn read_input(path: &Path, limit: u64) -> Result<String, CliError> {
+    crate::files::read_text(path, limit).map_err(|source| CliError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Replaces an output file atomically, so a kill leaves the old file or the new one.
+fn write_output(path: &Path, text: &str) -> Result<(), CliError> {
+    crate::files::replace(path, text.as_bytes()).map_err(|source| CliError::Write {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// A suite: `reference` (the published one built in) or an EPD file.
+fn load_suite(path: &str) -> Result<Vec<crate::epd::SuiteEntry>, CliError> {
+    let text = if path == "reference" {
+        crate::epd::REFERENCE_SUITE.to_owned()
+    } else {
+        read_input(Path::new(path), INPUT_LIMIT)?
+    };
+    crate::epd::parse_suite(&text).map_err(|source| CliError::Suite {
         path: path.to_owned(),
         source,
     })

@@ -8,7 +8,6 @@ use super::{corpus_source, pool, select_generator_list, signals, CliError, Corpu
 use crate::cli::progress::Progress;
 use crate::diff::descent;
 use crate::diff::oracle::tally::{self, Tally};
-use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::generators::face::Generator;
 use crate::job::check::perft::{self, SuiteJob};
 use crate::job::check::Observer;
@@ -77,7 +76,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let (save, read_only) = args.save_dir()?;
     let pool = pool(args.threads)?;
     if let Some(path) = &args.suite {
-        let suite = load_suite(path)?;
+        let suite = super::load_suite(path)?;
         let job = SuiteJob {
             generators: &generators,
             suite: &suite,
@@ -164,21 +163,6 @@ impl Investigation<'_> {
             }
         }
     }
-}
-
-fn load_suite(path: &str) -> Result<Vec<SuiteEntry>, CliError> {
-    let text = if path == "reference" {
-        REFERENCE_SUITE.to_owned()
-    } else {
-        std::fs::read_to_string(path).map_err(|source| CliError::Io {
-            path: path.into(),
-            source,
-        })?
-    };
-    parse_suite(&text).map_err(|source| CliError::Suite {
-        path: path.to_owned(),
-        source,
-    })
 }
 
 /// One generator's answer with how long it took.

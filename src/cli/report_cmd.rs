@@ -35,10 +35,7 @@ pub struct OutputArgs {
 /// stdout. Exit 0 if the report says everything passed, 1 if it failed or a phase
 /// errored, 2 if the file cannot be read as a report.
 pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
-    let text = std::fs::read_to_string(&args.from).map_err(|source| CliError::Io {
-        path: args.from.clone(),
-        source,
-    })?;
+    let text = super::read_input(&args.from, super::INPUT_LIMIT)?;
     let report = Report::from_json(&text).map_err(|source| CliError::Report {
         path: args.from.clone(),
         source,
@@ -73,10 +70,7 @@ fn write(path: &Path, text: &str) -> Result<(), CliError> {
         out!("{text}");
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|source| CliError::Write {
-        path: path.to_owned(),
-        source,
-    })?;
+    super::write_output(path, text)?;
     errln!("xqdiff: wrote {}", path.display());
     Ok(())
 }

@@ -96,7 +96,7 @@ fn write_seeds(out: &Path, seed: &Seed) -> Result<(), CliError> {
         let dir = out.join(target);
         let path = dir.join(&seed.name);
         std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(&path, bytes))
+            .and_then(|()| crate::files::replace(&path, &bytes))
             .map_err(|source| CliError::Write { path, source })?;
     }
     Ok(())

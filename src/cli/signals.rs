@@ -4,7 +4,7 @@
 //! ended. A second signal ends the process at once the default way, for a run stuck
 //! somewhere that does not look at the flag.
 
-use super::out::errln;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -38,7 +38,9 @@ pub(super) fn install() -> &'static AtomicBool {
                 .and_then(|_| signal_hook::flag::register_usize(sig, &SIGNAL, sig as usize))
                 .and_then(|_| signal_hook::flag::register(sig, &STOP));
             if let Err(e) = installed {
-                errln!(
+                // Straight to stderr, ignoring errors: `out` stops the run through this module.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "xqdiff: cannot handle {}: {e}; it will end the run without a report",
                     name(sig)
                 );

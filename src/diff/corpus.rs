@@ -148,9 +148,27 @@ pub enum CorpusError {
         path: PathBuf,
         /// 1-based line.
         line: usize,
-        /// The line.
+        /// The line, cut short.
         text: String,
     },
+    /// A note the replay reads (an expectation or a walk) has a value it cannot read:
+    /// the file is damaged, which says nothing about the generators.
+    #[error("{path}: line {line}: {message}")]
+    BadValue {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with the value.
+        message: String,
+    },
+}
+
+/// Input quoted back in a message is cut to this many characters.
+const QUOTED: usize = 80;
+
+fn quoted(text: &str) -> String {
+    text.chars().take(QUOTED).collect()
 }
 
 impl Case {
@@ -228,9 +246,23 @@ impl Case {
             let (k, v) = line.split_once(':').ok_or_else(|| CorpusError::BadNote {
                 path: path.into(),
                 line: i + 2,
-                text: line.to_owned(),
+                text: quoted(line),
             })?;
-            notes.push((k.trim().to_owned(), v.trim().to_owned()));
+            let note = (k.trim().to_owned(), v.trim().to_owned());
+            // Each note alone through the replay's own readers, so a value it could not
+            // read is damage found here, with its line, not a generator failing later.
+            let alone = Case {
+                position: position.clone(),
+                notes: vec![note.clone()],
+            };
+            if let Err(e) = parse_expect(&alone).and_then(|_| alone.walk().map(|_| ())) {
+                return Err(CorpusError::BadValue {
+                    path: path.into(),
+                    line: i + 2,
+                    message: quoted(&e),
+                });
+            }
+            notes.push(note);
         }
         Ok(Case { position, notes })
     }
@@ -305,10 +337,10 @@ pub fn write_case(dir: &Path, case: &Case) -> io::Result<(PathBuf, bool)> {
     if let Some(kept) = enough_witnesses(dir, case)? {
         return Ok((kept, false));
     }
-    let tmp = dir.join(format!(".{}.{}.tmp", case.file_name(), std::process::id()));
-    std::fs::write(&tmp, case.render())?;
-    std::fs::rename(&tmp, &path)?;
-    Ok((path, true))
+    // Another worker may write the same case meanwhile: each has its own temporary,
+    // and the first to land keeps the name.
+    let new = crate::files::create_new(&path, case.render().as_bytes())?;
+    Ok((path, new))
 }
 
 /// The smallest case of `dir` with `case`'s signature, when `dir` holds enough of them
@@ -379,7 +411,12 @@ impl Loaded {
     }
 }
 
-/// Loads every `*.txt` in `dir` (README.md and hidden files are not cases).
+/// The largest case file read: a case is a FEN and a few notes, well under a kilobyte.
+const CASE_LIMIT: u64 = crate::files::MIB;
+
+/// Loads every `*.txt` in `dir` (README.md and hidden files are not cases). A `*.txt`
+/// that is not a regular file (a FIFO, a device, a folder) or is too large is damaged:
+/// reported, never read.
 pub fn load_dir(dir: &Path) -> io::Result<Loaded> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -391,7 +428,7 @@ pub fn load_dir(dir: &Path) -> io::Result<Loaded> {
     paths.sort();
     let mut loaded = Loaded::default();
     for path in paths {
-        match std::fs::read(&path) {
+        match crate::files::read(&path, CASE_LIMIT) {
             Ok(bytes) => loaded.add(path, Ok(&bytes)),
             Err(e) => loaded.add(path, Err(e)),
         }
