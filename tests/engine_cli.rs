@@ -89,6 +89,46 @@ fn every_planted_bug_is_found_and_minimized() {
     }
 }
 
+/// A library over the moves protocol is checked like an engine: xqdiff counts perft
+/// from its lists, finds a planted bug, minimizes it and saves it, whether the library
+/// plays the path's moves itself or is given a FEN for every position; a correct one
+/// agrees.
+#[test]
+fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
+    let table: &[(&str, i32)] = &[
+        ("--fen-only --bug cannon-cannot-capture", 1),
+        ("--bug horse-leg-ignored", 1),
+        ("--fen-only --ranks 1 --bug rook-jumps-one", 1),
+        ("--fen-only", 0),
+    ];
+    for &(switches, code) in table {
+        let corpus = temp_corpus("moves-protocol");
+        let (out, _) = engine(
+            &test_engine(&format!("--protocol moves {switches}")),
+            &["--protocol", "moves", "--suite", "none", "--positions", "5"],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{switches}:\n{stdout}{stderr}"
+        );
+        if code == 1 {
+            let fen = minimized_fen(&stdout)
+                .unwrap_or_else(|| panic!("{switches}: no minimized\n{stdout}"));
+            let pos = Position::from_fen(&fen).unwrap();
+            assert!(pos.pieces().count() <= 5, "{switches}: {fen}");
+            let saved = std::fs::read_dir(corpus.join("external").join("xqdiff-test-engine"))
+                .map(|d| d.count())
+                .unwrap_or(0);
+            assert_eq!(saved, 1, "{switches}: saved cases");
+        }
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+}
+
 /// An engine with two unrelated bugs gives exactly two distinct bugs, each minimized to
 /// a witness of its own, each with its count of positions; listing one as known leaves
 /// the other as the only new one (exit 1), and listing both leaves nothing new (exit 0).

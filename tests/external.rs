@@ -132,6 +132,15 @@ const FAULTS: &[Fault] = &[
         ..fault("refuses a path move (uci)", "uci", Question, "Refused", "move a9a5") },
     Fault { path: &["a0a5"],
         ..fault("refuses a path move (xboard)", "xboard", Question, "Refused", "move a0a5") },
+    // A moves-protocol start is the hello, then `legal` of the start position.
+    fault("no handshake (moves)", "moves --no-handshake", Start, "Handshake", "no ok"),
+    fault("crash while asked (moves)", "moves --crash-after 3", Question, "Exited", "exit status: 3"),
+    fault("hang while asked (moves)", "moves --hang-after 3", Question, "Timeout", "no answer"),
+    fault("garbage moves (moves)", "moves --garbage moves", Start, "Garbage", "is not a move"),
+    Fault { fen_letters: FenLetters::NB,
+        ..fault("refuses the FEN letters (moves)", "moves --fen-letters he", Start, "Refused", "unknown piece type 'n'") },
+    Fault { path: &["h2e2", "a9a5"],
+        ..fault("refuses a path move (moves)", "moves", Question, "Refused", "move a9a5") },
 ];
 
 #[test]
@@ -190,7 +199,7 @@ fn every_fault_is_reported_in_time_and_leaves_no_process() {
 
 #[test]
 fn dropping_a_healthy_engine_ends_it() {
-    for protocol in ["uci", "xboard"] {
+    for protocol in ["uci", "xboard", "moves"] {
         let engine = ExternalEngine::start(&test_engine(protocol, Duration::from_secs(5)))
             .unwrap_or_else(|e| panic!("{protocol}: {e}"));
         let pid = engine.pid();
@@ -216,6 +225,10 @@ const MODES: &[(&str, Ranks, FenLetters, bool)] = &[
     ("uci --list-illegal", Ranks::Zero, FenLetters::NB, true),
     ("xboard --totals-only --fen-letters he", Ranks::Zero, FenLetters::HE, false),
     ("xboard --totals-only --ranks 1", Ranks::One, FenLetters::NB, false),
+    ("moves", Ranks::Zero, FenLetters::NB, true),
+    ("moves --ranks 1 --fen-letters he", Ranks::One, FenLetters::HE, true),
+    ("moves --fen-only", Ranks::Zero, FenLetters::NB, true),
+    ("moves --fen-only --ranks 1", Ranks::One, FenLetters::NB, true),
 ];
 
 /// The start position and a few suite positions, each with a two-move path into it.

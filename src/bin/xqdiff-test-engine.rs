@@ -8,6 +8,8 @@
 //! xboard: `perft N 1` prints, for each depth up to N, Sjaak-style lines
 //!         `  Ch2-e2   45   960` (move, count, running total), then ` N  total  0.00  0nps`;
 //!         plain `perft N` prints only the total lines.
+//! moves:  `legal FEN [moves ...]` answers the legal moves on one line
+//!         (`docs/moves-protocol.md`); it advertises `play` unless `--fen-only`.
 #![forbid(unsafe_code)]
 
 use clap::{Parser, ValueEnum};
@@ -23,7 +25,7 @@ use xqdiff::{Move, Position, Role, Square};
 #[derive(Parser)]
 #[command(about = "A UCI/UCCI/xboard perft engine with switchable faults, for testing xqdiff")]
 struct Args {
-    /// uci, ucci or xboard.
+    /// uci, ucci, xboard or moves.
     #[arg(long, default_value = "uci")]
     protocol: Protocol,
     /// Count with the naive generator carrying this planted bug (e.g.
@@ -61,6 +63,10 @@ struct Args {
     /// `bestmove` on `stop`, as an engine without perft would.
     #[arg(long)]
     search: bool,
+    /// In the moves protocol, do not advertise `play`: xqdiff then sends a FEN for
+    /// every position, as for a library that cannot make moves.
+    #[arg(long)]
+    fen_only: bool,
     /// Write the process id to this file first (tests check the process is gone).
     #[arg(long)]
     pid_file: Option<PathBuf>,
@@ -125,6 +131,7 @@ fn main() {
         let reply = match args.protocol {
             Protocol::Xboard => engine.xboard(&line),
             Protocol::Uci | Protocol::Ucci => engine.uci(&line),
+            Protocol::Moves => engine.moves(&line),
         };
         let Some(reply) = reply else {
             return;
@@ -271,6 +278,42 @@ impl TestEngine<'_> {
             };
             let total = self.count_text(total);
             *out += &format!(" {d} {total:>10}  0.00  0nps\n");
+        }
+    }
+
+    /// One moves-protocol request; `None` means quit.
+    fn moves(&mut self, line: &str) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["xqdiff", "moves", _] if self.args.no_handshake => Some(String::new()),
+            ["xqdiff", "moves", _] => {
+                let play = if self.args.fen_only { "" } else { " play" };
+                Some(format!("ok name=xqdiff-test-engine{play}\n"))
+            }
+            ["legal", rest @ ..] => {
+                let split = rest
+                    .iter()
+                    .position(|w| *w == "moves")
+                    .unwrap_or(rest.len());
+                let (fen, moves) = rest.split_at(split);
+                match self.read_fen(&fen.join(" ")) {
+                    Ok(pos) => self.pos = pos,
+                    Err(e) => return Some(format!("error {e}\n")),
+                }
+                for text in moves.iter().skip(1) {
+                    if self.args.fen_only || !self.play(text) {
+                        return Some(format!("error illegal move {text}\n"));
+                    }
+                }
+                let listed: Vec<String> = self
+                    .divide(1)
+                    .into_iter()
+                    .map(|(mv, _)| self.move_text(mv))
+                    .collect();
+                Some(format!("{}\n", listed.join(" ")))
+            }
+            ["quit"] => None,
+            _ => Some(format!("error unknown request {line}\n")),
         }
     }
 

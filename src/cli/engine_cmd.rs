@@ -23,7 +23,8 @@ use std::time::Duration;
 /// names from before the two commands shared them.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct EngineFlags {
-    /// The protocol the engine speaks: uci, ucci or xboard.
+    /// The protocol the engine speaks: uci, ucci, xboard, or moves (a library's legal
+    /// move lists, docs/moves-protocol.md).
     #[arg(
         long = "engine-protocol",
         value_name = "PROTOCOL",
@@ -140,14 +141,6 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }
 
-fn protocol_name(p: Protocol) -> &'static str {
-    match p {
-        Protocol::Uci => "uci",
-        Protocol::Ucci => "ucci",
-        Protocol::Xboard => "xboard",
-    }
-}
-
 /// Every position to check ([`targets::all`], as the check's engine phase asks them).
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
     let entries = match args.suite.as_str() {
@@ -261,7 +254,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     outln!(
         "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
         args.cmd,
-        protocol_name(args.engine.protocol),
+        args.engine.protocol.as_str(),
         args.depth,
         list.len(),
         crate::generators::names().join(", ")
@@ -282,7 +275,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         found_by: format!(
             "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
             args.cmd,
-            protocol_name(args.engine.protocol),
+            args.engine.protocol.as_str(),
             args.depth
         ),
         progress: Some(&show),

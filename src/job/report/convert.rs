@@ -15,7 +15,7 @@ use crate::fen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::subject::external::{EngineConfig, Protocol};
+use crate::subject::external::EngineConfig;
 use clap::ValueEnum;
 use std::path::Path;
 use std::time::Duration;
@@ -70,12 +70,7 @@ impl EngineInfo {
         EngineInfo {
             name: name.to_owned(),
             command: config.command.clone(),
-            protocol: match config.protocol {
-                Protocol::Uci => "uci",
-                Protocol::Ucci => "ucci",
-                Protocol::Xboard => "xboard",
-            }
-            .to_owned(),
+            protocol: config.protocol.as_str().to_owned(),
             options: config
                 .options
                 .iter()

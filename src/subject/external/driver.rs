@@ -4,7 +4,7 @@
 use super::answer::Tally;
 use super::notation::{self, RawMove};
 use super::process::Process;
-use super::{uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
+use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::{Divide, Subject, SubjectError};
@@ -29,6 +29,7 @@ pub struct ExternalEngine {
 enum Dialect {
     Uci(uci::State),
     Xboard(xboard::State),
+    Moves(moves::State),
 }
 
 /// An answer whose lines were all understood, moves not yet mapped to squares.
@@ -56,6 +57,10 @@ impl ExternalEngine {
                 let mut state = xboard::State::default();
                 xboard::setup(&mut process, &mut state, &config.options)?;
                 (Dialect::Xboard(state), name)
+            }
+            Protocol::Moves => {
+                let (name, state) = moves::handshake(&mut process)?;
+                (Dialect::Moves(state), name)
             }
         };
         let id = name.unwrap_or_else(|| process.program.clone());
@@ -162,6 +167,13 @@ impl ExternalEngine {
                 }
                 xboard::perft(p, state, (fen, moves, depth), self.divides)
             }
+            // One line per question and no background work, so nothing to catch up on.
+            Dialect::Moves(state) => moves::perft(
+                p,
+                state,
+                (fen, moves, depth),
+                (self.ranks, self.fen_letters),
+            ),
         };
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;

@@ -16,6 +16,7 @@
 mod answer;
 mod detect;
 mod driver;
+mod moves;
 mod notation;
 mod process;
 mod uci;
@@ -50,6 +51,20 @@ pub enum Protocol {
     /// xboard/CECP: `xboard`, `protover 2`, `new`, `variant xiangqi`, `force`,
     /// `setboard FEN`, `perft N`.
     Xboard,
+    /// The moves protocol (`docs/moves-protocol.md`): legal move lists, perft by xqdiff.
+    Moves,
+}
+
+impl Protocol {
+    /// The protocol's name, as `--protocol` takes it and reports show it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Ucci => "ucci",
+            Protocol::Xboard => "xboard",
+            Protocol::Moves => "moves",
+        }
+    }
 }
 
 impl FromStr for Protocol {
@@ -59,8 +74,9 @@ impl FromStr for Protocol {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
+            "moves" => Ok(Protocol::Moves),
             _ => Err(format!(
-                "unknown protocol {s:?}: expected uci, ucci or xboard"
+                "unknown protocol {s:?}: expected uci, ucci, xboard or moves"
             )),
         }
     }

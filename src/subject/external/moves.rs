@@ -1,0 +1,283 @@
+//! The moves protocol (`docs/moves-protocol.md`), for a library that can only list the
+//! legal moves of a position: one request a line, one answer a line. xqdiff counts
+//! perft itself from the lists, so the rest of the engine check (divides, descent,
+//! minimization, reports) is the same as for an engine with a perft command.
+//!
+//! Without `play` in the handshake, xqdiff sends the FEN of every position it asks
+//! about, reached by moving the pieces itself; with it, the root's FEN and the moves to
+//! play, so the library's own make is checked too.
+
+use super::answer::Tally;
+use super::notation::{fen_with_letters, looks_like_move, RawMove};
+use super::process::Process;
+use super::{FenLetters, Ranks};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::subject::SubjectError;
+use std::collections::HashMap;
+
+/// The protocol's first request, and its version.
+const HELLO: &str = "xqdiff moves 1";
+
+/// Answers kept for descents and reruns that ask the same positions again; past this
+/// many the memory is dropped and rebuilt.
+const CACHE_LIMIT: usize = 1 << 20;
+
+/// What the handshake advertised, and answers already read.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// The library plays moves given after the FEN.
+    pub(crate) play: bool,
+    /// It answers `pseudo` requests.
+    pub(crate) pseudo: bool,
+    /// It answers `check` requests.
+    pub(crate) check: bool,
+    cache: HashMap<String, Vec<String>>,
+}
+
+/// Sends the hello and reads `ok` with its optional words; returns the advertised
+/// name, if any.
+pub(crate) fn handshake(p: &mut Process) -> Result<(Option<String>, State), SubjectError> {
+    p.send(&format!("{HELLO}\n"), HELLO)?;
+    let deadline = p.deadline();
+    loop {
+        let line = p.line_by(deadline, HELLO).map_err(|e| match e {
+            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
+                expected: "ok",
+                timeout,
+                last,
+            },
+            e => e,
+        })?;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("ok") => {}
+            Some(w) if w.starts_with('#') => continue,
+            _ => {
+                return Err(SubjectError::Garbage {
+                    request: HELLO.to_owned(),
+                    problem: format!(
+                        "expected `ok` and the optional answers, got {:?}",
+                        cut(&line)
+                    ),
+                    last: p.last(),
+                })
+            }
+        }
+        let mut state = State::default();
+        let mut name = None;
+        for w in words {
+            match w {
+                "play" => state.play = true,
+                "pseudo" => state.pseudo = true,
+                "check" => state.check = true,
+                w => {
+                    if let Some(n) = w.strip_prefix("name=") {
+                        name = Some(n.to_owned());
+                    }
+                    // Words of later versions are ignored, as the protocol says.
+                }
+            }
+        }
+        return Ok((name, state));
+    }
+}
+
+fn cut(s: &str) -> String {
+    s.chars().take(120).collect()
+}
+
+/// A position asked about: xqdiff's own copy of it, and the moves the library is to
+/// play from the root to reach it (only when it advertised `play`).
+#[derive(Clone)]
+struct Node {
+    position: Position,
+    played: Vec<String>,
+}
+
+/// The conversation's fixed parts for one perft question.
+struct Asker<'a> {
+    p: &'a mut Process,
+    state: &'a mut State,
+    root_fen: String,
+    ranks: Ranks,
+    letters: FenLetters,
+}
+
+impl Asker<'_> {
+    /// The request for `node`'s legal moves.
+    fn request(&self, node: &Node) -> String {
+        if self.state.play {
+            let mut r = format!("legal {}", self.root_fen);
+            if !node.played.is_empty() {
+                r.push_str(" moves ");
+                r.push_str(&node.played.join(" "));
+            }
+            r
+        } else {
+            format!(
+                "legal {}",
+                fen_with_letters(&node.position.fen(), self.letters)
+            )
+        }
+    }
+
+    /// The library's legal moves at `node`, as it wrote them.
+    fn legal(&mut self, node: &Node) -> Result<Vec<String>, SubjectError> {
+        let request = self.request(node);
+        if let Some(known) = self.state.cache.get(&request) {
+            return Ok(known.clone());
+        }
+        self.p.send(&format!("{request}\n"), &request)?;
+        let deadline = self.p.deadline();
+        let line = loop {
+            let line = self.p.line_by(deadline, &request)?;
+            if !line.trim_start().starts_with('#') {
+                break line;
+            }
+        };
+        let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        if words.first().is_some_and(|w| w == "error") {
+            return Err(SubjectError::Refused {
+                what: request.clone(),
+                reason: cut(line.trim()),
+            });
+        }
+        if let Some(bad) = words.iter().find(|w| RawMove::parse(w).is_none()) {
+            let problem = if looks_like_move(bad) {
+                format!("{:?} is not a move between two points", cut(bad))
+            } else {
+                format!("expected moves separated by spaces, found {:?}", cut(bad))
+            };
+            return Err(SubjectError::Garbage {
+                request,
+                problem,
+                last: self.p.last(),
+            });
+        }
+        if self.state.cache.len() >= CACHE_LIMIT {
+            self.state.cache.clear();
+        }
+        self.state.cache.insert(request, words.clone());
+        Ok(words)
+    }
+
+    /// `node` after the library's move `token`: played by the library when it can,
+    /// else by moving the piece. `None` when the move cannot be made at all (a point
+    /// off the board, no piece there, a position no rule allows): it then leads to no
+    /// position and counts nothing below it.
+    fn child(&self, node: &Node, token: &str) -> Option<Node> {
+        let mv = RawMove::parse(token)?.to_move(self.ranks)?;
+        let position = moved(&node.position, mv)?;
+        let mut played = node.played.clone();
+        if self.state.play {
+            played.push(token.to_owned());
+        }
+        Some(Node { position, played })
+    }
+
+    /// Perft `depth` (at least 1) at `node` from the library's lists.
+    fn count(&mut self, node: &Node, depth: u32) -> Result<u64, SubjectError> {
+        let moves = self.legal(node)?;
+        if depth <= 1 {
+            return Ok(moves.len() as u64);
+        }
+        let mut total = 0u64;
+        for token in &moves {
+            if let Some(child) = self.child(node, token) {
+                total = total.saturating_add(self.count(&child, depth - 1)?);
+            }
+        }
+        Ok(total)
+    }
+}
+
+/// `mv` made on `pos` by moving the piece (taking whatever stands on the target) and
+/// passing the turn: what any Xiangqi move does, legal or not. `None` when no piece of
+/// the side to move stands on the from point or the result breaks the domain rules.
+fn moved(pos: &Position, mv: Move) -> Option<Position> {
+    let mut setup = pos.setup().clone();
+    let piece = setup.board[mv.from.index()]
+        .take()
+        .filter(|p| p.color == setup.turn)?;
+    setup.board[mv.to.index()] = Some(piece);
+    setup.turn = setup.turn.other();
+    Position::new(setup).ok()
+}
+
+/// Perft `depth` from `fen` after `moves`, counted from the library's lists, as the
+/// per-move counts of the root's moves and their total.
+pub(crate) fn perft(
+    p: &mut Process,
+    state: &mut State,
+    (fen, moves, depth): (&str, &[String], u32),
+    (ranks, letters): (Ranks, FenLetters),
+) -> Result<(String, Tally), SubjectError> {
+    let request = if moves.is_empty() {
+        format!("perft {depth} of {fen}")
+    } else {
+        format!("perft {depth} of {fen} after {}", moves.join(" "))
+    };
+    let root = Position::from_fen(fen).map_err(|e| SubjectError::Refused {
+        what: format!("position {fen}"),
+        reason: e.to_string(),
+    })?;
+    let mut asker = Asker {
+        p,
+        state,
+        root_fen: fen.to_owned(),
+        ranks,
+        letters,
+    };
+    let mut node = Node {
+        position: root,
+        played: Vec::new(),
+    };
+    for token in moves {
+        node = asker
+            .child(&node, token)
+            .ok_or_else(|| SubjectError::Refused {
+                what: format!("move {token} on {fen}"),
+                reason: "xqdiff cannot make it".to_owned(),
+            })?;
+    }
+    let listed = asker.legal(&node)?;
+    let mut per_move = Vec::with_capacity(listed.len());
+    for token in listed {
+        let Some(raw) = RawMove::parse(&token) else {
+            continue;
+        };
+        let count = match depth {
+            0 | 1 => 1,
+            _ => match asker.child(&node, &token) {
+                Some(child) => asker.count(&child, depth - 1)?,
+                None => 0,
+            },
+        };
+        per_move.push((token, raw, count));
+    }
+    let total = per_move
+        .iter()
+        .fold(0u64, |sum, (_, _, n)| sum.saturating_add(*n));
+    let tally = Tally {
+        per_move: Some(per_move),
+        total: Some(total),
+        ..Tally::default()
+    };
+    Ok((request, tally))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moving_a_piece_takes_what_stands_there_and_passes_the_turn() {
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1").unwrap();
+        let take: Move = "e0e1".parse().unwrap();
+        let after = moved(&pos, take).expect("a position");
+        assert_eq!(after.fen(), "3k5/9/9/9/9/9/9/9/4K4/9 b - - 0 1");
+        // No piece of the side to move on the from point.
+        assert!(moved(&pos, "e1e2".parse().unwrap()).is_none());
+    }
+}
