@@ -310,7 +310,7 @@ mod tests {
     use super::*;
     use crate::diff::oracle::OnlyIn;
     use crate::moves::Move;
-    use crate::subject::external::{FenLetters, Ranks};
+    use crate::subject::external::{FenLetters, Protocol, Ranks};
 
     /// Each row: the check, the FEN it was found on, and the FEN its moves belong to.
     #[test]
