@@ -656,3 +656,60 @@ fn random_targets_keep_to_the_budget_and_have_moves() {
         );
     }
 }
+
+/// A crate seen only through parse, legal moves and play (`Library`): one call checks
+/// it, and its findings print as `xqdiff engine` prints them. A planted cannon bug is one
+/// distinct bug with its signature and a small witness; the same crate without the bug
+/// agrees everywhere.
+#[test]
+fn a_library_with_only_parse_legal_and_play_is_checked_in_one_call() {
+    use xqdiff::subject::library::{check_library, Library, LibraryCheck};
+    struct Crate(Planted);
+    impl Library for Crate {
+        type Board = Position;
+        fn parse(&self, fen: &str) -> Result<Position, String> {
+            Position::from_fen(fen).map_err(|e| e.to_string())
+        }
+        fn legal_moves(&self, p: &Position) -> Vec<Move> {
+            self.0.generate(p).legal
+        }
+        fn play(&self, p: &Position, mv: Move) -> Result<Position, String> {
+            self.0.play(p, mv).map_err(|e| e.to_string())
+        }
+    }
+    let check = LibraryCheck {
+        depth: 2,
+        positions: 5,
+        ..LibraryCheck::default()
+    };
+    let report = check_library(Crate(Planted::new(Bug::CannonCannotCapture)), &check).unwrap();
+    assert_eq!(report.subject, "Crate");
+    let sigs: Vec<String> = report
+        .findings
+        .iter()
+        .map(|f| f.signature.to_string())
+        .collect();
+    assert_eq!(sigs, ["moves/subject/missing-cannon-capture-over-screen"]);
+    let f = &report.findings[0];
+    let small = f
+        .reproduction
+        .as_ref()
+        .expect("reproduced")
+        .minimized
+        .pieces()
+        .count();
+    assert!(small <= 4, "{f}");
+    assert!(
+        f.to_string()
+            .starts_with("BUG moves/subject/missing-cannon"),
+        "{f}"
+    );
+    assert!(!report.all_agree());
+    let fine = check_library(Crate(Planted::new(Bug::None)), &check).unwrap();
+    assert!(
+        fine.all_agree(),
+        "{:?}",
+        fine.findings.first().map(|f| f.to_string())
+    );
+    assert!(fine.checked.len() > 10, "{} targets", fine.checked.len());
+}

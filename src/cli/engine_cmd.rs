@@ -3,13 +3,12 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
-use super::out::{errln, outln};
+use super::out::{errln, out, outln};
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
-use crate::moves::Move;
-use crate::subject::crosscheck::{self, targets, Checked, Options, Status, SubjectFinding, Target};
+use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
 };
@@ -165,73 +164,6 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
     Ok(targets::all(&sources, &registry()))
 }
 
-fn line(moves: &[Move]) -> String {
-    if moves.is_empty() {
-        "(none: at the root)".into()
-    } else {
-        moves
-            .iter()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-fn indent(text: &str) -> String {
-    text.lines()
-        .map(|l| format!("  {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn print_finding(f: &SubjectFinding) {
-    outln!(
-        "BUG {}{}: {}",
-        f.signature,
-        if f.known { " (known)" } else { "" },
-        crate::job::report::counted(f.hits, "position")
-    );
-    outln!(
-        "  first on {} at depth {}: {}",
-        f.label,
-        f.depth,
-        f.root.fen()
-    );
-    outln!("  path       {}", line(&f.path));
-    outln!("  position   {}", f.position.fen());
-    outln!("{}", indent(&f.comparison.to_string()));
-    if let Some(note) = &f.note {
-        outln!("  note: {note}");
-    }
-    match &f.reproduction {
-        Some(r) => {
-            outln!(
-                "  reproduces from the FEN alone at depth {}, {} plies down the path: {}",
-                r.depth,
-                r.ply,
-                r.from.fen()
-            );
-            outln!(
-                "  minimized  {}  ({} pieces, depth {})",
-                r.minimized.fen(),
-                r.minimized.pieces().count(),
-                r.depth
-            );
-            match &r.comparison {
-                Some(c) => outln!("{}", indent(&c.to_string())),
-                None => outln!("  (the engine failed before it could answer there)"),
-            }
-        }
-        None => outln!("  (the engine failed before the difference could be reproduced)"),
-    }
-    for w in &f.witnesses {
-        outln!("  also       {}  ({} pieces)", w.fen(), w.pieces().count());
-    }
-    if let Some(file) = &f.file {
-        outln!("  saved      {}", file.display());
-    }
-}
-
 /// Runs `xqdiff engine`.
 pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
@@ -291,23 +223,12 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     bar.finish();
     drop(engine);
 
+    // Each block ends in a newline of its own.
     for f in &report.findings {
-        print_finding(f);
+        out!("{f}");
     }
     for o in &report.ours {
-        outln!("the built-in generators DISAGREE on {}", o.label);
-        if let Some(f) = &o.finding {
-            outln!("  path       {}", line(&f.descent.path));
-            outln!(
-                "  minimized  {}  ({} pieces)",
-                f.minimized.fen(),
-                f.minimized.pieces().count()
-            );
-            outln!("  {}", f.disagreement);
-        }
-        if let Some(file) = &o.file {
-            outln!("  saved      {}", file.display());
-        }
+        out!("{o}");
     }
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");

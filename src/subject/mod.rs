@@ -9,6 +9,7 @@
 
 pub mod crosscheck;
 pub mod external;
+pub mod library;
 
 use crate::generators::face::Generator;
 use crate::moves::Move;

@@ -9,6 +9,7 @@
 mod case;
 mod compare;
 mod locate;
+mod print;
 pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};

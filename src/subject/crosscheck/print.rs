@@ -1,0 +1,110 @@
+//! The findings as `xqdiff engine` prints them: a block per distinct bug of the subject
+//! and per disagreement among the built-ins. Public so that a program running the
+//! check itself ([`crate::subject::library::check_library`]) prints the same.
+
+use super::{Ours, SubjectFinding};
+use crate::moves::Move;
+use std::fmt;
+
+/// A path of moves, or what an empty one means.
+fn line(moves: &[Move]) -> String {
+    if moves.is_empty() {
+        "(none: at the root)".into()
+    } else {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn indented(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    for l in text.lines() {
+        writeln!(f, "  {l}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for SubjectFinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known = if self.known { " (known)" } else { "" };
+        writeln!(
+            f,
+            "BUG {}{known}: {}",
+            self.signature,
+            crate::job::report::counted(self.hits, "position")
+        )?;
+        writeln!(
+            f,
+            "  first on {} at depth {}: {}",
+            self.label,
+            self.depth,
+            self.root.fen()
+        )?;
+        writeln!(f, "  path       {}", line(&self.path))?;
+        writeln!(f, "  position   {}", self.position.fen())?;
+        indented(f, &self.comparison.to_string())?;
+        if let Some(note) = &self.note {
+            writeln!(f, "  note: {note}")?;
+        }
+        match &self.reproduction {
+            Some(r) => {
+                writeln!(
+                    f,
+                    "  reproduces from the FEN alone at depth {}, {} plies down the path: {}",
+                    r.depth,
+                    r.ply,
+                    r.from.fen()
+                )?;
+                writeln!(
+                    f,
+                    "  minimized  {}  ({} pieces, depth {})",
+                    r.minimized.fen(),
+                    r.minimized.pieces().count(),
+                    r.depth
+                )?;
+                match &r.comparison {
+                    Some(c) => indented(f, &c.to_string())?,
+                    None => writeln!(f, "  (the engine failed before it could answer there)")?,
+                }
+            }
+            None => writeln!(
+                f,
+                "  (the engine failed before the difference could be reproduced)"
+            )?,
+        }
+        for w in &self.witnesses {
+            writeln!(
+                f,
+                "  also       {}  ({} pieces)",
+                w.fen(),
+                w.pieces().count()
+            )?;
+        }
+        if let Some(file) = &self.file {
+            writeln!(f, "  saved      {}", file.display())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Ours {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "the built-in generators DISAGREE on {}", self.label)?;
+        if let Some(found) = &self.finding {
+            writeln!(f, "  path       {}", line(&found.descent.path))?;
+            writeln!(
+                f,
+                "  minimized  {}  ({} pieces)",
+                found.minimized.fen(),
+                found.minimized.pieces().count()
+            )?;
+            writeln!(f, "  {}", found.disagreement)?;
+        }
+        if let Some(file) = &self.file {
+            writeln!(f, "  saved      {}", file.display())?;
+        }
+        Ok(())
+    }
+}
