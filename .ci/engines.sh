@@ -45,7 +45,8 @@ check_engine() {
 }
 
 install
-check_engine "Fairy-Stockfish" --cmd /usr/games/fairy-stockfish --option UCI_Variant=xiangqi
+# No option: xqdiff sets UCI_Variant=xiangqi itself when an engine offers it.
+check_engine "Fairy-Stockfish" --cmd /usr/games/fairy-stockfish
 check_engine "Sjaak II" --cmd /usr/games/sjaakii --protocol xboard
 if [ -d corpus/external ]; then
     echo "external findings on record:"

@@ -13,6 +13,7 @@ use xqdiff::{Generator, Move, Position};
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_xqdiff-test-engine");
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
 const SJAAK: &str = "/usr/games/sjaakii";
+const MAXQI: &str = "/usr/games/maxqi";
 
 /// The timeout the fault cases run under, and how much longer a failure may take
 /// (the engine's exit status is waited for briefly, and the machine is shared).
@@ -41,6 +42,7 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Garbage { .. } => "Garbage",
         SubjectError::Refused { .. } => "Refused",
         SubjectError::Write { .. } => "Write",
+        SubjectError::Unsupported { .. } => "Unsupported",
     }
 }
 
@@ -125,7 +127,8 @@ const FAULTS: &[Fault] = &[
     fault("garbage counts (uci)", "uci --garbage counts", Start, "Garbage", "is not a count"),
     fault("garbage moves (xboard)", "xboard --garbage moves", Start, "Garbage", "is not a move"),
     fault("garbage counts (xboard totals)", "xboard --garbage counts --totals-only", Start, "Garbage", "is not a count"),
-    fault("searching engine", "uci --search", Start, "Garbage", "searched instead of running perft"),
+    fault("searching engine", "uci --search", Start, "Unsupported", "moves protocol"),
+    fault("no setboard (xboard)", "xboard --no-setboard", Start, "Unsupported", "setboard=0"),
     Fault { fen_letters: FenLetters::NB,
         ..fault("refuses the FEN letters", "uci --fen-letters he", Start, "Refused", "unknown piece type 'n'") },
     Fault { path: &["h2e2", "a9a5"],
@@ -391,7 +394,8 @@ fn fairy_stockfish() -> EngineConfig {
     EngineConfig {
         command: FAIRY_STOCKFISH.to_string(),
         protocol: Protocol::Uci,
-        options: vec![("UCI_Variant".to_string(), "xiangqi".to_string())],
+        // None: xqdiff sets UCI_Variant=xiangqi itself, as the engine offers it.
+        options: Vec::new(),
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout: Duration::from_secs(20),
@@ -417,6 +421,27 @@ fn assert_start_depth_3(engine: &mut ExternalEngine) {
     assert_eq!(sorted(&got), sorted(&want));
 }
 
+/// MaxQi speaks xboard without setboard or perft: one line says so and how it could be
+/// checked instead, at once.
+#[test]
+fn an_engine_that_cannot_be_given_a_position_says_how_to_check_it() {
+    if !installed(MAXQI) {
+        return;
+    }
+    let config = EngineConfig {
+        command: MAXQI.to_string(),
+        protocol: Protocol::Xboard,
+        ..sjaak()
+    };
+    let err = ExternalEngine::start(&config).err().expect("refused");
+    assert_eq!(variant(&err), "Unsupported", "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("setboard=0") && text.contains("moves protocol"),
+        "{text}"
+    );
+}
+
 #[test]
 fn fairy_stockfish_agrees() {
     if !installed(FAIRY_STOCKFISH) {
@@ -427,6 +452,14 @@ fn fairy_stockfish_agrees() {
         engine.id().starts_with("Fairy-Stockfish"),
         "{}",
         engine.id()
+    );
+    assert!(
+        engine
+            .notes()
+            .iter()
+            .any(|n| n.contains("UCI_Variant=xiangqi")),
+        "{:?}",
+        engine.notes()
     );
     assert_eq!(
         (engine.ranks(), engine.fen_letters()),

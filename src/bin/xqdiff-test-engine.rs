@@ -67,6 +67,9 @@ struct Args {
     /// every position, as for a library that cannot make moves.
     #[arg(long)]
     fen_only: bool,
+    /// In xboard, say `feature setboard=0`, as MaxQi does.
+    #[arg(long)]
+    no_setboard: bool,
     /// Write the process id to this file first (tests check the process is gone).
     #[arg(long)]
     pid_file: Option<PathBuf>,
@@ -228,7 +231,9 @@ impl TestEngine<'_> {
         match words.as_slice() {
             ["protover", _] => {
                 if !self.args.no_handshake {
-                    out += &format!("feature myname=\"{NAME}\" setboard=1 ping=1 done=1\n");
+                    let setboard = u8::from(!self.args.no_setboard);
+                    out +=
+                        &format!("feature myname=\"{NAME}\" setboard={setboard} ping=1 done=1\n");
                 }
             }
             ["new"] => self.pos = Position::startpos(),

@@ -191,6 +191,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         list.len(),
         crate::generators::names().join(", ")
     );
+    for note in engine.notes() {
+        outln!("note: {note}");
+    }
     let bar = Progress::new("engine", list.len() as u64);
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
     let print_checked = |c: &Checked| bar.println(&c.line());

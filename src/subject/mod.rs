@@ -88,6 +88,16 @@ pub enum SubjectError {
         /// The subject's reason, as it printed it.
         reason: String,
     },
+    /// The program lacks what any question needs (an xboard engine that cannot be
+    /// given a position, an engine without perft): says what, and how it could be
+    /// checked instead.
+    #[error("{what}; {instead}")]
+    Unsupported {
+        /// What the engine lacks, as it said.
+        what: String,
+        /// The protocols or adapters it could be checked with.
+        instead: String,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {
@@ -105,6 +115,11 @@ fn last_lines(last: &[String]) -> String {
         format!("; its last lines:\n  {}", last.join("\n  "))
     }
 }
+
+/// How to check an engine that has no perft or cannot be given a position.
+pub(crate) const WITHOUT_PERFT: &str = "check it over another protocol it speaks that \
+    has perft, or with an adapter in the moves protocol (--protocol moves, \
+    docs/moves-protocol.md)";
 
 /// Something whose perft counts can be checked against the built-in generators.
 ///

@@ -84,7 +84,7 @@ pub(super) fn run(
         on_checked: Some(&|c: &Checked| observer.line(&c.line())),
         stop: Some(stop),
     };
-    let mut notes = Vec::new();
+    let mut notes = engine.notes().to_vec();
     let mut all = match crosscheck::check(&mut engine, &config.generators, &list, &options) {
         Ok(all) => all,
         Err(e) => {

@@ -24,6 +24,8 @@ pub struct ExternalEngine {
     /// Set after a timeout: the next question first waits for the engine to catch up,
     /// so a late answer is not taken for the next one.
     resync: bool,
+    /// What xqdiff chose on the engine's behalf.
+    notes: Vec<String>,
 }
 
 enum Dialect {
@@ -44,13 +46,28 @@ impl ExternalEngine {
     /// notation.
     pub(super) fn spawn(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
         let mut process = Process::spawn(&config.command, config.timeout)?;
+        let mut notes = Vec::new();
         let (dialect, name) = match config.protocol {
             Protocol::Uci | Protocol::Ucci => {
                 let ucci = config.protocol == Protocol::Ucci;
-                let name = uci::handshake(&mut process, ucci)?;
+                let hello = uci::handshake(&mut process, ucci)?;
+                let mut options = config.options.clone();
+                let chosen = options
+                    .iter()
+                    .any(|(name, _)| name.eq_ignore_ascii_case("UCI_Variant"));
+                if hello.offers_xiangqi && !chosen {
+                    // A multi-variant engine starts in chess and would be asked about
+                    // Xiangqi positions in vain.
+                    options.push(("UCI_Variant".to_owned(), "xiangqi".to_owned()));
+                    notes.push(
+                        "set UCI_Variant=xiangqi: the engine offers it and no \
+                         --option UCI_Variant was given"
+                            .to_owned(),
+                    );
+                }
                 let mut state = uci::State::default();
-                uci::set_options(&mut process, &mut state, &config.options, ucci)?;
-                (Dialect::Uci(state), name)
+                uci::set_options(&mut process, &mut state, &options, ucci)?;
+                (Dialect::Uci(state), hello.name)
             }
             Protocol::Xboard => {
                 let name = xboard::handshake(&mut process)?;
@@ -72,7 +89,14 @@ impl ExternalEngine {
             fen_letters: config.fen_letters,
             divides: true,
             resync: false,
+            notes,
         })
+    }
+
+    /// What xqdiff did on its own to be able to ask the engine, one sentence each (an
+    /// option it set), for the user to see.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The engine's `id name` (UCI/UCCI) or `myname` (xboard feature), else the program name.
@@ -122,10 +146,11 @@ impl ExternalEngine {
             });
         }
         if tally.searching {
-            return Err(garbage(
-                "the engine searched instead of running perft: it has no `go perft`",
-                self.process.last(),
-            ));
+            return Err(SubjectError::Unsupported {
+                what: "the engine searched instead of running perft: it has no `go perft`"
+                    .to_owned(),
+                instead: crate::subject::WITHOUT_PERFT.to_owned(),
+            });
         }
         if let Some(problem) = tally.bad.take() {
             return Err(garbage(&problem, self.process.last()));

@@ -25,8 +25,23 @@ pub(crate) struct State {
     owed: u32,
 }
 
-/// `uci`/`uciok` (or `ucci`/`ucciok`), collecting `id name`.
-pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, SubjectError> {
+/// What the handshake told: the engine's `id name`, and whether it offers a
+/// `UCI_Variant` option with `xiangqi` among its values.
+#[derive(Debug, Default)]
+pub(crate) struct Hello {
+    pub(crate) name: Option<String>,
+    pub(crate) offers_xiangqi: bool,
+}
+
+/// Whether an `option` line is a `UCI_Variant` combo that lists `xiangqi`.
+fn offers_xiangqi(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.get(..3) == Some(&["option", "name", "UCI_Variant"][..])
+        && words.windows(2).any(|w| w == ["var", "xiangqi"])
+}
+
+/// `uci`/`uciok` (or `ucci`/`ucciok`), collecting `id name` and the variants offered.
+pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Hello, SubjectError> {
     let (hello, ok) = if ucci {
         ("ucci", "ucciok")
     } else {
@@ -34,7 +49,7 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, S
     };
     p.send(&format!("{hello}\n"), hello)?;
     let deadline = p.deadline();
-    let mut name = None;
+    let mut told = Hello::default();
     loop {
         let line = p.line_by(deadline, hello).map_err(|e| match e {
             SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
@@ -46,11 +61,12 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, S
         })?;
         let line = line.trim();
         if line == ok {
-            return Ok(name);
+            return Ok(told);
         }
         if let Some(n) = line.strip_prefix("id name ") {
-            name = Some(n.trim().to_string());
+            told.name = Some(n.trim().to_string());
         }
+        told.offers_xiangqi |= offers_xiangqi(line);
     }
 }
 
@@ -202,4 +218,29 @@ pub(crate) fn perft(
         state.total_line = Some(tally.total.is_some());
     }
     Ok((request, tally))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_variant_option_with_xiangqi_is_recognised() {
+        let table: &[(&str, bool)] = &[
+            (
+                "option name UCI_Variant type combo default chess var chess var xiangqi",
+                true,
+            ),
+            (
+                "option name UCI_Variant type combo default chess var chess var janggi",
+                false,
+            ),
+            ("option name VariantPath type string default xiangqi", false),
+            (
+                "option name UCI_Variant type combo default xiangqi var xiangqi",
+                true,
+            ),
+        ];
+        for &(line, want) in table {
+            assert_eq!(super::offers_xiangqi(line), want, "{line}");
+        }
+    }
 }

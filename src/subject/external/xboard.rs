@@ -19,6 +19,7 @@ pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError>
     p.send("xboard\nprotover 2\n", request)?;
     let deadline = p.deadline();
     let mut name = None;
+    let mut no_setboard = false;
     loop {
         let line = p.line_by(deadline, request).map_err(|e| match e {
             SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
@@ -34,10 +35,22 @@ pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError>
         if let Some(n) = feature_value(features, "myname") {
             name = Some(n);
         }
+        no_setboard |= feature_value(features, "setboard").as_deref() == Some("0");
         if feature_value(features, "done").as_deref() == Some("1") {
-            return Ok(name);
+            break;
         }
     }
+    if no_setboard {
+        // Every question starts from a FEN; without setboard none can be asked.
+        return Err(SubjectError::Unsupported {
+            what: format!(
+                "{} has no setboard (`feature setboard=0`): it cannot be given a position",
+                name.as_deref().unwrap_or(&p.program)
+            ),
+            instead: crate::subject::WITHOUT_PERFT.to_owned(),
+        });
+    }
+    Ok(name)
 }
 
 /// The value of `key=value` or `key="quoted value"` in a feature line.
