@@ -129,6 +129,81 @@ fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
     }
 }
 
+/// The comparison modes of the moves protocol. `--compare pseudo-legal` checks an
+/// adapter's pseudo-legal moves and its check detector, so a detector that misses a
+/// double check is found even though its lists are right; `--rules king-capture`
+/// agrees with an adapter that lists moves into check, which the default reports.
+/// A mode the adapter cannot serve, or a protocol without lists, is exit 2.
+#[test]
+fn compare_modes_check_what_the_adapter_offers() {
+    let corpus = temp_corpus("modes");
+    // Red's advisor on e1 screens its king from a rook and, with the rook, a cannon:
+    // every advisor move leaves a double check.
+    let suite = corpus.join("double-check.epd");
+    std::fs::write(&suite, "3kc4/9/9/9/4r4/9/9/9/4A4/4K4 w - - 0 1\n").unwrap();
+    let suite = suite.to_str().unwrap().to_owned();
+    let pseudo = [
+        "--compare",
+        "pseudo-legal",
+        "--suite",
+        &suite,
+        "--depth",
+        "2",
+    ];
+    let king_capture = [
+        "--rules",
+        "king-capture",
+        "--positions",
+        "5",
+        "--depth",
+        "2",
+    ];
+    let table: &[(&str, &[&str], i32, &str)] = &[
+        (
+            "--offer-pseudo --bug in-check-misses-double-check",
+            &pseudo,
+            1,
+            "BUG moves/subject/extra-advisor-in-check",
+        ),
+        ("--offer-pseudo", &pseudo, 0, "agreement"),
+        ("--king-capture", &king_capture, 0, "agreement"),
+        (
+            "--king-capture",
+            &["--positions", "5", "--depth", "2"],
+            1,
+            "-in-check",
+        ),
+        ("", &pseudo, 2, "does not offer both `pseudo` and `check`"),
+    ];
+    for &(switches, flags, code, says) in table {
+        let mut args = vec!["--protocol", "moves", "--no-save"];
+        args.extend_from_slice(flags);
+        let (out, _) = engine(
+            &test_engine(&format!("--protocol moves {switches}")),
+            &args,
+            &corpus,
+        );
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{switches} {flags:?}:\n{text}"
+        );
+        assert!(
+            text.contains(says),
+            "{switches} {flags:?}: no {says:?} in\n{text}"
+        );
+    }
+    let (out, _) = engine(&test_engine(""), &["--compare", "pseudo-legal"], &corpus);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("need --protocol moves"));
+    let _ = std::fs::remove_dir_all(&corpus);
+}
+
 /// An engine with two unrelated bugs gives exactly two distinct bugs, each minimized to
 /// a witness of its own, each with its count of positions; listing one as known leaves
 /// the other as the only new one (exit 1), and listing both leaves nothing new (exit 0).

@@ -67,6 +67,13 @@ struct Args {
     /// every position, as for a library that cannot make moves.
     #[arg(long)]
     fen_only: bool,
+    /// In the moves protocol, advertise and answer `pseudo` and `check` requests.
+    #[arg(long)]
+    offer_pseudo: bool,
+    /// In the moves protocol, follow king-capture rules: `legal` lists every
+    /// pseudo-legal move, moving into check included.
+    #[arg(long)]
+    king_capture: bool,
     /// In xboard, say `feature setboard=0`, as MaxQi does.
     #[arg(long)]
     no_setboard: bool,
@@ -134,7 +141,7 @@ fn main() {
         let reply = match args.protocol {
             Protocol::Xboard => engine.xboard(&line),
             Protocol::Uci | Protocol::Ucci => engine.uci(&line),
-            Protocol::Moves => engine.moves(&line),
+            Protocol::Moves(_) => engine.moves(&line),
         };
         let Some(reply) = reply else {
             return;
@@ -293,9 +300,15 @@ impl TestEngine<'_> {
             ["xqdiff", "moves", _] if self.args.no_handshake => Some(String::new()),
             ["xqdiff", "moves", _] => {
                 let play = if self.args.fen_only { "" } else { " play" };
-                Some(format!("ok name=xqdiff-test-engine{play}\n"))
+                let pseudo = if self.args.offer_pseudo {
+                    " pseudo check"
+                } else {
+                    ""
+                };
+                Some(format!("ok name=xqdiff-test-engine{play}{pseudo}\n"))
             }
-            ["legal", rest @ ..] => {
+            ["check", fen @ ..] => Some(format!("{}\n", self.check_answer(&fen.join(" ")))),
+            [verb @ ("legal" | "pseudo"), rest @ ..] => {
                 let split = rest
                     .iter()
                     .position(|w| *w == "moves")
@@ -310,16 +323,34 @@ impl TestEngine<'_> {
                         return Some(format!("error illegal move {text}\n"));
                     }
                 }
-                let listed: Vec<String> = self
-                    .divide(1)
-                    .into_iter()
-                    .map(|(mv, _)| self.move_text(mv))
-                    .collect();
+                let answer = self.generator.generate(&self.pos);
+                // King-capture rules list every pseudo-legal move as legal.
+                let moves = if *verb == "pseudo" || self.args.king_capture {
+                    answer.pseudo_legal
+                } else {
+                    self.divide(1).into_iter().map(|(mv, _)| mv).collect()
+                };
+                let listed: Vec<String> = moves.into_iter().map(|mv| self.move_text(mv)).collect();
                 Some(format!("{}\n", listed.join(" ")))
             }
             ["quit"] => None,
             _ => Some(format!("error unknown request {line}\n")),
         }
+    }
+
+    /// `yes` or `no`: whether the side to move is in check on `fen`, which may have
+    /// the other king attacked too (the board after a move that gives check, with the
+    /// mover to move again): such a board is read from its squares alone, the others
+    /// through the generator and its planted bug.
+    fn check_answer(&self, fen: &str) -> String {
+        let attacked = match xqdiff::fen::parse_setup(fen) {
+            Err(e) => return format!("error bad FEN {fen}: {e}"),
+            Ok(setup) => match Position::new(setup.clone()) {
+                Ok(pos) => self.generator.generate(&pos).in_check,
+                Err(_) => setup.kings_facing() || !setup.checkers(setup.turn).is_empty(),
+            },
+        };
+        (if attacked { "yes" } else { "no" }).to_owned()
     }
 
     /// The count below each root move, with `--list-illegal` the illegal ones as 0.

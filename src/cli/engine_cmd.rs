@@ -10,7 +10,7 @@ use crate::diff::corpus::Source;
 use crate::generators::registry;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
-    split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
+    split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
 };
 use crate::subject::Subject;
 use std::path::PathBuf;
@@ -47,6 +47,36 @@ pub(crate) struct EngineFlags {
     /// Seconds to wait for any one answer from the engine.
     #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Duration,
+    /// What a moves-protocol adapter's lists are compared as: `legal`, or
+    /// `pseudo-legal` (its pseudo-legal moves and its check detector, each checked).
+    #[arg(
+        long = "engine-compare",
+        value_name = "legal|pseudo-legal",
+        default_value = "legal"
+    )]
+    pub compare: Compare,
+    /// The rules a moves-protocol adapter follows: `legal`, or `king-capture` (moving
+    /// into check allowed; such moves are set aside, everything else is compared).
+    #[arg(
+        long = "engine-rules",
+        value_name = "legal|king-capture",
+        default_value = "legal"
+    )]
+    pub rules: Rules,
+}
+
+/// `--compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Compare {
+    Legal,
+    PseudoLegal,
+}
+
+/// `--rules`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Rules {
+    Legal,
+    KingCapture,
 }
 
 impl EngineFlags {
@@ -54,9 +84,32 @@ impl EngineFlags {
     /// the flags. `flag` names the flag that gave the command, for messages.
     pub fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
         split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
+        let mode = match (self.compare, self.rules) {
+            (Compare::Legal, Rules::Legal) => MovesMode::Legal,
+            (Compare::PseudoLegal, Rules::Legal) => MovesMode::PseudoLegal,
+            (Compare::Legal, Rules::KingCapture) => MovesMode::KingCapture,
+            (Compare::PseudoLegal, Rules::KingCapture) => {
+                return Err(CliError::Usage(
+                    "--compare pseudo-legal and --rules king-capture do not go together: \
+                     a pseudo-legal list is the same under both rules"
+                        .into(),
+                ))
+            }
+        };
+        let protocol = match self.protocol {
+            Protocol::Moves(_) => Protocol::Moves(mode),
+            _ if mode != MovesMode::Legal => {
+                return Err(CliError::Usage(
+                    "--compare and --rules need --protocol moves: only a moves-protocol \
+                     adapter gives pseudo-legal lists or its own rules"
+                        .into(),
+                ))
+            }
+            other => other,
+        };
         Ok(EngineConfig {
             command: command.to_owned(),
-            protocol: self.protocol,
+            protocol,
             options: self.options.clone(),
             ranks: self.ranks,
             fen_letters: self.fen_letters,
@@ -75,6 +128,8 @@ impl EngineFlags {
     mut_arg("ranks", |a| a.long("ranks").visible_alias("engine-ranks")),
     mut_arg("fen_letters", |a| a.long("fen-letters").visible_alias("engine-fen-letters")),
     mut_arg("timeout", |a| a.long("timeout").visible_alias("engine-timeout")),
+    mut_arg("compare", |a| a.long("compare").visible_alias("engine-compare")),
+    mut_arg("rules", |a| a.long("rules").visible_alias("engine-rules")),
 )]
 pub struct EngineArgs {
     /// The engine's command line; quotes group words (`--cmd "sjaakii -xboard"`).

@@ -75,8 +75,8 @@ impl ExternalEngine {
                 xboard::setup(&mut process, &mut state, &config.options)?;
                 (Dialect::Xboard(state), name)
             }
-            Protocol::Moves => {
-                let (name, state) = moves::handshake(&mut process)?;
+            Protocol::Moves(mode) => {
+                let (name, state) = moves::handshake(&mut process, mode)?;
                 (Dialect::Moves(state), name)
             }
         };

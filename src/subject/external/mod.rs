@@ -51,8 +51,25 @@ pub enum Protocol {
     /// xboard/CECP: `xboard`, `protover 2`, `new`, `variant xiangqi`, `force`,
     /// `setboard FEN`, `perft N`.
     Xboard,
-    /// The moves protocol (`docs/moves-protocol.md`): legal move lists, perft by xqdiff.
-    Moves,
+    /// The moves protocol (`docs/moves-protocol.md`): move lists, perft by xqdiff, the
+    /// lists read as the mode says.
+    Moves(MovesMode),
+}
+
+/// What a moves-protocol adapter's lists are, and so how they are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MovesMode {
+    /// `legal` answers the legal moves.
+    #[default]
+    Legal,
+    /// `pseudo` answers the pseudo-legal moves and `check` whether the side to move is
+    /// in check; the legal moves are those after which the adapter's own check detector
+    /// finds the mover safe, so both halves are checked.
+    PseudoLegal,
+    /// King-capture rules: `legal` may list moves that leave the mover's king exposed
+    /// (it would be captured). Those are set aside where xqdiff's rules make them
+    /// illegal; every other move is compared as a legal one.
+    KingCapture,
 }
 
 impl Protocol {
@@ -62,7 +79,7 @@ impl Protocol {
             Protocol::Uci => "uci",
             Protocol::Ucci => "ucci",
             Protocol::Xboard => "xboard",
-            Protocol::Moves => "moves",
+            Protocol::Moves(_) => "moves",
         }
     }
 }
@@ -74,7 +91,7 @@ impl FromStr for Protocol {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
-            "moves" => Ok(Protocol::Moves),
+            "moves" => Ok(Protocol::Moves(MovesMode::Legal)),
             _ => Err(format!(
                 "unknown protocol {s:?}: expected uci, ucci, xboard or moves"
             )),

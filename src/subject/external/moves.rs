@@ -10,7 +10,9 @@
 use super::answer::Tally;
 use super::notation::{fen_with_letters, looks_like_move, RawMove};
 use super::process::Process;
-use super::{FenLetters, Ranks};
+use super::{FenLetters, MovesMode, Ranks};
+use crate::generators::bitboard::BitboardGen;
+use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::SubjectError;
@@ -32,12 +34,18 @@ pub(crate) struct State {
     pub(crate) pseudo: bool,
     /// It answers `check` requests.
     pub(crate) check: bool,
+    /// How its lists are read.
+    mode: MovesMode,
     cache: HashMap<String, Vec<String>>,
 }
 
 /// Sends the hello and reads `ok` with its optional words; returns the advertised
-/// name, if any.
-pub(crate) fn handshake(p: &mut Process) -> Result<(Option<String>, State), SubjectError> {
+/// name, if any. Comparing pseudo-legal lists needs an adapter that answers `pseudo`
+/// and `check`.
+pub(crate) fn handshake(
+    p: &mut Process,
+    mode: MovesMode,
+) -> Result<(Option<String>, State), SubjectError> {
     p.send(&format!("{HELLO}\n"), HELLO)?;
     let deadline = p.deadline();
     loop {
@@ -64,7 +72,10 @@ pub(crate) fn handshake(p: &mut Process) -> Result<(Option<String>, State), Subj
                 })
             }
         }
-        let mut state = State::default();
+        let mut state = State {
+            mode,
+            ..State::default()
+        };
         let mut name = None;
         for w in words {
             match w {
@@ -78,6 +89,15 @@ pub(crate) fn handshake(p: &mut Process) -> Result<(Option<String>, State), Subj
                     // Words of later versions are ignored, as the protocol says.
                 }
             }
+        }
+        if mode == MovesMode::PseudoLegal && !(state.pseudo && state.check) {
+            return Err(SubjectError::Unsupported {
+                what: format!(
+                    "the adapter's handshake `{}` does not offer both `pseudo` and `check`",
+                    cut(line.trim())
+                ),
+                instead: "compare its legal moves (leave out --compare pseudo-legal)".to_owned(),
+            });
         }
         return Ok((name, state));
     }
@@ -105,26 +125,90 @@ struct Asker<'a> {
 }
 
 impl Asker<'_> {
-    /// The request for `node`'s legal moves.
-    fn request(&self, node: &Node) -> String {
+    /// The request `verb` (`legal` or `pseudo`) about `node`.
+    fn request(&self, verb: &str, node: &Node) -> String {
         if self.state.play {
-            let mut r = format!("legal {}", self.root_fen);
+            let mut r = format!("{verb} {}", self.root_fen);
             if !node.played.is_empty() {
                 r.push_str(" moves ");
                 r.push_str(&node.played.join(" "));
             }
             r
         } else {
-            format!(
-                "legal {}",
-                fen_with_letters(&node.position.fen(), self.letters)
-            )
+            self.about(verb, &node.position)
         }
     }
 
-    /// The library's legal moves at `node`, as it wrote them.
+    /// The request `verb` about `pos`, given as a FEN.
+    fn about(&self, verb: &str, pos: &Position) -> String {
+        format!("{verb} {}", fen_with_letters(&pos.fen(), self.letters))
+    }
+
+    /// The library's moves at `node` as the mode reads them, as it wrote them: its
+    /// legal list; or its pseudo-legal list less the moves its own check detector
+    /// finds unsafe; or, under king-capture rules, its list less the moves that only
+    /// those rules allow.
     fn legal(&mut self, node: &Node) -> Result<Vec<String>, SubjectError> {
-        let request = self.request(node);
+        match self.state.mode {
+            MovesMode::Legal => self.ask(self.request("legal", node)),
+            MovesMode::KingCapture => {
+                let listed = self.ask(self.request("legal", node))?;
+                let ours = BitboardGen.generate(&node.position);
+                let ranks = self.ranks;
+                Ok(listed
+                    .into_iter()
+                    .filter(|token| {
+                        let mv = RawMove::parse(token).and_then(|r| r.to_move(ranks));
+                        // Pseudo-legal but illegal: what king-capture rules add.
+                        !mv.is_some_and(|m| {
+                            ours.pseudo_legal.contains(&m) && !ours.legal.contains(&m)
+                        })
+                    })
+                    .collect())
+            }
+            MovesMode::PseudoLegal => {
+                let pseudo = self.ask(self.request("pseudo", node))?;
+                let mut safe = Vec::with_capacity(pseudo.len());
+                for token in pseudo {
+                    if !self.exposes_mover(node, &token)? {
+                        safe.push(token);
+                    }
+                }
+                Ok(safe)
+            }
+        }
+    }
+
+    /// Whether the library's check detector finds the mover's king attacked after
+    /// `token`: asked of the board after it with the mover to move again. A move xqdiff
+    /// cannot make is kept, the list's claim compared as it is.
+    fn exposes_mover(&mut self, node: &Node, token: &str) -> Result<bool, SubjectError> {
+        let Some(mv) = RawMove::parse(token).and_then(|r| r.to_move(self.ranks)) else {
+            return Ok(false);
+        };
+        let mut after = node.position.setup().clone();
+        let Some(piece) = after.board[mv.from.index()].take() else {
+            return Ok(false);
+        };
+        after.board[mv.to.index()] = Some(piece);
+        let request = format!(
+            "check {}",
+            fen_with_letters(&after.to_string(), self.letters)
+        );
+        let answer = self.ask(request.clone())?;
+        match answer.as_slice() {
+            [w] if w == "yes" => Ok(true),
+            [w] if w == "no" => Ok(false),
+            _ => Err(SubjectError::Garbage {
+                request,
+                problem: format!("expected `yes` or `no`, found {:?}", cut(&answer.join(" "))),
+                last: self.p.last(),
+            }),
+        }
+    }
+
+    /// One request's answer words, from the adapter or from memory.
+    fn ask(&mut self, request: String) -> Result<Vec<String>, SubjectError> {
         if let Some(known) = self.state.cache.get(&request) {
             return Ok(known.clone());
         }
@@ -143,7 +227,11 @@ impl Asker<'_> {
                 reason: cut(line.trim()),
             });
         }
-        if let Some(bad) = words.iter().find(|w| RawMove::parse(w).is_none()) {
+        let yes_no = request.starts_with("check ");
+        if let Some(bad) = words
+            .iter()
+            .find(|w| !yes_no && RawMove::parse(w).is_none())
+        {
             let problem = if looks_like_move(bad) {
                 format!("{:?} is not a move between two points", cut(bad))
             } else {
