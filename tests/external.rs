@@ -137,6 +137,8 @@ const FAULTS: &[Fault] = &[
         ..fault("refuses a path move (xboard)", "xboard", Question, "Refused", "move a0a5") },
     // A moves-protocol start is the hello, then `legal` of the start position.
     fault("no handshake (moves)", "moves --no-handshake", Start, "Handshake", "no ok"),
+    fault("exits at once (moves)", "moves --crash-after 0", Start, "Exited", "exit status: 3"),
+    fault("silent from the first line (moves)", "moves --hang-after 0", Start, "Handshake", "no ok"),
     fault("crash while asked (moves)", "moves --crash-after 3", Question, "Exited", "exit status: 3"),
     fault("hang while asked (moves)", "moves --hang-after 3", Question, "Timeout", "no answer"),
     fault("garbage moves (moves)", "moves --garbage moves", Start, "Garbage", "is not a move"),
