@@ -52,3 +52,46 @@ fn published_counts_within_budget() {
 fn published_counts_all() {
     run_suite(u64::MAX);
 }
+
+/// A standard EPD file with `id`s and a shakmaty-style `.perft` file run with
+/// `xqdiff perft --suite` like the dialect, and every line names its position by `id`.
+#[test]
+fn standard_epd_and_perft_files_run_and_are_named_by_id() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-epd-forms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let files = [
+        (
+            "standard.epd",
+            format!(
+                "{start} w - - D1 44; D2 1920; id \"opening\";\n\
+                 3k5/9/9/9/9/9/9/9/9/4K4 w - - D1 2; id \"kings\";\n"
+            ),
+        ),
+        (
+            "shakmaty.perft",
+            format!(
+                "id opening\nepd {start} w - - 0 1\nperft 1 44\nperft 2 1920\n\n\
+                 id kings\nepd 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\nperft 1 2\n"
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(["perft", "--depth", "2", "--suite"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{name}:\n{stdout}");
+        let named: Vec<&str> = stdout
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| ["opening", "kings"].contains(w))
+            .collect();
+        assert_eq!(named, ["opening", "opening", "kings"], "{name}:\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

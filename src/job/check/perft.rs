@@ -37,13 +37,13 @@ struct Count {
     elapsed: Duration,
 }
 
-/// What a suite position is called in reports: `start`, or its line in the suite
-/// file (the engine check labels the same positions the same way).
+/// What a suite position is called in reports: `start`, or its `id`, or its line in
+/// the suite file (the engine check labels the same positions the same way).
 pub(super) fn label(entry: &SuiteEntry) -> String {
-    if entry.position == Position::startpos() {
+    if entry.position == Position::startpos() && entry.id.is_none() {
         "start".to_owned()
     } else {
-        format!("suite line {}", entry.line)
+        entry.label()
     }
 }
 

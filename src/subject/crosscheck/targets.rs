@@ -97,7 +97,7 @@ pub fn suite(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<
             };
             let d = (1..=depth).rev().find(|&d| fits(d))?;
             Some(Target {
-                label: format!("suite line {}", e.line),
+                label: e.label(),
                 position: e.position.clone(),
                 depth: d,
             })
@@ -153,7 +153,7 @@ mod tests {
                 if let Some(limit) = limit {
                     let entry = entries
                         .iter()
-                        .find(|e| format!("suite line {}", e.line) == t.label)
+                        .find(|e| e.label() == t.label)
                         .unwrap();
                     let bound = entry
                         .counts
