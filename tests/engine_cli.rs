@@ -325,7 +325,9 @@ fn misbehaving_engines_exit_2_within_the_timeout() {
             "{args}: expected {says:?} in {stderr}"
         );
         assert!(
-            took < Duration::from_secs(TIMEOUT_SECS * 2 + 3),
+            // A generous margin: the bound is there to catch a wait without end, and a
+            // loaded machine must not fail it.
+            took < Duration::from_secs(TIMEOUT_SECS * 2 + 10),
             "{args}: took {took:?}"
         );
     }
