@@ -41,6 +41,7 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Garbage { .. } => "Garbage",
         SubjectError::Refused { .. } => "Refused",
         SubjectError::Write { .. } => "Write",
+        SubjectError::Overrun { .. } => "Overrun",
     }
 }
 

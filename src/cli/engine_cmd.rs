@@ -45,7 +45,8 @@ pub(crate) struct EngineFlags {
         default_value = "auto"
     )]
     pub fen_letters: FenLetters,
-    /// Seconds to wait for any one answer from the engine.
+    /// Seconds to wait for each step of the engine's answer (the next count, the total);
+    /// a whole answer gets 10 times this.
     #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Duration,
 }

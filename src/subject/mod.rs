@@ -87,6 +87,17 @@ pub enum SubjectError {
         /// The subject's reason, as it printed it.
         reason: String,
     },
+    /// The program's answer passed a limit of one answer (a line too long, too many
+    /// lines or bytes, too long in all while it kept printing); it was ended.
+    #[error("the answer to {request:?} overran a limit: {limit}{}", last_line(.last))]
+    Overrun {
+        /// What was asked.
+        request: String,
+        /// Which limit.
+        limit: String,
+        /// Its last line, cut short: one line, as the rest would be more of the same.
+        last: Option<String>,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {
@@ -103,6 +114,11 @@ fn last_lines(last: &[String]) -> String {
     } else {
         format!("; its last lines:\n  {}", last.join("\n  "))
     }
+}
+
+fn last_line(last: &Option<String>) -> String {
+    last.as_ref()
+        .map_or_else(String::new, |l| format!("; its last line: {l:?}"))
 }
 
 /// Something whose perft counts can be checked against the built-in generators.

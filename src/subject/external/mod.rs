@@ -11,7 +11,9 @@
 //! not part of an answer (banners, `info string`, search output) do not extend it, so a
 //! chattering engine times out like a silent one. After a timeout the next question
 //! first waits for the engine to catch up, so a late answer is never taken for the
-//! next one.
+//! next one. A whole answer also has a deadline ([`ANSWER_TIMEOUTS`] timeouts) and a
+//! size ([`MAX_ANSWER_LINES`], [`MAX_ANSWER_BYTES`], lines of at most [`MAX_LINE`]
+//! bytes); an engine past either is ended.
 
 mod answer;
 mod detect;
@@ -22,7 +24,7 @@ mod uci;
 mod xboard;
 
 pub use driver::ExternalEngine;
-pub use process::split_command;
+pub use process::{split_command, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE};
 
 use crate::subject::SubjectError;
 use std::str::FromStr;
@@ -129,6 +131,7 @@ pub struct EngineConfig {
     pub ranks: Ranks,
     /// Horse and elephant letters in FEN.
     pub fen_letters: FenLetters,
-    /// The longest xqdiff waits for any one answer.
+    /// The longest xqdiff waits for each step of an answer (the next per-move line, the
+    /// total, the end marker); a whole answer gets [`ANSWER_TIMEOUTS`] times it.
     pub timeout: Duration,
 }

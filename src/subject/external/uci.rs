@@ -32,7 +32,7 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Option<String>, S
     } else {
         ("uci", "uciok")
     };
-    p.send(&format!("{hello}\n"), hello)?;
+    p.ask(&format!("{hello}\n"), hello)?;
     let deadline = p.deadline();
     let mut name = None;
     loop {
@@ -97,7 +97,7 @@ pub(crate) fn sync(
     } else {
         request
     };
-    p.send("isready\n", request)?;
+    p.ask("isready\n", request)?;
     state.owed += 1;
     let deadline = p.deadline();
     let mut refusal = None;
@@ -142,7 +142,7 @@ pub(crate) fn perft(
         text += "isready\n";
         state.owed += 1;
     }
-    p.send(&text, &request)?;
+    p.ask(&text, &request)?;
     let mut tally = Tally::default();
     // Chatter and search output do not extend the wait; progress does.
     let mut deadline = p.deadline();
