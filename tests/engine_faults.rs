@@ -1,6 +1,8 @@
-//! Engines that try to outlast or outgrow xqdiff: endless output, an endless line, an
-//! answer that never ends though every line of it is progress. Each must end in time,
-//! in little memory, and leave no process of its run behind.
+//! Engines that try to outlast or outgrow xqdiff, or to outlive it: endless output, an
+//! endless line, an answer that never ends though every line of it is progress; a
+//! wrapper script without `exec`, a helper started in the background, a grandchild
+//! holding the pipe after the engine died. Each must end in time, in little memory,
+//! and leave no process of its run behind.
 //!
 //! The cases use only what any version of the driver has (`ExternalEngine::start`, the
 //! error's variant read from its `Debug` text), so they also run against a driver
@@ -327,6 +329,94 @@ fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
     });
 }
 
+/// Whatever the engine starts goes with it: the engine behind a wrapper script without
+/// `exec`, a helper it started in the background, a grandchild that holds the pipe
+/// after the engine crashed (seen at once, not after the timeout), and a wrapper
+/// killed while the engine it started would go on answering (never an answer).
+#[test]
+fn everything_an_engine_starts_goes_with_it() {
+    let cases: [(&str, Case); 3] = [
+        ("a wrapper without exec", wrapper_without_exec),
+        (
+            "a crash while a helper holds the pipe",
+            helper_holds_the_pipe,
+        ),
+        ("a killed wrapper", killed_wrapper),
+    ];
+    each(cases.map(|(name, f)| (name.to_string(), f)), |name, f| {
+        f(name)
+    });
+}
+
+/// One case of a test, run by its name.
+type Case = fn(&str);
+
+/// A wrapper without exec around an engine that hangs once asked perft: the start
+/// position's perft 1 is its fourth command.
+fn wrapper_without_exec(case: &str) {
+    let timeout = Duration::from_secs(1);
+    let scratch = Scratch::new(case);
+    let wrapper = scratch.script("engine.sh", &scratch.engine("engine", "--hang-after 3"));
+    let (e, took, _) = run_case(
+        &scratch,
+        case,
+        config(wrapper, Protocol::Uci, timeout),
+        Phase::Start,
+        timeout * 3,
+    );
+    assert_eq!(variant(&e), "Timeout", "{case}: {e}");
+    assert!(took <= timeout * 3, "{case}: took {took:?}");
+    scratch.assert_clean(case);
+}
+
+/// A helper in the background, holding stdout, beside an engine that crashes when
+/// asked: the crash is seen at once although the pipe stays open.
+fn helper_holds_the_pipe(case: &str) {
+    let timeout = Duration::from_secs(5);
+    let scratch = Scratch::new(case);
+    let body = format!(
+        "{} &\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.engine("engine", "--crash-after 6")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let (e, took, _) = run_case(
+        &scratch,
+        case,
+        config(script, Protocol::Uci, timeout),
+        Phase::Question,
+        timeout,
+    );
+    assert_eq!(variant(&e), "Exited", "{case}: {e}");
+    assert!(e.to_string().contains("exit status: 3"), "{case}: {e}");
+    assert!(took < Duration::from_secs(2), "{case}: took {took:?}");
+    scratch.assert_clean(case);
+}
+
+/// A wrapper without exec, killed after start-up: the engine under it would still
+/// answer on the inherited pipe, but it is not the process xqdiff started.
+fn killed_wrapper(case: &str) {
+    let scratch = Scratch::new(case);
+    let wrapper = scratch.script("engine.sh", &scratch.engine("engine", ""));
+    let started = ExternalEngine::start(&config(wrapper, Protocol::Uci, Duration::from_secs(1)));
+    let mut engine = started.unwrap_or_else(|e| panic!("{case}: {e}"));
+    let wrapper_pid = engine.pid();
+    kill(
+        Pid::from_raw(i32::try_from(wrapper_pid).expect("a pid")),
+        Signal::SIGKILL,
+    )
+    .expect("kill the wrapper");
+    thread::sleep(Duration::from_millis(100));
+    let asked = engine.divide(&Position::startpos(), &[], 1);
+    drop(engine);
+    match asked {
+        Ok(d) => panic!("{case}: {} taken for an answer", d.total),
+        Err(e) => assert_eq!(variant(&e), "Exited", "{case}: {e}"),
+    }
+    assert!(gone(wrapper_pid), "{case}: the wrapper was not reaped");
+    scratch.assert_clean(case);
+}
+
 /// `xqdiff engine` against `cmd` with `extra` flags, its output read on threads while
 /// its peak memory is sampled; the exit code (`None`: killed by a signal), stdout,
 /// stderr, how long it ran and its peak resident memory in kB. Past `limit`, or past
@@ -435,6 +525,34 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
         assert!(peak < MAX_KB, "{case}: {peak} kB");
         scratch.assert_clean(case);
     });
+}
+
+/// A helper the engine starts in the background (holding its pipe) is ended with it,
+/// also when the engine agrees and the run is a success.
+#[test]
+fn a_background_helper_goes_with_an_agreeing_engine() {
+    let scratch = Scratch::new("cli helper");
+    let body = format!(
+        "{} &\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.engine("engine", "")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let case = "a background helper";
+    let (code, stdout, stderr, _, _) = xqdiff_engine(
+        &scratch,
+        case,
+        &script,
+        &["--suite", "none", "--positions", "2", "--depth", "2"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
+    assert!(stdout.contains("agreement"), "{case}: {stdout}");
+    assert!(
+        scratch.pid("helper").is_some(),
+        "{case}: the helper never ran"
+    );
+    scratch.assert_clean(case);
 }
 
 /// The leftover check must see a leftover, or every case above passes vacuously.

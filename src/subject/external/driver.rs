@@ -11,8 +11,9 @@ use crate::subject::{Divide, Subject, SubjectError};
 
 /// A running engine program, checked and ready for perft questions.
 ///
-/// Dropping it asks the engine to quit, gives it a moment, then kills it; the process
-/// is always waited for, so none is left behind.
+/// Dropping it asks the engine to quit, gives it a moment, then ends its process group
+/// (SIGTERM, a moment, SIGKILL); the process is always waited for, so neither it nor
+/// anything it started is left behind.
 pub struct ExternalEngine {
     pub(super) process: Process,
     dialect: Dialect,

@@ -1,11 +1,14 @@
-//! The engine's process: spawning it, writing to it without ever blocking the caller,
-//! reading its lines within limits, and making sure it is gone afterwards.
+//! The engine's process: spawning it in a process group of its own, writing to it
+//! without ever blocking the caller, reading its lines within limits, and making sure
+//! that it and everything it started are gone afterwards.
 //!
 //! Both directions go through threads. A reader thread per output stream turns lines
 //! into events on a bounded channel, so every wait is a `recv_timeout`, and an engine
 //! that prints faster than xqdiff reads is held back by the full pipe instead of
 //! filling memory. A writer thread owns stdin, so an engine that stops reading can fill
-//! the pipe without blocking xqdiff.
+//! the pipe without blocking xqdiff. Neither thread is ever joined: a grandchild can
+//! hold a pipe open long after the engine died, so no wait may depend on the pipe
+//! closing; the engine's own exit is watched instead.
 //!
 //! One answer (from the question to whatever ends it) is held to limits: each step
 //! within the timeout, the whole of it within [`ANSWER_TIMEOUTS`] timeouts, at most
@@ -43,11 +46,15 @@ pub const ANSWER_TIMEOUTS: u32 = 10;
 /// and the pipe then stops the engine; at [`MAX_LINE`] a line it holds at most 16 MiB.
 const QUEUE: usize = 256;
 
+/// How often a wait looks at whether the engine still runs.
+const POLL: Duration = Duration::from_millis(50);
+
 /// How many lines of output error messages quote.
 const KEEP_LINES: usize = 10;
 
-/// How long a quitting engine gets before it is killed, and how long an engine that
-/// closed its output gets to exit before its status is reported as unknown.
+/// How long a quitting engine gets before its group is sent SIGTERM, and then SIGKILL;
+/// also how long an engine that closed its output gets to exit before its status is
+/// reported as unknown.
 const GRACE: Duration = Duration::from_millis(200);
 
 /// How much of a line an [`SubjectError::Overrun`] quotes.
@@ -167,7 +174,7 @@ pub(crate) struct Process {
     exited: Option<String>,
     /// The direct child's status, once reaped.
     status: Option<ExitStatus>,
-    /// Whether the engine has been ended.
+    /// Whether the process group has been ended.
     ended: bool,
     budget: Budget,
     /// The program's file name, for an engine that never says its name.
@@ -186,7 +193,8 @@ fn after(wait: Duration) -> Instant {
 }
 
 impl Process {
-    /// Starts `command` with all three streams piped.
+    /// Starts `command` with all three streams piped, in a process group of its own so
+    /// that whatever it starts can be ended with it.
     pub(crate) fn spawn(command: &str, timeout: Duration) -> Result<Process, SubjectError> {
         let spawn_error = |source| SubjectError::Spawn {
             command: command.to_string(),
@@ -194,13 +202,20 @@ impl Process {
         };
         let words = split_command(command)
             .map_err(|e| spawn_error(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
-        let mut child = Command::new(&words[0])
-            .args(&words[1..])
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(spawn_error)?;
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own group: a wrapper script, a helper it starts in the background, a
+            // grandchild holding the pipe are all in it and all ended with it. It also
+            // keeps a terminal's Ctrl-C from reaching the engine before xqdiff hears it.
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
@@ -351,6 +366,11 @@ impl Process {
             if let Some(status) = &self.exited {
                 return Err(Fault::Exited(status.clone()));
             }
+            // Once the engine itself is gone, whatever still holds its output (a helper,
+            // a grandchild) is not the engine, and nothing it says is an answer.
+            if let Some(status) = self.child_exit() {
+                return Err(self.exit_fault(status));
+            }
             let now = Instant::now();
             let until = self.budget.until.unwrap_or(deadline);
             if now >= until {
@@ -366,7 +386,7 @@ impl Process {
             if now >= deadline {
                 return Err(Fault::Timeout);
             }
-            let wait = deadline.min(until) - now;
+            let wait = (deadline.min(until) - now).min(POLL);
             match self.events.recv_timeout(wait) {
                 Ok(Event::Out(line)) => {
                     self.spend(&line)?;
@@ -384,6 +404,22 @@ impl Process {
                 Err(RecvTimeoutError::Timeout) => {}
             }
         }
+    }
+
+    /// Why the wait ends now that the engine exited with `status`. What it printed
+    /// before is still read (a queue's worth) for the error's last lines, and an overlong
+    /// line among it is the error: the reader closes the pipe at such a line, and the
+    /// engine may well have died of that.
+    fn exit_fault(&mut self, status: ExitStatus) -> Fault {
+        for _ in 0..QUEUE {
+            match self.events.try_recv() {
+                Ok(Event::Out(line)) => self.remember(line),
+                Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
+                Ok(Event::Overlong { stderr }) => return self.overrun(overlong(stderr)),
+                Ok(Event::Eof) | Err(_) => break,
+            }
+        }
+        Fault::Exited(self.gone(status))
     }
 
     /// Counts `line` against the answer's limits.
@@ -445,7 +481,7 @@ impl Process {
         self.last.push_back(line);
     }
 
-    /// Records that stdout closed, ends the engine if it still runs, and returns the exit
+    /// Records that stdout closed, ends what is left of the group, and returns the exit
     /// status as text.
     fn note_exit(&mut self) -> String {
         match self.wait_for_exit() {
@@ -459,8 +495,9 @@ impl Process {
         }
     }
 
-    /// The engine exited with `status`: records that it can be asked nothing more.
-    /// Returns the status as text.
+    /// The engine exited with `status`: ends the rest of its group (a helper or a
+    /// grandchild may still hold the pipe) and records that it can be asked nothing
+    /// more. Returns the status as text.
     fn gone(&mut self, status: ExitStatus) -> String {
         self.terminate();
         let text = status.to_string();
@@ -468,7 +505,7 @@ impl Process {
         text
     }
 
-    /// Ends the engine because of `why`, for anything asked after.
+    /// Ends the engine's group because of `why`, for anything asked after.
     fn end(&mut self, why: &str) {
         if self.exited.is_none() {
             self.terminate();
@@ -498,12 +535,51 @@ impl Process {
         }
     }
 
-    /// Kills the engine unless it exited, and reaps it. Safe to call more than once.
+    /// Sends `signal` (`None`: none, only whether anyone is there) to the engine's
+    /// group; whether anyone in it received it.
+    #[cfg(unix)]
+    fn signal_group(&self, signal: Option<nix::sys::signal::Signal>) -> bool {
+        use nix::sys::signal::killpg;
+        use nix::unistd::Pid;
+        // The group's id is the child's: it asked for a group of its own at spawn. While
+        // anyone is left in the group the id cannot be handed to another process, so
+        // this reaches the engine's processes only.
+        i32::try_from(self.child.id()).is_ok_and(|pid| killpg(Pid::from_raw(pid), signal).is_ok())
+    }
+
+    /// Ends the engine and everything in its group: SIGTERM to all of them, [`GRACE`]
+    /// to go, SIGKILL to any left; the direct child is always reaped. Safe to call more
+    /// than once.
     fn terminate(&mut self) {
         if self.ended {
             return;
         }
         self.ended = true;
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::Signal;
+            if self.signal_group(Some(Signal::SIGTERM)) {
+                // An unreaped child would keep the group non-empty, so it is reaped
+                // as soon as it goes.
+                let emptied = |p: &mut Process| {
+                    let until = Instant::now() + GRACE;
+                    loop {
+                        p.child_exit();
+                        if !p.signal_group(None) {
+                            return true;
+                        }
+                        if Instant::now() >= until {
+                            return false;
+                        }
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                };
+                if !emptied(self) {
+                    self.signal_group(Some(Signal::SIGKILL));
+                    emptied(self);
+                }
+            }
+        }
         if self.status.is_none() {
             let _ = self.child.kill();
             if let Ok(status) = self.child.wait() {
@@ -512,8 +588,8 @@ impl Process {
         }
     }
 
-    /// Asks the engine to quit, gives it [`GRACE`], then kills it; always reaps it.
-    /// Safe to call more than once.
+    /// Asks the engine to quit, gives it [`GRACE`], then ends its group; always reaps
+    /// it. Safe to call more than once.
     pub(crate) fn shutdown(&mut self) {
         if self.ended {
             return;
@@ -526,6 +602,7 @@ impl Process {
         if self.exited.is_none() {
             self.wait_for_exit();
         }
+        // Also after a clean quit: helpers it started in the background go with it.
         self.terminate();
     }
 }
