@@ -1,8 +1,9 @@
 //! Engines that try to outlast or outgrow xqdiff, or to outlive it: endless output, an
 //! endless line, an answer that never ends though every line of it is progress; a
 //! wrapper script without `exec`, a helper started in the background, a grandchild
-//! holding the pipe after the engine died. Each must end in time, in little memory,
-//! and leave no process of its run behind.
+//! holding the pipe after the engine died; a signal to `xqdiff engine` while the engine
+//! is mid-answer. Each must end in time, in little memory, and leave no process of its
+//! run behind.
 //!
 //! The cases use only what any version of the driver has (`ExternalEngine::start`, the
 //! error's variant read from its `Debug` text), so they also run against a driver
@@ -523,6 +524,78 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
         assert_eq!(stderr.trim().lines().count(), 1, "{case}: {stderr}");
         assert!(stderr.contains("overran a limit"), "{case}: {stderr}");
         assert!(peak < MAX_KB, "{case}: {peak} kB");
+        scratch.assert_clean(case);
+    });
+}
+
+/// SIGTERM, SIGHUP or SIGINT while the engine is mid-answer (hanging behind a wrapper
+/// without exec, trickling counts that are each progress) or still starting (no
+/// handshake) ends `xqdiff engine` within about a second with 128 + the signal, and
+/// the engine's whole group with it, although the timeout is 30 s.
+#[test]
+fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
+    let scratch = Scratch::new("cli signal");
+    let cases = [
+        (
+            "hanging behind a wrapper",
+            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 6")),
+            "hang",
+            Signal::SIGTERM,
+        ),
+        (
+            "trickling counts",
+            scratch.engine(
+                "trickle",
+                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 50",
+            ),
+            "trickle",
+            Signal::SIGINT,
+        ),
+        (
+            "no handshake",
+            scratch.engine("mute", "--no-handshake"),
+            "mute",
+            Signal::SIGHUP,
+        ),
+    ];
+    let cases = cases.map(|(case, cmd, pid, signal)| (case.to_string(), (cmd, pid, signal)));
+    each(cases, |case, (cmd, pid_name, signal)| {
+        let corpus = scratch.path("corpus");
+        std::fs::create_dir_all(&corpus).expect("corpus folder");
+        let started = Instant::now();
+        let child = Command::new(XQDIFF)
+            .args(["engine", "--cmd", &cmd, "--seed", "7", "--no-save"])
+            .args(["--timeout", "30", "--suite", "none", "--positions", "3"])
+            .args(["--corpus", &corpus])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run xqdiff");
+        let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+        // The engine is mid-answer (or mid-handshake) a moment after it wrote its pid.
+        let mut due = None;
+        let mut sent = None;
+        let (code, _, stderr, took, _) = watch(
+            &scratch,
+            case,
+            child,
+            started,
+            Duration::from_secs(15),
+            |at| {
+                if due.is_none() && scratch.pid(pid_name).is_some() {
+                    due = Some(at + Duration::from_millis(700));
+                }
+                if sent.is_none() && due.is_some_and(|due| at >= due) {
+                    kill(xqdiff, signal).expect("signal xqdiff");
+                    sent = Some(at);
+                }
+            },
+        );
+        let sent = sent.expect("the engine started and xqdiff was signalled");
+        let after = took.saturating_sub(sent);
+        println!("{case}: exit {code:?} {after:.2?} after {signal}: {stderr}");
+        assert_eq!(code, Some(128 + signal as i32), "{case}: {stderr}");
+        assert!(after < Duration::from_secs(2), "{case}: took {after:?}");
         scratch.assert_clean(case);
     });
 }

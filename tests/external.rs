@@ -42,6 +42,7 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Refused { .. } => "Refused",
         SubjectError::Write { .. } => "Write",
         SubjectError::Overrun { .. } => "Overrun",
+        SubjectError::Stopped { .. } => "Stopped",
     }
 }
 

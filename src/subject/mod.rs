@@ -98,6 +98,13 @@ pub enum SubjectError {
         /// Its last line, cut short: one line, as the rest would be more of the same.
         last: Option<String>,
     },
+    /// The wait for an answer was given up because the run was asked to stop (a
+    /// signal); the program was ended.
+    #[error("stopped while waiting for the answer to {request:?}")]
+    Stopped {
+        /// What was asked.
+        request: String,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {

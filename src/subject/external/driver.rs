@@ -8,6 +8,7 @@ use super::{uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::{Divide, Subject, SubjectError};
+use std::sync::atomic::AtomicBool;
 
 /// A running engine program, checked and ready for perft questions.
 ///
@@ -42,8 +43,11 @@ pub(super) struct Reply {
 impl ExternalEngine {
     /// Spawns, handshakes and sends options; [`ExternalEngine::start`] then detects the
     /// notation.
-    pub(super) fn spawn(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
-        let mut process = Process::spawn(&config.command, config.timeout)?;
+    pub(super) fn spawn(
+        config: &EngineConfig,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<ExternalEngine, SubjectError> {
+        let mut process = Process::spawn(&config.command, config.timeout, stop)?;
         let (dialect, name) = match config.protocol {
             Protocol::Uci | Protocol::Ucci => {
                 let ucci = config.protocol == Protocol::Ucci;

@@ -13,7 +13,7 @@
 //! first waits for the engine to catch up, so a late answer is never taken for the
 //! next one. A whole answer also has a deadline ([`ANSWER_TIMEOUTS`] timeouts) and a
 //! size ([`MAX_ANSWER_LINES`], [`MAX_ANSWER_BYTES`], lines of at most [`MAX_LINE`]
-//! bytes); an engine past either is ended.
+//! bytes); an engine past either is ended, as is one whose run is stopped mid-answer.
 
 mod answer;
 mod detect;
@@ -28,6 +28,7 @@ pub use process::{split_command, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_L
 
 use crate::subject::SubjectError;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 // Starting is spawning (the driver) and then detecting the notation (which asks through
@@ -36,7 +37,24 @@ impl ExternalEngine {
     /// Spawns, handshakes, sends options, detects rank numbering and FEN letters
     /// (when Auto) from the start position, and checks the engine answers perft 1 there.
     pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
-        let mut engine = ExternalEngine::spawn(config)?;
+        ExternalEngine::start_inner(config, None)
+    }
+
+    /// As [`ExternalEngine::start`], for a run that `stop` can end: once it is raised,
+    /// the wait for any answer, start-up's included, gives up within a fraction of a
+    /// second with [`SubjectError::Stopped`] and ends the engine.
+    pub fn start_with_stop(
+        config: &EngineConfig,
+        stop: &'static AtomicBool,
+    ) -> Result<ExternalEngine, SubjectError> {
+        ExternalEngine::start_inner(config, Some(stop))
+    }
+
+    fn start_inner(
+        config: &EngineConfig,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<ExternalEngine, SubjectError> {
+        let mut engine = ExternalEngine::spawn(config, stop)?;
         detect::detect(&mut engine, config)?;
         Ok(engine)
     }

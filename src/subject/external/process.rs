@@ -20,6 +20,7 @@ use crate::subject::SubjectError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -46,7 +47,7 @@ pub const ANSWER_TIMEOUTS: u32 = 10;
 /// and the pipe then stops the engine; at [`MAX_LINE`] a line it holds at most 16 MiB.
 const QUEUE: usize = 256;
 
-/// How often a wait looks at whether the engine still runs.
+/// How often a wait looks at the stop flag and at whether the engine still runs.
 const POLL: Duration = Duration::from_millis(50);
 
 /// How many lines of output error messages quote.
@@ -151,6 +152,8 @@ enum Fault {
     Write(io::Error),
     /// The answer passed one of its limits; which, as text. The engine was ended.
     Overrun(String),
+    /// The stop flag went up; the engine was ended.
+    Stopped,
 }
 
 /// How much of its limits the answer being read has used.
@@ -177,6 +180,8 @@ pub(crate) struct Process {
     /// Whether the process group has been ended.
     ended: bool,
     budget: Budget,
+    /// Raised when the run is to stop (a signal): every wait gives up and ends the engine.
+    stop: Option<&'static AtomicBool>,
     /// The program's file name, for an engine that never says its name.
     pub(crate) program: String,
     /// The longest wait for any one step of an answer.
@@ -194,8 +199,12 @@ fn after(wait: Duration) -> Instant {
 
 impl Process {
     /// Starts `command` with all three streams piped, in a process group of its own so
-    /// that whatever it starts can be ended with it.
-    pub(crate) fn spawn(command: &str, timeout: Duration) -> Result<Process, SubjectError> {
+    /// that whatever it starts can be ended with it. `stop`, when raised, ends any wait.
+    pub(crate) fn spawn(
+        command: &str,
+        timeout: Duration,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<Process, SubjectError> {
         let spawn_error = |source| SubjectError::Spawn {
             command: command.to_string(),
             source,
@@ -261,6 +270,7 @@ impl Process {
                 bytes: 0,
                 until: None,
             },
+            stop,
             program,
             timeout,
         })
@@ -356,6 +366,7 @@ impl Process {
                 limit,
                 last: self.last.back().map(|l| quote(l)),
             },
+            Fault::Stopped => SubjectError::Stopped { request },
         }
     }
 
@@ -365,6 +376,10 @@ impl Process {
         loop {
             if let Some(status) = &self.exited {
                 return Err(Fault::Exited(status.clone()));
+            }
+            if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                self.end("a stop request");
+                return Err(Fault::Stopped);
             }
             // Once the engine itself is gone, whatever still holds its output (a helper,
             // a grandchild) is not the engine, and nothing it says is an answer.
