@@ -43,6 +43,8 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Refused { .. } => "Refused",
         SubjectError::Write { .. } => "Write",
         SubjectError::Unsupported { .. } => "Unsupported",
+        SubjectError::Overrun { .. } => "Overrun",
+        SubjectError::Stopped { .. } => "Stopped",
     }
 }
 

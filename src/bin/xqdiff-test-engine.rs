@@ -2,7 +2,8 @@
 //! xboard and counts perft with xqdiff's bitboard generator, or with the naive one
 //! carrying a planted rule bug (`--bug`). Other switches make it misbehave the ways
 //! real engines do: crash, hang, print unreadable counts, never finish the handshake,
-//! search instead of counting, number ranks from 1, read only one set of FEN letters.
+//! search instead of counting, number ranks from 1, read only one set of FEN letters,
+//! print without end.
 //!
 //! UCI:    `go perft N` prints `h2e2: 45` per root move, then `Nodes searched: N`.
 //! xboard: `perft N 1` prints, for each depth up to N, Sjaak-style lines
@@ -77,6 +78,19 @@ struct Args {
     /// In xboard, say `feature setboard=0`, as MaxQi does.
     #[arg(long)]
     no_setboard: bool,
+    /// After this many commands, stop reading and print `--spam-line` for good, as fast
+    /// as the pipe takes it.
+    #[arg(long)]
+    spam_after: Option<u64>,
+    /// The line `--spam-after` repeats.
+    #[arg(long, default_value = "info string spam")]
+    spam_line: String,
+    /// Repeat `--spam-line` without line endings: one endless line.
+    #[arg(long)]
+    spam_unbroken: bool,
+    /// Milliseconds between spam lines (0: no pause).
+    #[arg(long, default_value_t = 0)]
+    spam_interval: u64,
     /// Write the process id to this file first (tests check the process is gone).
     #[arg(long)]
     pid_file: Option<PathBuf>,
@@ -135,6 +149,10 @@ fn main() {
                 std::thread::sleep(Duration::from_secs(3600));
             }
         }
+        if args.spam_after == Some(commands) {
+            spam(&args, &mut stdout);
+            return;
+        }
         let Some(Ok(line)) = input.next() else {
             return;
         };
@@ -153,6 +171,32 @@ fn main() {
         {
             return;
         }
+    }
+}
+
+/// Prints `--spam-line` until the pipe closes: in big writes when there is no pause,
+/// so the engine prints faster than anyone reads.
+fn spam(args: &Args, out: &mut impl Write) {
+    let line = if args.spam_unbroken {
+        args.spam_line.clone()
+    } else {
+        format!("{}\n", args.spam_line)
+    };
+    if line.is_empty() {
+        return;
+    }
+    let pause = Duration::from_millis(args.spam_interval);
+    let chunk = if pause.is_zero() {
+        line.repeat((64 * 1024 / line.len()).max(1))
+    } else {
+        line
+    };
+    while out
+        .write_all(chunk.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
+    {
+        std::thread::sleep(pause);
     }
 }
 

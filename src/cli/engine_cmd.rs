@@ -44,7 +44,8 @@ pub(crate) struct EngineFlags {
         default_value = "auto"
     )]
     pub fen_letters: FenLetters,
-    /// Seconds to wait for any one answer from the engine.
+    /// Seconds to wait for each step of the engine's answer (the next count, the total);
+    /// a whole answer gets 10 times this.
     #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Duration,
     /// What a moves-protocol adapter's lists are compared as: `legal`, or
@@ -233,10 +234,27 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let list = collect_targets(args, &corpus, seed)?;
     let config = args.engine.config(&args.cmd, "--cmd")?;
     let pool = pool(args.threads)?;
-    let mut engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
-        during: "start-up".into(),
-        source,
-    })?;
+    // Ctrl-C (or SIGTERM, SIGHUP) ends the check between positions, keeping what was
+    // found for the summary below; mid-answer, the driver gives up its wait and ends
+    // the engine's process group. Installed before the engine starts, so a signal
+    // during start-up leaves no engine behind either.
+    let stop = signals::install();
+    let mut engine = match ExternalEngine::start_with_stop(&config, stop) {
+        Ok(engine) => engine,
+        Err(source) => {
+            if let Some(sig) = signals::received() {
+                outln!(
+                    "interrupted by {} while the engine started",
+                    signals::name(sig)
+                );
+                return Ok(Outcome::Interrupted(sig));
+            }
+            return Err(CliError::Engine {
+                during: "start-up".into(),
+                source,
+            });
+        }
+    };
     let name = engine.name();
     outln!(
         "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
@@ -270,9 +288,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         ),
         progress: Some(&show),
         on_checked: Some(&print_checked),
-        // Ctrl-C (or SIGTERM, SIGHUP) ends the check between positions, keeping what was
-        // found for the summary below.
-        stop: Some(signals::install()),
+        stop: Some(stop),
     };
     let engines = registry();
     let report = pool

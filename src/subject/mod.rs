@@ -98,6 +98,24 @@ pub enum SubjectError {
         /// The protocols or adapters it could be checked with.
         instead: String,
     },
+    /// The program's answer passed a limit of one answer (a line too long, too many
+    /// lines or bytes, too long in all while it kept printing); it was ended.
+    #[error("the answer to {request:?} overran a limit: {limit}{}", last_line(.last))]
+    Overrun {
+        /// What was asked.
+        request: String,
+        /// Which limit.
+        limit: String,
+        /// Its last line, cut short: one line, as the rest would be more of the same.
+        last: Option<String>,
+    },
+    /// The wait for an answer was given up because the run was asked to stop (a
+    /// signal); the program was ended.
+    #[error("stopped while waiting for the answer to {request:?}")]
+    Stopped {
+        /// What was asked.
+        request: String,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {
@@ -120,6 +138,11 @@ fn last_lines(last: &[String]) -> String {
 pub(crate) const WITHOUT_PERFT: &str = "check it over another protocol it speaks that \
     has perft, or with an adapter in the moves protocol (--protocol moves, \
     docs/moves-protocol.md)";
+
+fn last_line(last: &Option<String>) -> String {
+    last.as_ref()
+        .map_or_else(String::new, |l| format!("; its last line: {l:?}"))
+}
 
 /// Something whose perft counts can be checked against the built-in generators.
 ///

@@ -151,10 +151,7 @@ mod tests {
             for t in &targets {
                 assert!(t.depth <= depth && t.depth >= 1, "{}", t.label);
                 if let Some(limit) = limit {
-                    let entry = entries
-                        .iter()
-                        .find(|e| e.label() == t.label)
-                        .unwrap();
+                    let entry = entries.iter().find(|e| e.label() == t.label).unwrap();
                     let bound = entry
                         .counts
                         .iter()

@@ -8,11 +8,13 @@ use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::{Divide, Subject, SubjectError};
+use std::sync::atomic::AtomicBool;
 
 /// A running engine program, checked and ready for perft questions.
 ///
-/// Dropping it asks the engine to quit, gives it a moment, then kills it; the process
-/// is always waited for, so none is left behind.
+/// Dropping it asks the engine to quit, gives it a moment, then ends its process group
+/// (SIGTERM, a moment, SIGKILL); the process is always waited for, so neither it nor
+/// anything it started is left behind.
 pub struct ExternalEngine {
     pub(super) process: Process,
     dialect: Dialect,
@@ -44,8 +46,11 @@ pub(super) struct Reply {
 impl ExternalEngine {
     /// Spawns, handshakes and sends options; [`ExternalEngine::start`] then detects the
     /// notation.
-    pub(super) fn spawn(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
-        let mut process = Process::spawn(&config.command, config.timeout)?;
+    pub(super) fn spawn(
+        config: &EngineConfig,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<ExternalEngine, SubjectError> {
+        let mut process = Process::spawn(&config.command, config.timeout, stop)?;
         let mut notes = Vec::new();
         let (dialect, name) = match config.protocol {
             Protocol::Uci | Protocol::Ucci => {

@@ -11,7 +11,9 @@
 //! not part of an answer (banners, `info string`, search output) do not extend it, so a
 //! chattering engine times out like a silent one. After a timeout the next question
 //! first waits for the engine to catch up, so a late answer is never taken for the
-//! next one.
+//! next one. A whole answer also has a deadline ([`ANSWER_TIMEOUTS`] timeouts) and a
+//! size ([`MAX_ANSWER_LINES`], [`MAX_ANSWER_BYTES`], lines of at most [`MAX_LINE`]
+//! bytes); an engine past either is ended, as is one whose run is stopped mid-answer.
 
 mod answer;
 mod detect;
@@ -23,10 +25,11 @@ mod uci;
 mod xboard;
 
 pub use driver::ExternalEngine;
-pub use process::split_command;
+pub use process::{split_command, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE};
 
 use crate::subject::SubjectError;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 // Starting is spawning (the driver) and then detecting the notation (which asks through
@@ -35,7 +38,24 @@ impl ExternalEngine {
     /// Spawns, handshakes, sends options, detects rank numbering and FEN letters
     /// (when Auto) from the start position, and checks the engine answers perft 1 there.
     pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
-        let mut engine = ExternalEngine::spawn(config)?;
+        ExternalEngine::start_inner(config, None)
+    }
+
+    /// As [`ExternalEngine::start`], for a run that `stop` can end: once it is raised,
+    /// the wait for any answer, start-up's included, gives up within a fraction of a
+    /// second with [`SubjectError::Stopped`] and ends the engine.
+    pub fn start_with_stop(
+        config: &EngineConfig,
+        stop: &'static AtomicBool,
+    ) -> Result<ExternalEngine, SubjectError> {
+        ExternalEngine::start_inner(config, Some(stop))
+    }
+
+    fn start_inner(
+        config: &EngineConfig,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<ExternalEngine, SubjectError> {
+        let mut engine = ExternalEngine::spawn(config, stop)?;
         detect::detect(&mut engine, config)?;
         Ok(engine)
     }
@@ -162,6 +182,7 @@ pub struct EngineConfig {
     pub ranks: Ranks,
     /// Horse and elephant letters in FEN.
     pub fen_letters: FenLetters,
-    /// The longest xqdiff waits for any one answer.
+    /// The longest xqdiff waits for each step of an answer (the next per-move line, the
+    /// total, the end marker); a whole answer gets [`ANSWER_TIMEOUTS`] times it.
     pub timeout: Duration,
 }

@@ -46,7 +46,7 @@ pub(crate) fn handshake(
     p: &mut Process,
     mode: MovesMode,
 ) -> Result<(Option<String>, State), SubjectError> {
-    p.send(&format!("{HELLO}\n"), HELLO)?;
+    p.ask(&format!("{HELLO}\n"), HELLO)?;
     let deadline = p.deadline();
     loop {
         let line = p.line_by(deadline, HELLO).map_err(|e| match e {
@@ -212,7 +212,7 @@ impl Asker<'_> {
         if let Some(known) = self.state.cache.get(&request) {
             return Ok(known.clone());
         }
-        self.p.send(&format!("{request}\n"), &request)?;
+        self.p.ask(&format!("{request}\n"), &request)?;
         let deadline = self.p.deadline();
         let line = loop {
             let line = self.p.line_by(deadline, &request)?;

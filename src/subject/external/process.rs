@@ -1,25 +1,65 @@
-//! The engine's process: spawning it, writing to it without ever blocking the caller,
-//! reading its lines with a timeout, and making sure it is gone afterwards.
+//! The engine's process: spawning it in a process group of its own, writing to it
+//! without ever blocking the caller, reading its lines within limits, and making sure
+//! that it and everything it started are gone afterwards.
 //!
 //! Both directions go through threads. A reader thread per output stream turns lines
-//! into events on a channel, so every wait is a `recv_timeout`. A writer thread owns
-//! stdin, so an engine that stops reading can fill the pipe without blocking xqdiff.
+//! into events on a bounded channel, so every wait is a `recv_timeout`, and an engine
+//! that prints faster than xqdiff reads is held back by the full pipe instead of
+//! filling memory. A writer thread owns stdin, so an engine that stops reading can fill
+//! the pipe without blocking xqdiff. Neither thread is ever joined: a grandchild can
+//! hold a pipe open long after the engine died, so no wait may depend on the pipe
+//! closing; the engine's own exit is watched instead.
+//!
+//! One answer (from the question to whatever ends it) is held to limits: each step
+//! within the timeout, the whole of it within [`ANSWER_TIMEOUTS`] timeouts, at most
+//! [`MAX_ANSWER_LINES`] lines and [`MAX_ANSWER_BYTES`] bytes, no line longer than
+//! [`MAX_LINE`]. An engine past a limit is ended: what it says next could not be told
+//! apart from the rest of that answer.
 
 use crate::subject::SubjectError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// The longest line an engine may print, in bytes, without its line ending. Perft
+/// lines are tens of bytes; a longer line is garbage, and reading it whole would let
+/// an engine that never prints a newline fill memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most lines one answer may have, stderr and chatter included. An xboard engine
+/// that prints a block per depth up to the deepest depth xqdiff asks prints some
+/// thousands.
+pub const MAX_ANSWER_LINES: usize = 100_000;
+
+/// The most bytes one answer may have, line endings included.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+
+/// A whole answer ends within this many timeouts, however steadily the engine keeps
+/// printing lines that count as progress.
+pub const ANSWER_TIMEOUTS: u32 = 10;
+
+/// Lines held between the reader threads and the driver. Full, it stops the readers,
+/// and the pipe then stops the engine; at [`MAX_LINE`] a line it holds at most 16 MiB.
+const QUEUE: usize = 256;
+
+/// How often a wait looks at the stop flag and at whether the engine still runs.
+const POLL: Duration = Duration::from_millis(50);
+
 /// How many lines of output error messages quote.
 const KEEP_LINES: usize = 10;
 
-/// How long a quitting engine gets before it is killed, and how long an engine that
-/// closed its output gets to exit before its status is reported as unknown.
+/// How long a quitting engine gets before its group is sent SIGTERM, and then SIGKILL;
+/// also how long an engine that closed its output gets to exit before its status is
+/// reported as unknown.
 const GRACE: Duration = Duration::from_millis(200);
+
+/// How much of a line an [`SubjectError::Overrun`] quotes.
+const QUOTE_CHARS: usize = 100;
 
 /// Splits a command line into words the way a POSIX shell does for plain words:
 /// white space separates, single quotes keep everything literally, double quotes keep
@@ -95,6 +135,9 @@ enum Event {
     Out(String),
     /// A line on stderr.
     Err(String),
+    /// A line longer than [`MAX_LINE`] on stdout (`false`) or stderr (`true`); that
+    /// stream is read no further.
+    Overlong { stderr: bool },
     /// Stdout closed: the engine exited or will.
     Eof,
 }
@@ -103,10 +146,22 @@ enum Event {
 enum Fault {
     /// Nothing arrived within the timeout.
     Timeout,
-    /// The engine closed its output; the exit status as text.
+    /// The engine exited or closed its output; the exit status as text.
     Exited(String),
     /// Writing failed while the engine still seemed alive.
     Write(io::Error),
+    /// The answer passed one of its limits; which, as text. The engine was ended.
+    Overrun(String),
+    /// The stop flag went up; the engine was ended.
+    Stopped,
+}
+
+/// How much of its limits the answer being read has used.
+struct Budget {
+    lines: usize,
+    bytes: usize,
+    /// When the whole answer must be over; `None` before the first question.
+    until: Option<Instant>,
 }
 
 /// A running engine.
@@ -117,39 +172,67 @@ pub(crate) struct Process {
     write_error: Arc<Mutex<Option<io::Error>>>,
     events: Receiver<Event>,
     last: VecDeque<String>,
-    /// Set once stdout closed, with the exit status as text.
+    /// Set once the engine can be asked nothing more (it exited, closed its output, or
+    /// was ended), with why as text.
     exited: Option<String>,
-    reaped: bool,
+    /// The direct child's status, once reaped.
+    status: Option<ExitStatus>,
+    /// Whether the process group has been ended.
+    ended: bool,
+    budget: Budget,
+    /// Raised when the run is to stop (a signal): every wait gives up and ends the engine.
+    stop: Option<&'static AtomicBool>,
     /// The program's file name, for an engine that never says its name.
     pub(crate) program: String,
-    /// The longest wait for any one line.
+    /// The longest wait for any one step of an answer.
     pub(crate) timeout: Duration,
 }
 
+/// `wait` from now, or as far ahead as the clock goes when that is past its end (a
+/// timeout of centuries is no timeout, not a panic).
+fn after(wait: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(Duration::from_secs(u64::from(u32::MAX))))
+        .unwrap_or(now)
+}
+
 impl Process {
-    /// Starts `command` with all three streams piped.
-    pub(crate) fn spawn(command: &str, timeout: Duration) -> Result<Process, SubjectError> {
+    /// Starts `command` with all three streams piped, in a process group of its own so
+    /// that whatever it starts can be ended with it. `stop`, when raised, ends any wait.
+    pub(crate) fn spawn(
+        command: &str,
+        timeout: Duration,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<Process, SubjectError> {
         let spawn_error = |source| SubjectError::Spawn {
             command: command.to_string(),
             source,
         };
         let words = split_command(command)
             .map_err(|e| spawn_error(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
-        let mut child = Command::new(&words[0])
-            .args(&words[1..])
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(spawn_error)?;
-        let (tx, events) = mpsc::channel();
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own group: a wrapper script, a helper it starts in the background, a
+            // grandchild holding the pipe are all in it and all ended with it. It also
+            // keeps a terminal's Ctrl-C from reaching the engine before xqdiff hears it.
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(spawn_error)?;
+        let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
-            thread::spawn(move || read_lines(out, &tx, Event::Out, true));
+            thread::spawn(move || read_lines(out, &tx, false));
         }
         if let Some(err) = child.stderr.take() {
             let tx = tx.clone();
-            thread::spawn(move || read_lines(err, &tx, Event::Err, false));
+            thread::spawn(move || read_lines(err, &tx, true));
         }
         let write_error = Arc::new(Mutex::new(None));
         let writer = child.stdin.take().map(|mut stdin| {
@@ -180,7 +263,14 @@ impl Process {
             events,
             last: VecDeque::new(),
             exited: None,
-            reaped: false,
+            status: None,
+            ended: false,
+            budget: Budget {
+                lines: 0,
+                bytes: 0,
+                until: None,
+            },
+            stop,
             program,
             timeout,
         })
@@ -191,8 +281,19 @@ impl Process {
         self.child.id()
     }
 
-    /// Queues `text` (whole lines, each ending in a newline) for the engine; `request`
-    /// names it in errors.
+    /// Sends a question: like [`Process::send`], and the limits of one answer start
+    /// anew for what the engine prints next.
+    pub(crate) fn ask(&mut self, text: &str, request: &str) -> Result<(), SubjectError> {
+        self.budget = Budget {
+            lines: 0,
+            bytes: 0,
+            until: Some(after(self.timeout.saturating_mul(ANSWER_TIMEOUTS))),
+        };
+        self.send(text, request)
+    }
+
+    /// Queues `text` (whole lines, each ending in a newline) for the engine, as part of
+    /// the question being answered; `request` names it in errors.
     pub(crate) fn send(&mut self, text: &str, request: &str) -> Result<(), SubjectError> {
         self.try_send(text).map_err(|f| self.error(f, request))
     }
@@ -211,7 +312,7 @@ impl Process {
         }
         // A failed write almost always means the engine died: say so when it did.
         match self.wait_for_exit() {
-            Some(status) => Err(Fault::Exited(status)),
+            Some(status) => Err(Fault::Exited(self.gone(status))),
             None => Err(Fault::Write(failed.unwrap_or_else(|| {
                 io::Error::new(io::ErrorKind::BrokenPipe, "the engine's input is closed")
             }))),
@@ -220,7 +321,7 @@ impl Process {
 
     /// The instant a wait that starts now must end: the configured timeout from now.
     pub(crate) fn deadline(&self) -> Instant {
-        Instant::now() + self.timeout
+        after(self.timeout)
     }
 
     /// The next stdout line of the answer to `request`, if it comes before `deadline`.
@@ -229,8 +330,7 @@ impl Process {
         deadline: Instant,
         request: &str,
     ) -> Result<String, SubjectError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        self.next_line(wait).map_err(|f| self.error(f, request))
+        self.next_line(deadline).map_err(|f| self.error(f, request))
     }
 
     /// The next stdout line if one comes within `wait`.
@@ -239,7 +339,7 @@ impl Process {
         wait: Duration,
         request: &str,
     ) -> Result<Option<String>, SubjectError> {
-        match self.next_line(wait) {
+        match self.next_line(after(wait)) {
             Ok(line) => Ok(Some(line)),
             Err(Fault::Timeout) => Ok(None),
             Err(f) => Err(self.error(f, request)),
@@ -261,42 +361,120 @@ impl Process {
                 last,
             },
             Fault::Write(source) => SubjectError::Write { source, last },
+            Fault::Overrun(limit) => SubjectError::Overrun {
+                request,
+                limit,
+                last: self.last.back().map(|l| quote(l)),
+            },
+            Fault::Stopped => SubjectError::Stopped { request },
         }
     }
 
-    /// The next stdout line, waiting at most `timeout` for it. Stderr lines are kept
-    /// for error messages but never returned.
-    fn next_line(&mut self, timeout: Duration) -> Result<String, Fault> {
-        if let Some(status) = &self.exited {
-            return Err(Fault::Exited(status.clone()));
-        }
-        let deadline = Instant::now() + timeout;
+    /// The next stdout line, if it comes before `deadline` and the answer's own
+    /// deadline. Stderr lines are kept for error messages but never returned.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Fault> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left) {
+            if let Some(status) = &self.exited {
+                return Err(Fault::Exited(status.clone()));
+            }
+            if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                self.end("a stop request");
+                return Err(Fault::Stopped);
+            }
+            // Once the engine itself is gone, whatever still holds its output (a helper,
+            // a grandchild) is not the engine, and nothing it says is an answer.
+            if let Some(status) = self.child_exit() {
+                return Err(self.exit_fault(status));
+            }
+            let now = Instant::now();
+            let until = self.budget.until.unwrap_or(deadline);
+            if now >= until {
+                let limit = format!(
+                    "it went on past {:?} ({ANSWER_TIMEOUTS} times the timeout) without \
+                     finishing",
+                    self.timeout.saturating_mul(ANSWER_TIMEOUTS)
+                );
+                return Err(self.overrun(limit));
+            }
+            // Checked before receiving: an engine that prints without pause would
+            // otherwise always have a line ready, and the wait would never end.
+            if now >= deadline {
+                return Err(Fault::Timeout);
+            }
+            let wait = (deadline.min(until) - now).min(POLL);
+            match self.events.recv_timeout(wait) {
                 Ok(Event::Out(line)) => {
+                    self.spend(&line)?;
                     self.remember(line.clone());
                     return Ok(line);
                 }
-                Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
+                Ok(Event::Err(line)) => {
+                    self.spend(&line)?;
+                    self.remember(format!("[stderr] {line}"));
+                }
+                Ok(Event::Overlong { stderr }) => return Err(self.overrun(overlong(stderr))),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Fault::Exited(self.note_exit()))
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
+                Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }
 
-    /// Lines that have already arrived, without waiting.
+    /// Why the wait ends now that the engine exited with `status`. What it printed
+    /// before is still read (a queue's worth) for the error's last lines, and an overlong
+    /// line among it is the error: the reader closes the pipe at such a line, and the
+    /// engine may well have died of that.
+    fn exit_fault(&mut self, status: ExitStatus) -> Fault {
+        for _ in 0..QUEUE {
+            match self.events.try_recv() {
+                Ok(Event::Out(line)) => self.remember(line),
+                Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
+                Ok(Event::Overlong { stderr }) => return self.overrun(overlong(stderr)),
+                Ok(Event::Eof) | Err(_) => break,
+            }
+        }
+        Fault::Exited(self.gone(status))
+    }
+
+    /// Counts `line` against the answer's limits.
+    fn spend(&mut self, line: &str) -> Result<(), Fault> {
+        self.budget.lines += 1;
+        self.budget.bytes = self.budget.bytes.saturating_add(line.len() + 1);
+        if self.budget.lines > MAX_ANSWER_LINES {
+            return Err(self.overrun(format!("more than {MAX_ANSWER_LINES} lines")));
+        }
+        if self.budget.bytes > MAX_ANSWER_BYTES {
+            return Err(self.overrun(format!("more than {MAX_ANSWER_BYTES} bytes")));
+        }
+        Ok(())
+    }
+
+    /// Ends the engine for passing `limit`, and the fault that says so.
+    fn overrun(&mut self, limit: String) -> Fault {
+        self.end("an answer past its limits");
+        Fault::Overrun(limit)
+    }
+
+    /// Lines that have already arrived, without waiting: at most a queue's worth, so an
+    /// engine that never pauses cannot keep this going.
     pub(crate) fn pending_lines(&mut self) -> Vec<String> {
         let mut out = Vec::new();
-        while self.exited.is_none() {
+        for _ in 0..QUEUE {
+            if self.exited.is_some() {
+                break;
+            }
             match self.events.try_recv() {
                 Ok(Event::Out(line)) => {
                     self.remember(line.clone());
                     out.push(line);
                 }
                 Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
+                Ok(Event::Overlong { stderr }) => {
+                    // Between answers there is no request to fail; the next one will
+                    // find the engine ended, and why.
+                    self.end(&overlong(stderr));
+                }
                 Ok(Event::Eof) | Err(TryRecvError::Disconnected) => {
                     self.note_exit();
                 }
@@ -318,36 +496,117 @@ impl Process {
         self.last.push_back(line);
     }
 
-    /// Records that stdout closed and returns the exit status as text.
+    /// Records that stdout closed, ends what is left of the group, and returns the exit
+    /// status as text.
     fn note_exit(&mut self) -> String {
-        let status = self
-            .wait_for_exit()
-            .unwrap_or_else(|| "closed its output but is still running".to_string());
-        self.exited = Some(status.clone());
-        status
-    }
-
-    /// Waits up to [`GRACE`] for the process to exit, reaping it.
-    fn wait_for_exit(&mut self) -> Option<String> {
-        let deadline = Instant::now() + GRACE;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.reaped = true;
-                    return Some(status.to_string());
-                }
-                Ok(None) if Instant::now() < deadline => {
-                    thread::sleep(Duration::from_millis(2));
-                }
-                _ => return None,
+        match self.wait_for_exit() {
+            Some(status) => self.gone(status),
+            None => {
+                let text = "closed its output but was still running".to_string();
+                self.terminate();
+                self.exited = Some(text.clone());
+                text
             }
         }
     }
 
-    /// Asks the engine to quit, gives it [`GRACE`], then kills it; always reaps it.
-    /// Safe to call more than once.
+    /// The engine exited with `status`: ends the rest of its group (a helper or a
+    /// grandchild may still hold the pipe) and records that it can be asked nothing
+    /// more. Returns the status as text.
+    fn gone(&mut self, status: ExitStatus) -> String {
+        self.terminate();
+        let text = status.to_string();
+        self.exited = Some(text.clone());
+        text
+    }
+
+    /// Ends the engine's group because of `why`, for anything asked after.
+    fn end(&mut self, why: &str) {
+        if self.exited.is_none() {
+            self.terminate();
+            self.exited = Some(format!("ended by xqdiff after {why}"));
+        }
+    }
+
+    /// The direct child's status if it has exited, reaping it.
+    fn child_exit(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.status = Some(status);
+            }
+        }
+        self.status
+    }
+
+    /// Waits up to [`GRACE`] for the direct child to exit, reaping it.
+    fn wait_for_exit(&mut self) -> Option<ExitStatus> {
+        let deadline = Instant::now() + GRACE;
+        loop {
+            match self.child_exit() {
+                Some(status) => return Some(status),
+                None if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                None => return None,
+            }
+        }
+    }
+
+    /// Sends `signal` (`None`: none, only whether anyone is there) to the engine's
+    /// group; whether anyone in it received it.
+    #[cfg(unix)]
+    fn signal_group(&self, signal: Option<nix::sys::signal::Signal>) -> bool {
+        use nix::sys::signal::killpg;
+        use nix::unistd::Pid;
+        // The group's id is the child's: it asked for a group of its own at spawn. While
+        // anyone is left in the group the id cannot be handed to another process, so
+        // this reaches the engine's processes only.
+        i32::try_from(self.child.id()).is_ok_and(|pid| killpg(Pid::from_raw(pid), signal).is_ok())
+    }
+
+    /// Ends the engine and everything in its group: SIGTERM to all of them, [`GRACE`]
+    /// to go, SIGKILL to any left; the direct child is always reaped. Safe to call more
+    /// than once.
+    fn terminate(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::Signal;
+            if self.signal_group(Some(Signal::SIGTERM)) {
+                // An unreaped child would keep the group non-empty, so it is reaped
+                // as soon as it goes.
+                let emptied = |p: &mut Process| {
+                    let until = Instant::now() + GRACE;
+                    loop {
+                        p.child_exit();
+                        if !p.signal_group(None) {
+                            return true;
+                        }
+                        if Instant::now() >= until {
+                            return false;
+                        }
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                };
+                if !emptied(self) {
+                    self.signal_group(Some(Signal::SIGKILL));
+                    emptied(self);
+                }
+            }
+        }
+        if self.status.is_none() {
+            let _ = self.child.kill();
+            if let Ok(status) = self.child.wait() {
+                self.status = Some(status);
+            }
+        }
+    }
+
+    /// Asks the engine to quit, gives it [`GRACE`], then ends its group; always reaps
+    /// it. Safe to call more than once.
     pub(crate) fn shutdown(&mut self) {
-        if self.reaped {
+        if self.ended {
             return;
         }
         if let Some(w) = self.writer.take() {
@@ -355,11 +614,11 @@ impl Process {
             // that ignores `quit` still sees end of input.
             let _ = w.send("quit\n".to_string());
         }
-        if self.wait_for_exit().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            self.reaped = true;
+        if self.exited.is_none() {
+            self.wait_for_exit();
         }
+        // Also after a clean quit: helpers it started in the background go with it.
+        self.terminate();
     }
 }
 
@@ -369,27 +628,73 @@ impl Drop for Process {
     }
 }
 
-/// Sends each line of `stream` as an event until it closes. Bytes that are not UTF-8
-/// are replaced rather than ending the stream.
-fn read_lines(stream: impl Read, tx: &Sender<Event>, wrap: fn(String) -> Event, eof_event: bool) {
+/// What an overlong line's limit says.
+fn overlong(stderr: bool) -> String {
+    let stream = if stderr { "stderr" } else { "stdout" };
+    format!("a line longer than {MAX_LINE} bytes on its {stream}")
+}
+
+/// `line` cut to [`QUOTE_CHARS`] characters.
+fn quote(line: &str) -> String {
+    match line.char_indices().nth(QUOTE_CHARS) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
+}
+
+/// Sends each line of `stream` as an event until it closes, or until a line is longer
+/// than [`MAX_LINE`]. Bytes that are not UTF-8 are replaced rather than ending the
+/// stream. Blocks while the queue is full, which holds the engine back.
+fn read_lines(stream: impl Read, tx: &SyncSender<Event>, stderr: bool) {
     let mut reader = BufReader::new(stream);
-    let mut buf = Vec::new();
+    let mut line = Vec::new();
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let line = text.trim_end_matches(['\n', '\r']).to_string();
-                if tx.send(wrap(line)).is_err() {
-                    return;
+        let (complete, used) = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    line.extend_from_slice(&buf[..i]);
+                    (true, i + 1)
                 }
-            }
+                None => {
+                    line.extend_from_slice(buf);
+                    (false, buf.len())
+                }
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        reader.consume(used);
+        // A `\r` may still be the line ending's first half.
+        let content = line.len() - usize::from(line.last() == Some(&b'\r'));
+        if content > MAX_LINE {
+            let _ = tx.send(Event::Overlong { stderr });
+            return;
+        }
+        if complete && !send_line(tx, &mut line, stderr) {
+            return;
         }
     }
-    if eof_event {
+    if !line.is_empty() && !send_line(tx, &mut line, stderr) {
+        return;
+    }
+    if !stderr {
         let _ = tx.send(Event::Eof);
     }
+}
+
+/// Sends `line` (emptied) as a line of its stream; whether anyone still listens.
+fn send_line(tx: &SyncSender<Event>, line: &mut Vec<u8>, stderr: bool) -> bool {
+    let text = String::from_utf8_lossy(line)
+        .trim_end_matches('\r')
+        .to_string();
+    line.clear();
+    let event = if stderr {
+        Event::Err(text)
+    } else {
+        Event::Out(text)
+    };
+    tx.send(event).is_ok()
 }
 
 #[cfg(test)]

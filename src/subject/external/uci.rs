@@ -47,7 +47,7 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Hello, SubjectErr
     } else {
         ("uci", "uciok")
     };
-    p.send(&format!("{hello}\n"), hello)?;
+    p.ask(&format!("{hello}\n"), hello)?;
     let deadline = p.deadline();
     let mut told = Hello::default();
     loop {
@@ -113,7 +113,7 @@ pub(crate) fn sync(
     } else {
         request
     };
-    p.send("isready\n", request)?;
+    p.ask("isready\n", request)?;
     state.owed += 1;
     let deadline = p.deadline();
     let mut refusal = None;
@@ -158,7 +158,7 @@ pub(crate) fn perft(
         text += "isready\n";
         state.owed += 1;
     }
-    p.send(&text, &request)?;
+    p.ask(&text, &request)?;
     let mut tally = Tally::default();
     // Chatter and search output do not extend the wait; progress does.
     let mut deadline = p.deadline();

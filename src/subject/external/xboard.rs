@@ -16,7 +16,7 @@ pub(crate) struct State {
 /// `xboard`, `protover 2`, then feature lines up to `done=1`; returns `myname`.
 pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError> {
     let request = "xboard; protover 2";
-    p.send("xboard\nprotover 2\n", request)?;
+    p.ask("xboard\nprotover 2\n", request)?;
     let deadline = p.deadline();
     let mut name = None;
     let mut no_setboard = false;
@@ -100,7 +100,7 @@ pub(crate) fn sync(
     request: &str,
 ) -> Result<Option<String>, SubjectError> {
     let k = state.ping();
-    p.send(&format!("ping {k}\n"), request)?;
+    p.ask(&format!("ping {k}\n"), request)?;
     let deadline = p.deadline();
     let mut refusal = None;
     loop {
@@ -147,7 +147,7 @@ pub(crate) fn perft(
     let request = text.trim_end().replace('\n', "; ");
     let k = state.ping();
     text += &format!("ping {k}\n");
-    p.send(&text, &request)?;
+    p.ask(&text, &request)?;
     let mut tally = Tally::default();
     // Chatter does not extend the wait; progress does.
     let mut deadline = p.deadline();

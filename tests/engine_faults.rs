@@ -1,0 +1,649 @@
+//! Engines that try to outlast or outgrow xqdiff, or to outlive it: endless output, an
+//! endless line, an answer that never ends though every line of it is progress; a
+//! wrapper script without `exec`, a helper started in the background, a grandchild
+//! holding the pipe after the engine died; a signal to `xqdiff engine` while the engine
+//! is mid-answer. Each must end in time, in little memory, and leave no process of its
+//! run behind.
+//!
+//! The cases use only what any version of the driver has (`ExternalEngine::start`, the
+//! error's variant read from its `Debug` text), so they also run against a driver
+//! without the limits, and fail there.
+
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+use xqdiff::subject::external::{
+    split_command, EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks,
+};
+use xqdiff::subject::{Subject, SubjectError};
+use xqdiff::{Move, Position};
+
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_xqdiff-test-engine");
+const XQDIFF: &str = env!("CARGO_BIN_EXE_xqdiff");
+
+/// The most a case may use, in kB of resident memory (the acceptance bound, 200 MB).
+const MAX_KB: u64 = 200 * 1000;
+
+/// A folder for one case's scripts and pid files. Every process a case starts has the
+/// folder's path on its command line, which is how a leftover is recognised; dropping
+/// the folder kills any still there (by PID), so a failing case leaves nothing either.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(case: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "xqdiff-faults-{}-{}",
+            std::process::id(),
+            case.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        Scratch { dir }
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    /// A `/bin/sh` script named `name` with `body`; its path.
+    fn script(&self, name: &str, body: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.path(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .expect("chmod script");
+        path
+    }
+
+    /// The test engine's command line with `switches`, writing its PID to `name`.pid.
+    fn engine(&self, name: &str, switches: &str) -> String {
+        format!(
+            "'{TEST_ENGINE}' {switches} --pid-file '{}'",
+            self.path(&format!("{name}.pid"))
+        )
+    }
+
+    /// The PID in `name`.pid, once the process wrote it.
+    fn pid(&self, name: &str) -> Option<u32> {
+        std::fs::read_to_string(self.path(&format!("{name}.pid")))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Running processes that carry this folder on their command line.
+    fn leftovers(&self) -> Vec<(u32, String)> {
+        let marker = self.dir.display().to_string();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| pid != std::process::id())
+            .filter_map(|pid| {
+                let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+                let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+                (cmdline.contains(&marker) && !gone(pid)).then_some((pid, cmdline))
+            })
+            .collect()
+    }
+
+    /// Fails unless every process of the case is gone (a process killed a moment ago
+    /// may take that moment to go).
+    fn assert_clean(&self, case: &str) {
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            let left = self.leftovers();
+            if left.is_empty() {
+                return;
+            }
+            assert!(Instant::now() < until, "{case}: left running: {left:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn kill_leftovers(&self) {
+        for (pid, _) in self.leftovers() {
+            if let Ok(pid) = i32::try_from(pid) {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.kill_leftovers();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Whether `pid` is gone: no `/proc` entry, or a zombie some other process is to reap
+/// (one of ours would mean the driver did not reap its child).
+fn gone(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return true;
+    };
+    // After the name in parentheses: the state, then the parent's PID.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let mut fields = after.split_whitespace();
+    let state = fields.next().unwrap_or("");
+    let parent: u32 = fields.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    state == "Z" && parent != std::process::id()
+}
+
+/// A field of `/proc/PID/status` in kB (`VmHWM`, `VmRSS`).
+fn status_kb(pid: u32, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The variant of a driver error, read from its `Debug` text.
+fn variant(e: &SubjectError) -> String {
+    let debug = format!("{e:?}");
+    debug
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Runs `check` on every case, each to its end even when one fails, then fails naming
+/// every case that did (each one's own message is printed as it fails). With
+/// `XQDIFF_FAULT_CASE` set, only the cases whose name contains it run: a driver that
+/// fails one case by hanging or growing fails the next ones too, so each is best seen
+/// alone.
+fn each<T>(cases: impl IntoIterator<Item = (String, T)>, check: impl Fn(&str, T)) {
+    let only = std::env::var("XQDIFF_FAULT_CASE").unwrap_or_default();
+    let failed: Vec<String> = cases
+        .into_iter()
+        .filter(|(name, _)| name.contains(&only))
+        .filter_map(|(name, case)| {
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check(&name, case);
+            }));
+            ran.is_err().then_some(name)
+        })
+        .collect();
+    assert!(failed.is_empty(), "failed: {failed:?}");
+}
+
+fn config(command: String, protocol: Protocol, timeout: Duration) -> EngineConfig {
+    EngineConfig {
+        command,
+        protocol,
+        options: Vec::new(),
+        ranks: Ranks::Auto,
+        fen_letters: FenLetters::Auto,
+        timeout,
+    }
+}
+
+/// Where a case's fault shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// `ExternalEngine::start` fails.
+    Start,
+    /// Start succeeds; perft 2 after h2e2 from the start position fails.
+    Question,
+}
+
+/// Starts the engine and, for [`Phase::Question`], asks one question; the error, how
+/// long the failing call took, and the PID of the engine's direct child when it started.
+/// On a thread watched from here, so a driver that hangs, or that lets the test's
+/// memory grow past [`MAX_KB`] more, fails the case (after its processes are killed)
+/// instead of the whole run.
+fn run_case(
+    scratch: &Scratch,
+    name: &str,
+    config: EngineConfig,
+    phase: Phase,
+    limit: Duration,
+) -> (SubjectError, Duration, Option<u32>) {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let t = Instant::now();
+        let outcome = match ExternalEngine::start(&config) {
+            Err(e) => Err((e, t.elapsed(), None)),
+            Ok(mut engine) => {
+                let pid = engine.pid();
+                let t = Instant::now();
+                let h2e2: Move = "h2e2".parse().expect("a move");
+                let asked = engine.divide(&Position::startpos(), &[h2e2], 2);
+                let took = t.elapsed();
+                drop(engine);
+                match asked {
+                    Err(e) => Err((e, took, Some(pid))),
+                    Ok(d) => Ok(d.total),
+                }
+            }
+        };
+        let _ = tx.send(outcome);
+    });
+    let started = Instant::now();
+    let base = status_kb(std::process::id(), "VmRSS:").unwrap_or(0);
+    loop {
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(Ok(total)) => panic!("{name}: answered {total} instead of failing"),
+            Ok(Err((e, took, pid))) => {
+                let started_ok = pid.is_some();
+                assert_eq!(
+                    started_ok,
+                    phase == Phase::Question,
+                    "{name}: failed {} start-up: {e}",
+                    if started_ok { "after" } else { "during" }
+                );
+                return (e, took, pid);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the driver panicked"),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let grown = status_kb(std::process::id(), "VmRSS:")
+            .unwrap_or(0)
+            .saturating_sub(base);
+        if started.elapsed() > limit + Duration::from_secs(5) || grown > MAX_KB {
+            scratch.kill_leftovers();
+            panic!(
+                "{name}: no error after {:.1?} ({grown} kB more memory)",
+                started.elapsed()
+            );
+        }
+    }
+}
+
+/// An engine that floods an answer, and what must stop it.
+struct Flood {
+    name: &'static str,
+    protocol: Protocol,
+    /// The test engine's switches.
+    switches: String,
+    timeout: Duration,
+    phase: Phase,
+    /// A phrase the error must contain.
+    says: &'static str,
+    /// The longest the failing call may take.
+    limit: Duration,
+}
+
+/// A UCI engine that floods its first answer after start-up, with a 5 s timeout.
+fn flood(name: &'static str, switches: impl Into<String>, says: &'static str) -> Flood {
+    Flood {
+        name,
+        protocol: Protocol::Uci,
+        switches: switches.into(),
+        timeout: Duration::from_secs(5),
+        phase: Phase::Question,
+        says,
+        limit: Duration::from_secs(3),
+    }
+}
+
+const TOO_MANY_LINES: &str = "more than 100000 lines";
+
+/// An engine that prints without end, or an answer that never ends, is cut off by a
+/// limit of one answer in good time: lines, bytes, the longest line, the whole
+/// answer's deadline (10 timeouts). Chatter from the very first line, mid-answer
+/// chatter, endless count lines (each of them progress) in UCI and xboard, one
+/// endless line, long lines, a slow trickle of count lines.
+#[test]
+fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
+    let long = format!("info string {}", "x".repeat(1000));
+    #[rustfmt::skip]
+    let cases = [
+        Flood { phase: Phase::Start,
+            ..flood("chatter from the first line", "--spam-after 0", TOO_MANY_LINES) },
+        flood("chatter mid-answer", "--spam-after 6", TOO_MANY_LINES),
+        flood("endless counts (uci)", "--spam-after 6 --spam-line 'h2e2: 1'", TOO_MANY_LINES),
+        Flood { protocol: Protocol::Xboard,
+            ..flood("endless counts (xboard)",
+                "--protocol xboard --spam-after 11 --spam-line '  Ch2-e2 1 1'", TOO_MANY_LINES) },
+        flood("one endless line", "--spam-after 6 --spam-unbroken --spam-line x",
+            "a line longer than 65536 bytes on its stdout"),
+        flood("long lines", format!("--spam-after 6 --spam-line '{long}'"),
+            "more than 16777216 bytes"),
+        Flood { timeout: Duration::from_millis(300), limit: Duration::from_secs(5),
+            ..flood("a slow trickle of counts",
+                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
+    ];
+    each(cases.map(|c| (c.name.to_string(), c)), |name, c| {
+        let scratch = Scratch::new(name);
+        let command = scratch.engine("engine", &c.switches);
+        let config = config(command, c.protocol, c.timeout);
+        let (e, took, _) = run_case(&scratch, name, config, c.phase, c.limit);
+        let text = e.to_string();
+        println!("{name}: {} in {took:.2?}: {text}", variant(&e));
+        assert_eq!(variant(&e), "Overrun", "{name}: {text}");
+        assert!(text.contains(c.says), "{name}: {text:?} lacks {:?}", c.says);
+        assert!(!text.contains('\n'), "{name}: not one line: {text:?}");
+        assert!(took <= c.limit, "{name}: took {took:?}");
+        let pid = scratch.pid("engine").expect("the engine wrote its pid");
+        assert!(gone(pid), "{name}: engine {pid} is still there");
+        scratch.assert_clean(name);
+    });
+}
+
+/// Whatever the engine starts goes with it: the engine behind a wrapper script without
+/// `exec`, a helper it started in the background, a grandchild that holds the pipe
+/// after the engine crashed (seen at once, not after the timeout), and a wrapper
+/// killed while the engine it started would go on answering (never an answer).
+#[test]
+fn everything_an_engine_starts_goes_with_it() {
+    let cases: [(&str, Case); 3] = [
+        ("a wrapper without exec", wrapper_without_exec),
+        (
+            "a crash while a helper holds the pipe",
+            helper_holds_the_pipe,
+        ),
+        ("a killed wrapper", killed_wrapper),
+    ];
+    each(cases.map(|(name, f)| (name.to_string(), f)), |name, f| {
+        f(name)
+    });
+}
+
+/// One case of a test, run by its name.
+type Case = fn(&str);
+
+/// A wrapper without exec around an engine that hangs once asked perft: the start
+/// position's perft 1 is its fourth command.
+fn wrapper_without_exec(case: &str) {
+    let timeout = Duration::from_secs(1);
+    let scratch = Scratch::new(case);
+    let wrapper = scratch.script("engine.sh", &scratch.engine("engine", "--hang-after 3"));
+    let (e, took, _) = run_case(
+        &scratch,
+        case,
+        config(wrapper, Protocol::Uci, timeout),
+        Phase::Start,
+        timeout * 3,
+    );
+    assert_eq!(variant(&e), "Timeout", "{case}: {e}");
+    assert!(took <= timeout * 3, "{case}: took {took:?}");
+    scratch.assert_clean(case);
+}
+
+/// A helper in the background, holding stdout, beside an engine that crashes when
+/// asked: the crash is seen at once although the pipe stays open.
+fn helper_holds_the_pipe(case: &str) {
+    let timeout = Duration::from_secs(5);
+    let scratch = Scratch::new(case);
+    let body = format!(
+        "{} &\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.engine("engine", "--crash-after 6")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let (e, took, _) = run_case(
+        &scratch,
+        case,
+        config(script, Protocol::Uci, timeout),
+        Phase::Question,
+        timeout,
+    );
+    assert_eq!(variant(&e), "Exited", "{case}: {e}");
+    assert!(e.to_string().contains("exit status: 3"), "{case}: {e}");
+    assert!(took < Duration::from_secs(2), "{case}: took {took:?}");
+    scratch.assert_clean(case);
+}
+
+/// A wrapper without exec, killed after start-up: the engine under it would still
+/// answer on the inherited pipe, but it is not the process xqdiff started.
+fn killed_wrapper(case: &str) {
+    let scratch = Scratch::new(case);
+    let wrapper = scratch.script("engine.sh", &scratch.engine("engine", ""));
+    let started = ExternalEngine::start(&config(wrapper, Protocol::Uci, Duration::from_secs(1)));
+    let mut engine = started.unwrap_or_else(|e| panic!("{case}: {e}"));
+    let wrapper_pid = engine.pid();
+    kill(
+        Pid::from_raw(i32::try_from(wrapper_pid).expect("a pid")),
+        Signal::SIGKILL,
+    )
+    .expect("kill the wrapper");
+    thread::sleep(Duration::from_millis(100));
+    let asked = engine.divide(&Position::startpos(), &[], 1);
+    drop(engine);
+    match asked {
+        Ok(d) => panic!("{case}: {} taken for an answer", d.total),
+        Err(e) => assert_eq!(variant(&e), "Exited", "{case}: {e}"),
+    }
+    assert!(gone(wrapper_pid), "{case}: the wrapper was not reaped");
+    scratch.assert_clean(case);
+}
+
+/// `xqdiff engine` against `cmd` with `extra` flags, its output read on threads while
+/// its peak memory is sampled; the exit code (`None`: killed by a signal), stdout,
+/// stderr, how long it ran and its peak resident memory in kB. Past `limit`, or past
+/// [`MAX_KB`], it is killed and the case fails.
+fn xqdiff_engine(
+    scratch: &Scratch,
+    case: &str,
+    cmd: &str,
+    extra: &[&str],
+    limit: Duration,
+) -> (Option<i32>, String, String, Duration, u64) {
+    let corpus = scratch.path("corpus");
+    std::fs::create_dir_all(&corpus).expect("corpus folder");
+    let started = Instant::now();
+    let child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", cmd, "--seed", "7", "--no-save"])
+        .args(["--corpus", &corpus])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run xqdiff");
+    watch(scratch, case, child, started, limit, |_| {})
+}
+
+/// Waits for `child` (an `xqdiff` run), reading its output and sampling its peak
+/// memory; `poke` is called on each sample with the time since `started`.
+fn watch(
+    scratch: &Scratch,
+    case: &str,
+    mut child: Child,
+    started: Instant,
+    limit: Duration,
+    mut poke: impl FnMut(Duration),
+) -> (Option<i32>, String, String, Duration, u64) {
+    let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut s) = stream {
+                let _ = s.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let out = read(child.stdout.take().map(|s| Box::new(s) as _));
+    let err = read(child.stderr.take().map(|s| Box::new(s) as _));
+    let pid = child.id();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for xqdiff") {
+            break status;
+        }
+        peak = peak.max(status_kb(pid, "VmHWM:").unwrap_or(0));
+        if started.elapsed() > limit || peak > MAX_KB {
+            let _ = child.kill();
+            let _ = child.wait();
+            scratch.kill_leftovers();
+            panic!(
+                "{case}: xqdiff still running after {:.1?} with {peak} kB at its peak",
+                started.elapsed()
+            );
+        }
+        poke(started.elapsed());
+        thread::sleep(Duration::from_millis(10));
+    };
+    let took = started.elapsed();
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    (status.code(), stdout, stderr, took, peak)
+}
+
+/// The acceptance case: endless output, from a shell script or from the test engine
+/// mid-check, with `--timeout 3`, is exit 2 with a one-line message within 10 s, in
+/// under 200 MB, and nothing of the engine is left.
+#[test]
+fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
+    let scratch = Scratch::new("cli endless");
+    let cases = [
+        ("yes", scratch.script("yes.sh", "exec yes 'info string x'")),
+        (
+            "a shell loop",
+            scratch.script("loop.sh", "while :; do echo 'info string x'; done"),
+        ),
+        (
+            "counts mid-check",
+            scratch.engine("counts", "--spam-after 6 --spam-line 'h2e2: 1'"),
+        ),
+        (
+            "chatter mid-check",
+            scratch.engine("chatter", "--spam-after 6"),
+        ),
+    ];
+    let cases = cases.map(|(case, cmd)| (case.to_string(), cmd));
+    each(cases, |case, cmd| {
+        let (code, _, stderr, took, peak) = xqdiff_engine(
+            &scratch,
+            case,
+            &cmd,
+            &["--timeout", "3"],
+            Duration::from_secs(10),
+        );
+        println!("{case}: exit {code:?} in {took:.2?}, peak {peak} kB: {stderr}");
+        assert_eq!(code, Some(2), "{case}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{case}: {stderr}");
+        assert!(stderr.contains("overran a limit"), "{case}: {stderr}");
+        assert!(peak < MAX_KB, "{case}: {peak} kB");
+        scratch.assert_clean(case);
+    });
+}
+
+/// SIGTERM, SIGHUP or SIGINT while the engine is mid-answer (hanging behind a wrapper
+/// without exec, trickling counts that are each progress) or still starting (no
+/// handshake) ends `xqdiff engine` within about a second with 128 + the signal, and
+/// the engine's whole group with it, although the timeout is 30 s.
+#[test]
+fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
+    let scratch = Scratch::new("cli signal");
+    let cases = [
+        (
+            "hanging behind a wrapper",
+            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 6")),
+            "hang",
+            Signal::SIGTERM,
+        ),
+        (
+            "trickling counts",
+            scratch.engine(
+                "trickle",
+                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 50",
+            ),
+            "trickle",
+            Signal::SIGINT,
+        ),
+        (
+            "no handshake",
+            scratch.engine("mute", "--no-handshake"),
+            "mute",
+            Signal::SIGHUP,
+        ),
+    ];
+    let cases = cases.map(|(case, cmd, pid, signal)| (case.to_string(), (cmd, pid, signal)));
+    each(cases, |case, (cmd, pid_name, signal)| {
+        let corpus = scratch.path("corpus");
+        std::fs::create_dir_all(&corpus).expect("corpus folder");
+        let started = Instant::now();
+        let child = Command::new(XQDIFF)
+            .args(["engine", "--cmd", &cmd, "--seed", "7", "--no-save"])
+            .args(["--timeout", "30", "--suite", "none", "--positions", "3"])
+            .args(["--corpus", &corpus])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run xqdiff");
+        let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+        // The engine is mid-answer (or mid-handshake) a moment after it wrote its pid.
+        let mut due = None;
+        let mut sent = None;
+        let (code, _, stderr, took, _) = watch(
+            &scratch,
+            case,
+            child,
+            started,
+            Duration::from_secs(15),
+            |at| {
+                if due.is_none() && scratch.pid(pid_name).is_some() {
+                    due = Some(at + Duration::from_millis(700));
+                }
+                if sent.is_none() && due.is_some_and(|due| at >= due) {
+                    kill(xqdiff, signal).expect("signal xqdiff");
+                    sent = Some(at);
+                }
+            },
+        );
+        let sent = sent.expect("the engine started and xqdiff was signalled");
+        let after = took.saturating_sub(sent);
+        println!("{case}: exit {code:?} {after:.2?} after {signal}: {stderr}");
+        assert_eq!(code, Some(128 + signal as i32), "{case}: {stderr}");
+        assert!(after < Duration::from_secs(2), "{case}: took {after:?}");
+        scratch.assert_clean(case);
+    });
+}
+
+/// A helper the engine starts in the background (holding its pipe) is ended with it,
+/// also when the engine agrees and the run is a success.
+#[test]
+fn a_background_helper_goes_with_an_agreeing_engine() {
+    let scratch = Scratch::new("cli helper");
+    let body = format!(
+        "{} &\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.engine("engine", "")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let case = "a background helper";
+    let (code, stdout, stderr, _, _) = xqdiff_engine(
+        &scratch,
+        case,
+        &script,
+        &["--suite", "none", "--positions", "2", "--depth", "2"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
+    assert!(stdout.contains("agreement"), "{case}: {stdout}");
+    assert!(
+        scratch.pid("helper").is_some(),
+        "{case}: the helper never ran"
+    );
+    scratch.assert_clean(case);
+}
+
+/// The leftover check must see a leftover, or every case above passes vacuously.
+#[test]
+fn scratch_sees_its_own_processes() {
+    let scratch = Scratch::new("self check");
+    let words = split_command(&scratch.engine("sleeper", "--hang-after 0")).expect("words");
+    let mut child = Command::new(&words[0])
+        .args(&words[1..])
+        .spawn()
+        .expect("run the test engine");
+    thread::sleep(Duration::from_millis(100));
+    let left = scratch.leftovers();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        left.iter().any(|&(pid, _)| pid == child.id()),
+        "a running engine was not seen: {left:?}"
+    );
+    scratch.assert_clean("self check");
+}
