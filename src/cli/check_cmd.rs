@@ -104,6 +104,7 @@ impl CheckArgs {
                             .unwrap_or(if self.quick { 20 } else { 100 }),
                     )?,
                     max_findings: self.engine_max_findings,
+                    stop: Some(super::signals::install()),
                 })
             }
         };

@@ -43,7 +43,11 @@ pub(super) fn run(
     let list = targets(config, check);
     let of = list.len() as u64;
     observer.progress(0, of, "starting the engine");
-    let mut engine = match ExternalEngine::start(&check.config) {
+    let started_engine = match check.stop {
+        Some(stop) => ExternalEngine::start_with_stop(&check.config, stop),
+        None => ExternalEngine::start(&check.config),
+    };
+    let mut engine = match started_engine {
         Ok(engine) => engine,
         Err(e) => {
             let program = split_command(&check.config.command)

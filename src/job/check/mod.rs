@@ -67,6 +67,9 @@ pub struct EngineCheck {
     /// Stop after this many differences; 0 checks every position. Each difference
     /// costs a descent and a minimization with the engine in the loop.
     pub max_findings: usize,
+    /// A stop request that also ends a wait for the engine's answer at once (the CLI's
+    /// signal flag); without it a stop waits for the answer being read.
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// What a check runs on and how long it may take.
