@@ -443,6 +443,17 @@ fn json_round_trips() {
     assert_eq!(value["schema"], "xqdiff-report/2");
     assert_eq!(value["status"], "failed");
     assert_eq!(value["disagreements"][0]["odd_one_out"], "planted");
+    // A seed past 2^53 survives `jq -r .seed` and JavaScript: it is a string, and a
+    // report that wrote it as a number is still read.
+    let mut big = report.clone();
+    big.seed = Some(u64::MAX - 1);
+    let big_json = big.to_json().unwrap();
+    let big_value: serde_json::Value = serde_json::from_str(&big_json).unwrap();
+    assert_eq!(big_value["seed"], (u64::MAX - 1).to_string());
+    assert_eq!(Report::from_json(&big_json).unwrap().seed, big.seed);
+    let old = json.replacen("\"seed\": \"7\"", "\"seed\": 7", 1);
+    assert_ne!(old, json, "the seed is written as a string");
+    assert_eq!(Report::from_json(&old).unwrap().seed, Some(7));
     // Every phase kind is tagged in the JSON as documented.
     // Replay failures are disagreements too, each naming its corpus file.
     let replayed: Vec<&str> = report

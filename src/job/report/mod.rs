@@ -74,8 +74,10 @@ pub struct Report {
     /// The command line of the run, for reproducing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    /// The seed every random choice of the run derives from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The seed every random choice of the run derives from. Written as a string:
+    /// seeds above 2^53 would be rounded by `jq` and JavaScript as a JSON number, and a
+    /// replay with the rounded seed is another run. A number is still read.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "seed_text")]
     pub seed: Option<u64>,
     /// The in-process generators compared.
     #[serde(default)]
@@ -588,6 +590,36 @@ impl Report {
         }
         // Parsed again from the text, not from `value`, so a shape error carries its line.
         serde_json::from_str(text).map_err(ReportError::Shape)
+    }
+}
+
+/// A seed as a JSON string, read from a string or a number.
+mod seed_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match seed {
+            Some(n) => s.serialize_str(&n.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Number(u64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Option::<Written>::deserialize(d)? {
+            None => Ok(None),
+            Some(Written::Number(n)) => Ok(Some(n)),
+            Some(Written::Text(t)) => t
+                .parse()
+                .map(Some)
+                .map_err(|_| serde::de::Error::custom(format!("seed {t:?} is not a number"))),
+        }
     }
 }
 
