@@ -2,8 +2,10 @@
 //! processes at the same time, merge; a killed shard resumed; every way a merge must
 //! refuse its input.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{self, registry};
 use xqdiff::job::split::files::read_jobs;
@@ -213,15 +215,27 @@ fn shards_add_up_to_the_unsplit_perft() {
     }
 }
 
-/// Rewrites one result line so `generator` counted one node more on it.
-fn tamper(path: &Path, line: usize, generator: &str) -> u64 {
+/// Rewrites line `line` (from 0) of a JSON-lines file with `edit`; returns the line after.
+fn edit_line(
+    path: &Path,
+    line: usize,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let mut value: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
-    let n = value["counts"][generator].as_u64().unwrap();
-    value["counts"][generator] = (n + 1).into();
+    edit(&mut value);
     lines[line] = value.to_string();
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
+    value
+}
+
+/// Rewrites one result line so `generator` counted one node more on it.
+fn tamper(path: &Path, line: usize, generator: &str) -> u64 {
+    let value = edit_line(path, line, |v| {
+        let n = v["counts"][generator].as_u64().unwrap();
+        v["counts"][generator] = (n + 1).into();
+    });
     value["index"].as_u64().unwrap()
 }
 
@@ -519,4 +533,123 @@ fn a_planted_bug_shows_in_the_job_results() {
         odd(&[naive, &planted]) > 0,
         "a cannon that cannot capture went unnoticed"
     );
+}
+
+/// Runs xqdiff with its output in files (so a long writer cannot block on a pipe), killing
+/// it if it has not ended within `limit`: a hang fails the test instead of stalling it.
+/// Gives the exit code (none when killed), stdout and stderr.
+fn xqdiff_within(dir: &Scratch, args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
+    let (out, err) = (dir.file("stdout.txt"), dir.file("stderr.txt"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .expect("run xqdiff");
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait for xqdiff") {
+            break status.code();
+        }
+        if started.elapsed() > limit {
+            child.kill().expect("kill xqdiff");
+            child.wait().expect("reap xqdiff");
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+    (code, read(&out), read(&err))
+}
+
+/// One hostile input: the command line, and the exit code and words it must end with.
+struct Hostile {
+    name: &'static str,
+    args: Vec<String>,
+    code: i32,
+    words: Vec<String>,
+}
+
+/// Inputs made to break the split: each is refused within seconds, with exit 2 and one
+/// line naming what is wrong and where.
+#[test]
+fn hostile_inputs_are_refused() {
+    let dir = Scratch::new("hostile");
+    let p = |path: &PathBuf| s(path).to_owned();
+    let jobs = dir.file("jobs.jsonl");
+    emit_jobs(&jobs, 2, 1);
+    let results = dir.file("results.jsonl");
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--generator",
+        "bitboard",
+        "--output",
+        s(&results),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // Two counts of 2^63: wrapped, they would add to a small total that agrees.
+    let huge = dir.file("huge.jsonl");
+    std::fs::copy(&results, &huge).unwrap();
+    for line in [0, 1] {
+        edit_line(&huge, line, |v| {
+            v["counts"]["bitboard"] = (1u64 << 63).into()
+        });
+    }
+
+    let table = vec![
+        Hostile {
+            name: "counts that overflow in merge",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&huge)],
+            code: 2,
+            words: vec![
+                format!("{}:2: bitboard count", p(&huge)),
+                "past 2^64 - 1".into(),
+            ],
+        },
+        Hostile {
+            name: "counts that overflow in a resumed shard",
+            args: vec![
+                "perft".into(),
+                "--jobs".into(),
+                p(&jobs),
+                "--generator".into(),
+                "bitboard".into(),
+                "--output".into(),
+                p(&huge),
+            ],
+            code: 2,
+            words: vec![
+                format!("{}:2: bitboard count", p(&huge)),
+                "past 2^64 - 1".into(),
+            ],
+        },
+    ];
+    for row in table {
+        let args: Vec<&str> = row.args.iter().map(String::as_str).collect();
+        let started = Instant::now();
+        let (code, out, err) = xqdiff_within(&dir, &args, Duration::from_secs(20));
+        let said = format!("{out}{err}");
+        assert_eq!(code, Some(row.code), "{}: {said}", row.name);
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{}: took {:?}",
+            row.name,
+            started.elapsed()
+        );
+        if row.code == 2 {
+            assert_eq!(
+                err.lines().count(),
+                1,
+                "{}: one error line: {err}",
+                row.name
+            );
+        }
+        for w in &row.words {
+            assert!(err.contains(w), "{}: expected {w:?} in {err}", row.name);
+        }
+    }
 }

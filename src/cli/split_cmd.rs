@@ -8,7 +8,7 @@ use crate::generators::face::Generator;
 use crate::job::split::files::{read_jobs, resume, write_result};
 use crate::job::split::frontier::{emit, Emitted};
 use crate::job::split::shard::count_job;
-use crate::job::split::{Job, JobResult, Shard, SplitError};
+use crate::job::split::{add_counts, Job, JobResult, Location, Shard, SplitError};
 use crate::position::Position;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -133,6 +133,8 @@ fn emit_jobs(
 struct Sink {
     out: Box<dyn Write>,
     name: PathBuf,
+    /// Lines written so far, counting those already in a resumed file.
+    lines: usize,
     summary_on_stderr: bool,
 }
 
@@ -164,6 +166,7 @@ fn run_shard(
             let sink = Sink {
                 out: Box::new(resumed.file),
                 name: path.to_owned(),
+                lines: resumed.lines,
                 summary_on_stderr: false,
             };
             if let Some(at) = &resumed.dropped {
@@ -177,6 +180,7 @@ fn run_shard(
             Sink {
                 out: Box::new(std::io::stdout()),
                 name: PathBuf::from("stdout"),
+                lines: 0,
                 summary_on_stderr: true,
             },
             Vec::new(),
@@ -184,8 +188,8 @@ fn run_shard(
     };
     let already: HashSet<u64> = done
         .iter()
-        .filter(|r| shard.owns(r.index))
-        .map(|r| r.index)
+        .filter(|(_, r)| shard.owns(r.index))
+        .map(|(_, r)| r.index)
         .collect();
     let todo: Vec<&Job> = jobs
         .iter()
@@ -206,8 +210,8 @@ fn run_shard(
     let bar = Progress::new(&format!("shard {shard}"), todo.len() as u64);
     let started = Instant::now();
     let mut summary = Summary::default();
-    for r in done.iter().filter(|r| already.contains(&r.index)) {
-        summary.add(r, false);
+    for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
+        summary.add(at, r, false)?;
     }
     for job in todo {
         let result = count_job(header.split, shard, job, generators);
@@ -215,7 +219,12 @@ fn run_shard(
             path: sink.name.clone(),
             source,
         })?;
-        summary.add(&result, true);
+        sink.lines += 1;
+        let at = Location {
+            path: sink.name.clone(),
+            line: sink.lines,
+        };
+        summary.add(&at, &result, true)?;
         bar.inc(1);
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.0 {
@@ -253,13 +262,14 @@ struct Summary {
 }
 
 impl Summary {
-    /// Adds a result, `fresh` when this run counted it rather than found it in the output.
-    fn add(&mut self, r: &JobResult, fresh: bool) {
-        for (g, n) in &r.counts {
-            *self.totals.entry(g.clone()).or_default() += n;
-            if fresh {
-                self.run_nodes += n;
-            }
+    /// Adds a result found `at`, `fresh` when this run counted it rather than found it in
+    /// the output.
+    fn add(&mut self, at: &Location, r: &JobResult, fresh: bool) -> Result<(), SplitError> {
+        add_counts(&mut self.totals, &r.counts, at)?;
+        if fresh {
+            // Only a rate is shown from it; a saturated rate is still the right message.
+            let nodes = r.counts.values().fold(0u64, |a, &n| a.saturating_add(n));
+            self.run_nodes = self.run_nodes.saturating_add(nodes);
         }
         for (g, s) in &r.seconds {
             *self.seconds.entry(g.clone()).or_default() += s;
@@ -267,6 +277,7 @@ impl Summary {
         if !r.agrees() {
             self.disagreeing.push(r.clone());
         }
+        Ok(())
     }
 
     fn report(&self, sink: &Sink, jobs: &[Job], wall: f64) {

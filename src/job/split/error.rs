@@ -143,6 +143,19 @@ pub enum SplitError {
         /// What in it does not belong to this run.
         problems: Problems,
     },
+    /// A count that takes a total past `u64::MAX`: no perft that finishes is that large,
+    /// so the line is not a genuine result.
+    #[error("{at}: {generator} count {count} takes the total past 2^64 - 1 (after {total}); not a genuine result")]
+    Overflow {
+        /// The line that overflowed.
+        at: Location,
+        /// The generator.
+        generator: String,
+        /// Its count on that line.
+        count: u64,
+        /// The total before it.
+        total: u64,
+    },
     /// Results that do not make up the split exactly once.
     #[error("results do not add up to split {split}:\n{problems}")]
     Inconsistent {

@@ -179,8 +179,10 @@ fn parsed_lines<'a>(
 pub struct Resumed {
     /// The file, positioned at its end.
     pub file: File,
-    /// The results already in it.
-    pub done: Vec<JobResult>,
+    /// The results already in it, with where each stands.
+    pub done: Vec<(Location, JobResult)>,
+    /// How many lines the file holds, so the next one written is line `lines + 1`.
+    pub lines: usize,
     /// A last line cut short (a shard killed mid-write), removed from the file.
     pub dropped: Option<Location>,
 }
@@ -212,7 +214,7 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
         match parsed {
             Ok(r) if r.split != split => foreign.entry(r.split).or_default().push(at),
             Ok(r) if r.generators() != generators => others.push((at, r.generators())),
-            Ok(r) => done.push(r),
+            Ok(r) => done.push((at, r)),
             // Only the last line can be half written, and only if it lacks its newline.
             Err(_) if !text.ends_with('\n') && text[start..].lines().count() == 1 => {
                 keep_len = start;
@@ -253,15 +255,18 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
         .append(true)
         .open(path)
         .map_err(write_err)?;
+    let mut lines = text[..keep_len].matches('\n').count();
     if dropped.is_some() {
         file.set_len(keep_len as u64).map_err(write_err)?;
     } else if !text.is_empty() && !text.ends_with('\n') {
         // A whole last line without its newline: finish it so the next line starts clean.
         file.write_all(b"\n").map_err(write_err)?;
+        lines += 1;
     }
     Ok(Resumed {
         file,
         done,
+        lines,
         dropped,
     })
 }

@@ -2,7 +2,7 @@
 //! jobs exactly once.
 
 use super::files::{read_jobs, read_results};
-use super::{Header, JobResult, Location, Problem, Problems, SplitError, SplitId};
+use super::{add_counts, Header, JobResult, Location, Problem, Problems, SplitError, SplitId};
 use crate::moves::Move;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
     let mut tally = Tally::new(&header);
     for path in results {
         for (at, result) in read_results(path)? {
-            tally.add(at, result);
+            tally.add(at, result)?;
         }
     }
     let problems = tally.problems();
@@ -159,13 +159,13 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, at: Location, r: JobResult) {
+    fn add(&mut self, at: Location, r: JobResult) -> Result<(), SplitError> {
         if r.split != self.split {
             self.foreign
                 .entry((at.path.clone(), r.split))
                 .or_default()
                 .push(at);
-            return;
+            return Ok(());
         }
         if r.index >= self.jobs {
             self.out_of_range
@@ -173,7 +173,7 @@ impl Tally {
                 .or_insert_with(|| (r.index, Vec::new()))
                 .1
                 .push(at);
-            return;
+            return Ok(());
         }
         let generators = r.generators();
         let expected = self.generators.get_or_insert_with(|| generators.clone());
@@ -182,7 +182,7 @@ impl Tally {
                 .entry((at.path.clone(), generators))
                 .or_default()
                 .push(at);
-            return;
+            return Ok(());
         }
         self.shard_counts.insert(r.shard.count);
         let slot = r.index as usize;
@@ -196,21 +196,20 @@ impl Tally {
                 .entry(r.index)
                 .or_insert_with(|| vec![earlier])
                 .push(at);
-            return;
+            return Ok(());
         }
         if self.files.last() != Some(&at.path) {
             self.files.push(at.path.clone());
         }
         self.first[slot] = (self.files.len() as u32, at.line as u32);
-        for (g, n) in &r.counts {
-            *self.totals.entry(g.clone()).or_default() += n;
-        }
+        add_counts(&mut self.totals, &r.counts, &at)?;
         for (g, s) in &r.seconds {
             *self.seconds.entry(g.clone()).or_default() += s;
         }
         if !r.agrees() {
             self.disagreeing.push((r.index, r.counts));
         }
+        Ok(())
     }
 
     fn problems(&self) -> Vec<Problem> {

@@ -135,6 +135,25 @@ impl JobResult {
     }
 }
 
+/// Adds one result's `counts` into `totals`, generator by generator. Every sum of counts
+/// goes through here, because a wrapped sum would print a small total that agrees.
+pub fn add_counts(
+    totals: &mut BTreeMap<String, u64>,
+    counts: &BTreeMap<String, u64>,
+    at: &Location,
+) -> Result<(), SplitError> {
+    for (g, &n) in counts {
+        let total = totals.entry(g.clone()).or_default();
+        *total = total.checked_add(n).ok_or_else(|| SplitError::Overflow {
+            at: at.clone(),
+            generator: g.clone(),
+            count: n,
+            total: *total,
+        })?;
+    }
+    Ok(())
+}
+
 /// Move paths as ICCS strings.
 mod iccs {
     use crate::moves::Move;
