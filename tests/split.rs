@@ -600,7 +600,28 @@ fn hostile_inputs_are_refused() {
         });
     }
 
+    // A header past the depth bound: checked before anything else in the file, so no
+    // consistent forgery gets a shard to recurse that deep.
+    let deep = dir.file("deep.jsonl");
+    std::fs::copy(&jobs, &deep).unwrap();
+    edit_line(&deep, 0, |v| v["depth"] = 100_000.into());
+
     let table = vec![
+        Hostile {
+            name: "a jobs file past the depth bound",
+            args: vec!["perft".into(), "--jobs".into(), p(&deep)],
+            code: 2,
+            words: vec![format!(
+                "{}:1: depth 100000 is beyond the deepest perft xqdiff runs (64)",
+                p(&deep)
+            )],
+        },
+        Hostile {
+            name: "a jobs file past the depth bound, merged",
+            args: vec!["merge".into(), "--jobs".into(), p(&deep), p(&results)],
+            code: 2,
+            words: vec![format!("{}:1: depth 100000 is beyond", p(&deep))],
+        },
         Hostile {
             name: "counts that overflow in merge",
             args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&huge)],

@@ -1,6 +1,7 @@
 //! What can go wrong with jobs and results files, and where.
 
 use super::SplitId;
+use crate::depth::DepthError;
 use crate::fen::FenError;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -76,6 +77,18 @@ pub enum SplitError {
         /// The id its fields give.
         computed: SplitId,
     },
+    /// A jobs file asking for a perft past the bound every perft keeps to, so that no
+    /// file can recurse past the stack.
+    #[error("{at}: {source}")]
+    Depth {
+        /// Where.
+        at: Location,
+        /// The depth and the bound.
+        source: DepthError,
+    },
+    /// A split asked for a perft past the bound.
+    #[error(transparent)]
+    DepthArg(#[from] DepthError),
     /// A split deeper than the perft it splits.
     #[error("split depth {split_depth} is deeper than the perft depth {depth}")]
     TooDeep {

@@ -100,6 +100,12 @@ fn check_header(header: &Header, at: Location) -> Result<(), SplitError> {
             expected: JOBS_FORMAT,
         });
     }
+    // Only the depth needs bounding: the split depth is at most it, and every job's path
+    // and depth are checked to add up to it.
+    crate::depth::check(header.depth.into()).map_err(|source| SplitError::Depth {
+        at: at.clone(),
+        source,
+    })?;
     if header.split_depth > header.depth {
         return Err(SplitError::TooDeep {
             split_depth: header.split_depth,

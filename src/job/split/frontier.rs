@@ -58,6 +58,7 @@ pub fn emit(
     split_depth: u32,
     gens: &[&dyn Generator],
 ) -> Result<Emitted, SplitError> {
+    crate::depth::check(depth.into())?;
     if split_depth > depth {
         return Err(SplitError::TooDeep { split_depth, depth });
     }
@@ -290,6 +291,10 @@ mod tests {
         assert!(matches!(
             emit(&out, &start, 2, 1, &[]),
             Err(SplitError::NoGenerators)
+        ));
+        assert!(matches!(
+            emit(&out, &start, crate::depth::MAX_DEPTH + 1, 1, &registry()),
+            Err(SplitError::DepthArg(_))
         ));
         assert!(!out.exists());
     }
