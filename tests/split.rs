@@ -606,7 +606,67 @@ fn hostile_inputs_are_refused() {
     std::fs::copy(&jobs, &deep).unwrap();
     edit_line(&deep, 0, |v| v["depth"] = 100_000.into());
 
+    let fifo = dir.file("fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    // Sparse: 5 GiB on paper, nothing on disk.
+    let vast = dir.file("vast.jsonl");
+    File::create(&vast).unwrap().set_len(5 << 30).unwrap();
+    let long = dir.file("long.jsonl");
+    std::fs::write(&long, format!("{}\n", "x".repeat(100_000))).unwrap();
+
     let table = vec![
+        Hostile {
+            name: "a FIFO as the jobs file",
+            args: vec!["perft".into(), "--jobs".into(), p(&fifo)],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a FIFO as a results file",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&fifo)],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a FIFO as the output to resume",
+            args: vec![
+                "perft".into(),
+                "--jobs".into(),
+                p(&jobs),
+                "--output".into(),
+                p(&fifo),
+            ],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a device as the jobs file",
+            args: vec!["perft".into(), "--jobs".into(), "/dev/zero".into()],
+            code: 2,
+            words: vec!["/dev/zero: a device, not a regular file".into()],
+        },
+        Hostile {
+            name: "a directory as the jobs file",
+            args: vec!["merge".into(), "--jobs".into(), p(&dir.0)],
+            code: 2,
+            words: vec![format!("{}: a directory, not a regular file", p(&dir.0))],
+        },
+        Hostile {
+            name: "a jobs file past the size limit",
+            args: vec!["perft".into(), "--jobs".into(), p(&vast)],
+            code: 2,
+            words: vec![format!("{}: larger than 4294967296 bytes", p(&vast))],
+        },
+        Hostile {
+            name: "a line past the length limit",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&long)],
+            code: 2,
+            words: vec![format!("{}:1: line longer than 65536 bytes", p(&long))],
+        },
         Hostile {
             name: "a jobs file past the depth bound",
             args: vec!["perft".into(), "--jobs".into(), p(&deep)],

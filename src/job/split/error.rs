@@ -41,6 +41,31 @@ pub enum SplitError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// An input that is not a regular file: a FIFO would hang the read, a device such as
+    /// `/dev/zero` would never end.
+    #[error("{path}: {kind}, not a regular file")]
+    NotRegular {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// An input larger than any file a split writes.
+    #[error("{path}: larger than {limit} bytes, the most a jobs or results file may be")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit.
+        limit: u64,
+    },
+    /// A line longer than any a split writes.
+    #[error("{at}: line longer than {limit} bytes, the most a job or result line may be")]
+    LineTooLong {
+        /// Where.
+        at: Location,
+        /// The limit.
+        limit: usize,
+    },
     /// A line that is not the JSON it should be.
     #[error("{at}: not a {what} line: {source}")]
     Json {

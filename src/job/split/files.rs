@@ -7,8 +7,142 @@ use super::{
 use crate::position::Position;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::Path;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest jobs or results file read: far past any split worth running, and a
+/// bound on the memory a merge or shard can be made to use.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// The longest line read; job and result lines are a few hundred bytes.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Opens `path` for reading if it is a regular file within [`MAX_FILE_BYTES`]; a FIFO
+/// would block the open until a writer came, and a directory or device is never a file
+/// of ours.
+fn open_regular(path: &Path) -> Result<File, SplitError> {
+    let read_err = |source| SplitError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(read_err)?;
+    if !meta.file_type().is_file() {
+        return Err(SplitError::NotRegular {
+            path: path.to_owned(),
+            kind: kind_of(meta.file_type()),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(SplitError::TooLarge {
+            path: path.to_owned(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    File::open(path).map_err(read_err)
+}
+
+/// What a file that is not a regular file is, for the message.
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// One line of a file.
+struct Line {
+    at: Location,
+    /// Byte offset of its start.
+    offset: u64,
+    /// Its bytes, without the newline.
+    text: Vec<u8>,
+    /// Whether it ended with a newline; only the last line of a file can lack one.
+    ended: bool,
+}
+
+impl Line {
+    fn is_blank(&self) -> bool {
+        self.text.iter().all(u8::is_ascii_whitespace)
+    }
+}
+
+/// The lines of a file, each within [`MAX_LINE_BYTES`] and all within
+/// [`MAX_FILE_BYTES`] even if the file grows while it is read.
+struct Lines {
+    path: PathBuf,
+    reader: BufReader<io::Take<File>>,
+    number: usize,
+    offset: u64,
+}
+
+impl Lines {
+    fn open(path: &Path) -> Result<Lines, SplitError> {
+        let file = open_regular(path)?;
+        Ok(Lines {
+            path: path.to_owned(),
+            reader: BufReader::new(file.take(MAX_FILE_BYTES + 1)),
+            number: 0,
+            offset: 0,
+        })
+    }
+
+    fn next_line(&mut self) -> Result<Option<Line>, SplitError> {
+        let mut text = Vec::new();
+        let read = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut text)
+            .map_err(|source| SplitError::Read {
+                path: self.path.clone(),
+                source,
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let at = Location {
+            path: self.path.clone(),
+            line: self.number,
+        };
+        let offset = self.offset;
+        self.offset += read as u64;
+        if self.offset > MAX_FILE_BYTES {
+            return Err(SplitError::TooLarge {
+                path: self.path.clone(),
+                limit: MAX_FILE_BYTES,
+            });
+        }
+        let ended = text.last() == Some(&b'\n');
+        if ended {
+            text.pop();
+        }
+        if text.len() > MAX_LINE_BYTES {
+            return Err(SplitError::LineTooLong {
+                at,
+                limit: MAX_LINE_BYTES,
+            });
+        }
+        Ok(Some(Line {
+            at,
+            offset,
+            text,
+            ended,
+        }))
+    }
+}
 
 /// Reads and checks a whole jobs file, keeping the jobs whose index `keep` accepts.
 /// Every line is checked whether kept or not, so a damaged file fails on every shard.
@@ -16,39 +150,31 @@ pub fn read_jobs(
     path: &Path,
     mut keep: impl FnMut(u64) -> bool,
 ) -> Result<(Header, Vec<Job>), SplitError> {
-    let read_err = |source| SplitError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let at = |line| Location {
-        path: path.to_owned(),
-        line,
-    };
-    let mut lines = BufReader::new(File::open(path).map_err(read_err)?).lines();
-    let first = lines.next().ok_or_else(|| SplitError::Empty {
+    let mut lines = Lines::open(path)?;
+    let first = lines.next_line()?.ok_or_else(|| SplitError::Empty {
         path: path.to_owned(),
     })?;
     let header: Header =
-        serde_json::from_str(&first.map_err(read_err)?).map_err(|source| SplitError::Json {
-            at: at(1),
+        serde_json::from_slice(&first.text).map_err(|source| SplitError::Json {
+            at: first.at.clone(),
             what: "jobs header",
             source,
         })?;
-    check_header(&header, at(1))?;
+    check_header(&header, first.at)?;
     let remaining = header.depth - header.split_depth;
     let mut kept = Vec::new();
     let mut next = 0u64;
-    for (i, text) in lines.enumerate() {
-        let text = text.map_err(read_err)?;
-        if text.trim().is_empty() {
+    while let Some(line) = lines.next_line()? {
+        if line.is_blank() {
             continue;
         }
-        let here = at(i + 2);
-        let job: JobLine = serde_json::from_str(&text).map_err(|source| SplitError::Json {
-            at: here.clone(),
-            what: "job",
-            source,
-        })?;
+        let here = line.at;
+        let job: JobLine =
+            serde_json::from_slice(&line.text).map_err(|source| SplitError::Json {
+                at: here.clone(),
+                what: "job",
+                source,
+            })?;
         if job.index != next {
             return Err(SplitError::JobOrder {
                 at: here,
@@ -140,44 +266,25 @@ pub fn write_result(out: &mut dyn Write, result: &JobResult) -> io::Result<()> {
     out.flush()
 }
 
-/// Every result line of a file, with where it stands. Blank lines are skipped.
-pub fn read_results(path: &Path) -> Result<Vec<(Location, JobResult)>, SplitError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SplitError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    parsed_lines(path, &text)
-        .map(|(at, _, parsed)| {
-            parsed
-                .map(|r| (at.clone(), r))
-                .map_err(|source| SplitError::Json {
-                    at,
-                    what: "result",
-                    source,
-                })
-        })
-        .collect()
-}
-
-/// Each non-blank line: where it is, its byte offset, and the result it reads as.
-fn parsed_lines<'a>(
-    path: &'a Path,
-    text: &'a str,
-) -> impl Iterator<Item = (Location, usize, serde_json::Result<JobResult>)> + 'a {
-    let mut offset = 0;
-    text.split_inclusive('\n')
-        .enumerate()
-        .filter_map(move |(i, line)| {
-            let start = offset;
-            offset += line.len();
-            (!line.trim().is_empty()).then(|| {
-                let at = Location {
-                    path: path.to_owned(),
-                    line: i + 1,
-                };
-                (at, start, serde_json::from_str(line))
-            })
-        })
+/// Hands every result line of a file to `each`, with where it stands, one at a time so
+/// that a merge of millions of results holds none of them. Blank lines are skipped.
+pub fn read_results(
+    path: &Path,
+    mut each: impl FnMut(Location, JobResult) -> Result<(), SplitError>,
+) -> Result<(), SplitError> {
+    let mut lines = Lines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        if line.is_blank() {
+            continue;
+        }
+        let result = serde_json::from_slice(&line.text).map_err(|source| SplitError::Json {
+            at: line.at.clone(),
+            what: "result",
+            source,
+        })?;
+        each(line.at, result)?;
+    }
+    Ok(())
 }
 
 /// An output file opened for appending, with the results it already holds.
@@ -201,9 +308,17 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
         path: path.to_owned(),
         source,
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+    let mut done = Vec::new();
+    let mut dropped = None;
+    let mut lines = 0;
+    // Where the kept lines end, and whether the last of them lacks its newline.
+    let mut keep_len = 0;
+    let mut unended = false;
+    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
+    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
+    let exists = match std::fs::metadata(path) {
+        Ok(_) => true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(source) => {
             return Err(SplitError::Read {
                 path: path.to_owned(),
@@ -211,27 +326,35 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
             })
         }
     };
-    let mut done = Vec::new();
-    let mut dropped = None;
-    let mut keep_len = text.len();
-    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
-    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
-    for (at, start, parsed) in parsed_lines(path, &text) {
-        match parsed {
-            Ok(r) if r.split != split => foreign.entry(r.split).or_default().push(at),
-            Ok(r) if r.generators() != generators => others.push((at, r.generators())),
-            Ok(r) => done.push((at, r)),
-            // Only the last line can be half written, and only if it lacks its newline.
-            Err(_) if !text.ends_with('\n') && text[start..].lines().count() == 1 => {
-                keep_len = start;
-                dropped = Some(at);
+    if exists {
+        let mut reader = Lines::open(path)?;
+        while let Some(line) = reader.next_line()? {
+            if line.is_blank() {
+                lines = line.at.line;
+                keep_len = line.offset + line.text.len() as u64 + u64::from(line.ended);
+                unended = !line.ended;
+                continue;
             }
-            Err(source) => {
-                return Err(SplitError::Json {
-                    at,
-                    what: "result",
-                    source,
-                })
+            match serde_json::from_slice::<JobResult>(&line.text) {
+                Ok(r) if r.split != split => foreign.entry(r.split).or_default().push(line.at),
+                Ok(r) if r.generators() != generators => {
+                    others.push((line.at, r.generators()));
+                }
+                Ok(r) => {
+                    lines = line.at.line;
+                    keep_len = line.offset + line.text.len() as u64 + u64::from(line.ended);
+                    unended = !line.ended;
+                    done.push((line.at, r));
+                }
+                // Only the last line can lack its newline: one cut short by a kill.
+                Err(_) if !line.ended => dropped = Some(line.at),
+                Err(source) => {
+                    return Err(SplitError::Json {
+                        at: line.at,
+                        what: "result",
+                        source,
+                    })
+                }
             }
         }
     }
@@ -261,13 +384,12 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
         .append(true)
         .open(path)
         .map_err(write_err)?;
-    let mut lines = text[..keep_len].matches('\n').count();
     if dropped.is_some() {
-        file.set_len(keep_len as u64).map_err(write_err)?;
-    } else if !text.is_empty() && !text.ends_with('\n') {
+        file.set_len(keep_len).map_err(write_err)?;
+    }
+    if unended {
         // A whole last line without its newline: finish it so the next line starts clean.
         file.write_all(b"\n").map_err(write_err)?;
-        lines += 1;
     }
     Ok(Resumed {
         file,

@@ -88,9 +88,7 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
     let (header, _) = read_jobs(jobs, |_| false)?;
     let mut tally = Tally::new(&header);
     for path in results {
-        for (at, result) in read_results(path)? {
-            tally.add(at, result)?;
-        }
+        read_results(path, |at, result| tally.add(at, result))?;
     }
     let problems = tally.problems();
     if !problems.is_empty() {
