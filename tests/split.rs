@@ -618,7 +618,42 @@ fn hostile_inputs_are_refused() {
     let long = dir.file("long.jsonl");
     std::fs::write(&long, format!("{}\n", "x".repeat(100_000))).unwrap();
 
+    let absurd = dir.file("absurd.jsonl");
+    let emit = |depth: &str| -> Vec<String> {
+        [
+            "perft",
+            "--depth",
+            depth,
+            "--split-depth",
+            depth,
+            "--emit-jobs",
+            s(&absurd),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+
     let table = vec![
+        Hostile {
+            name: "a split of 133 million jobs",
+            args: emit("5"),
+            code: 2,
+            words: vec![
+                "split depth 5 makes about 1.4e8 jobs (3290240 counted at ply 4)".into(),
+                "GB of jobs file".into(),
+                "the limit is 10000000 jobs".into(),
+            ],
+        },
+        Hostile {
+            name: "a split far past the limit",
+            args: emit("40"),
+            code: 2,
+            words: vec![
+                "split depth 40 makes about".into(),
+                "(3290240 counted at ply 4)".into(),
+                "the limit is 10000000 jobs".into(),
+            ],
+        },
         Hostile {
             name: "a FIFO as the jobs file",
             args: vec!["perft".into(), "--jobs".into(), p(&fifo)],
@@ -733,4 +768,5 @@ fn hostile_inputs_are_refused() {
             assert!(err.contains(w), "{}: expected {w:?} in {err}", row.name);
         }
     }
+    assert!(!absurd.exists(), "a refused split writes nothing");
 }

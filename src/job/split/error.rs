@@ -122,6 +122,31 @@ pub enum SplitError {
         /// The perft depth.
         depth: u32,
     },
+    /// A split with more jobs than [`super::MAX_JOBS`], refused before anything is written.
+    #[error(
+        "split depth {split_depth} makes {} jobs ({counted} counted at ply {ply}), {} of jobs file; \
+         the limit is {limit} jobs: cut at a shallower ply",
+        about(*.estimate, *.ply == *.split_depth),
+        bytes(*.estimate * super::frontier::line_bytes(*.split_depth))
+    )]
+    TooManyJobs {
+        /// The split depth asked for.
+        split_depth: u32,
+        /// The ply where counting stopped: the split depth, or the first ply past the limit.
+        ply: u32,
+        /// The frontier's size at that ply.
+        counted: u64,
+        /// The estimated job count at the split depth.
+        estimate: f64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A jobs file that grew past what a shard will read, found while writing it.
+    #[error("the jobs file passes {limit} bytes, the most a shard reads: cut at a shallower ply")]
+    JobsFileTooLarge {
+        /// The limit.
+        limit: u64,
+    },
     /// A split asked of no generators at all.
     #[error("no generators to split with")]
     NoGenerators,
@@ -253,6 +278,28 @@ pub enum Problem {
         /// The generators of the run: the first result's, or those asked for.
         expected: Vec<String>,
     },
+}
+
+/// A job count as text: exact when it was counted, else rounded.
+fn about(estimate: f64, exact: bool) -> String {
+    if exact {
+        format!("{estimate:.0}")
+    } else {
+        format!("about {estimate:.1e}")
+    }
+}
+
+/// A size in bytes as text, in the unit that reads best.
+fn bytes(n: f64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "kB", "MB", "GB"];
+    let mut n = n;
+    for unit in UNITS {
+        if n < 1000.0 {
+            return format!("about {n:.0} {unit}");
+        }
+        n /= 1000.0;
+    }
+    format!("about {:.1e} GB", n)
 }
 
 /// At most this many indices or lines are listed in a message.

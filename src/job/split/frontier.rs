@@ -3,8 +3,8 @@
 //! answer; below it, each shard compares the generators' counts job by job. Together
 //! that compares as much as one unsplit perft does.
 
-use super::files::json_line;
-use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT};
+use super::files::{json_line, MAX_FILE_BYTES};
+use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -65,6 +65,7 @@ pub fn emit(
     if gens.is_empty() {
         return Err(SplitError::NoGenerators);
     }
+    check_size(root, split_depth, gens[0])?;
     let body_path = with_suffix(out, ".body.tmp");
     let whole_path = with_suffix(out, ".tmp");
     let written = write_body(&body_path, root, depth, split_depth, gens).and_then(|cut| {
@@ -94,6 +95,44 @@ pub fn emit(
     written
 }
 
+/// The rough length of a job line in bytes, for the estimate in a refusal: a FEN, a
+/// check and the keys, and a move per ply.
+pub(super) fn line_bytes(split_depth: u32) -> f64 {
+    140.0 + 7.0 * f64::from(split_depth)
+}
+
+/// Refuses a split of more than [`MAX_JOBS`] jobs, before anything is written. The
+/// frontier is counted ply by ply, the last ply counted rather than played, so a ply
+/// costs about as much as the frontier one ply up; counting stops where the next ply
+/// alone, grown as the last one did, would be [`CLEARLY`] times the limit, so that a
+/// refusal costs little however deep the split asked.
+fn check_size(root: &Position, split_depth: u32, g: &dyn Generator) -> Result<(), SplitError> {
+    let mut above = 1u64;
+    for ply in 1..=split_depth {
+        let counted = g.perft(root, ply);
+        let growth = counted as f64 / above as f64;
+        let next = counted as f64 * growth;
+        if counted > MAX_JOBS || (ply < split_depth && next > CLEARLY * MAX_JOBS as f64) {
+            return Err(SplitError::TooManyJobs {
+                split_depth,
+                ply,
+                counted,
+                estimate: counted as f64 * growth.powi((split_depth - ply) as i32),
+                limit: MAX_JOBS,
+            });
+        }
+        if counted == 0 {
+            break;
+        }
+        above = counted;
+    }
+    Ok(())
+}
+
+/// How far past the limit an estimate must be to refuse without counting: far enough
+/// that an uneven tree does not turn away a split that fits.
+const CLEARLY: f64 = 4.0;
+
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = OsString::from(path.as_os_str());
     name.push(suffix);
@@ -122,11 +161,17 @@ fn write_body(
         remaining: depth - split_depth,
         out: BufWriter::new(File::create(body).map_err(write_err)?),
         jobs: 0,
+        bytes: 0,
     };
     let cut = match walk.visit(root, &mut Vec::new(), split_depth) {
         Ok(None) => Cut::Jobs(walk.jobs),
         Ok(Some(d)) => Cut::Disagree(d),
-        Err(e) => return Err(write_err(e)),
+        Err(WalkError::Io(e)) => return Err(write_err(e)),
+        Err(WalkError::TooLarge) => {
+            return Err(SplitError::JobsFileTooLarge {
+                limit: MAX_FILE_BYTES,
+            })
+        }
     };
     walk.out.flush().map_err(write_err)?;
     Ok(cut)
@@ -137,6 +182,20 @@ struct Walk<'a> {
     remaining: u32,
     out: BufWriter<File>,
     jobs: u64,
+    /// Bytes of job lines written, held under [`MAX_FILE_BYTES`] so a shard can read
+    /// whatever emit writes (long paths make long lines, which the job count misses).
+    bytes: u64,
+}
+
+enum WalkError {
+    Io(io::Error),
+    TooLarge,
+}
+
+impl From<io::Error> for WalkError {
+    fn from(e: io::Error) -> WalkError {
+        WalkError::Io(e)
+    }
 }
 
 impl Walk<'_> {
@@ -145,7 +204,7 @@ impl Walk<'_> {
         pos: &Position,
         path: &mut Vec<Move>,
         plies: u32,
-    ) -> io::Result<Option<FrontierDisagreement>> {
+    ) -> Result<Option<FrontierDisagreement>, WalkError> {
         if plies == 0 {
             let line = JobLine {
                 index: self.jobs,
@@ -153,7 +212,12 @@ impl Walk<'_> {
                 fen: pos.fen(),
                 depth: self.remaining,
             };
-            self.out.write_all(json_line(&line)?.as_bytes())?;
+            let text = json_line(&line)?;
+            self.bytes += text.len() as u64;
+            if self.bytes > MAX_FILE_BYTES {
+                return Err(WalkError::TooLarge);
+            }
+            self.out.write_all(text.as_bytes())?;
             self.jobs += 1;
             return Ok(None);
         }

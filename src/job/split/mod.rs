@@ -25,6 +25,12 @@ use std::fmt;
 /// The `format` field of a jobs file header; bumped whenever a field's meaning changes.
 pub const JOBS_FORMAT: &str = "xqdiff-jobs/1";
 
+/// The most jobs a split may have. It is about 2 GB of jobs file, and more than any
+/// scheduler wants: the start position cut at ply 4 (3.3 million jobs) fits, at ply 5
+/// (133 million, some 23 GB) it does not. Emit counts the frontier before writing and
+/// refuses a split past this.
+pub const MAX_JOBS: u64 = 10_000_000;
+
 /// Names one split: a hash of the format, the root's canonical FEN, the depth and the
 /// split depth. The frontier is enumerated in a fixed order, so equal ids mean equal job
 /// lists, and a result carrying another id belongs to another split.
