@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{self, registry};
@@ -515,7 +516,15 @@ fn a_planted_bug_shows_in_the_job_results() {
     let dir = Scratch::new("planted");
     let jobs = dir.file("jobs.jsonl");
     let naive = generators::by_name("naive").unwrap();
-    let emitted = emit(&jobs, &Position::startpos(), 3, 1, &[naive]).unwrap();
+    let emitted = emit(
+        &jobs,
+        &Position::startpos(),
+        3,
+        1,
+        &[naive],
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     let Emitted::Written(header) = emitted else {
         panic!("one generator cannot disagree with itself");
     };
@@ -769,4 +778,41 @@ fn hostile_inputs_are_refused() {
         }
     }
     assert!(!absurd.exists(), "a refused split writes nothing");
+}
+
+/// A split stopped by a signal mid-write leaves its folder as it was: no jobs file, whole
+/// or part, and no temporary of tens of megabytes.
+#[test]
+fn an_interrupted_emit_leaves_nothing_behind() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = Scratch::new("interrupted");
+    let folder = dir.file("out");
+    std::fs::create_dir(&folder).unwrap();
+    let jobs = folder.join("jobs.jsonl");
+    // 3.3 million jobs: several seconds of writing, within the job limit.
+    let child = command(&[
+        "perft",
+        "--depth",
+        "4",
+        "--split-depth",
+        "4",
+        "--emit-jobs",
+        s(&jobs),
+    ])
+    .spawn()
+    .expect("start emit");
+    // Signal once the walk has written a good part of the job lines.
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
+    kill(pid, Signal::SIGTERM).expect("signal emit");
+    let out = child.wait_with_output().expect("wait for emit");
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(128 + 15), "{said}");
+    assert!(said.contains("SIGTERM stopped the split"), "{said}");
+    let left: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

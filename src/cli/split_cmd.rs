@@ -2,7 +2,7 @@
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
 use super::out::{errln, outln};
-use super::{pool, CliError, Outcome};
+use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
 use crate::job::split::files::{read_jobs, resume, write_result};
@@ -101,7 +101,14 @@ fn emit_jobs(
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let started = Instant::now();
-    match emit(out, root, depth, split_depth, generators)? {
+    match emit(
+        out,
+        root,
+        depth,
+        split_depth,
+        generators,
+        signals::install(),
+    )? {
         Emitted::Written(h) => {
             outln!(
                 "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
@@ -125,6 +132,16 @@ fn emit_jobs(
             outln!("  {d}");
             outln!("  (`xqdiff moves --fen` on that position lists each generator's moves)");
             Ok(Outcome::Disagree)
+        }
+        Emitted::Stopped => {
+            // Only a signal raises the flag; SIGINT stands in should its number be lost.
+            let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
+            errln!(
+                "xqdiff: {} stopped the split; {} was not written",
+                signals::name(sig),
+                out.display()
+            );
+            Ok(Outcome::Interrupted(sig))
         }
     }
 }

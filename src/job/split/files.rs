@@ -253,6 +253,29 @@ fn check_header(header: &Header, at: Location) -> Result<(), SplitError> {
     Ok(())
 }
 
+/// The folder `path` is in, for temporaries that must be renamed onto it.
+pub(super) fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// A uniquely named temporary beside `path`, to be persisted over it: a rename within one
+/// folder is atomic, so readers see the old file or the new one, never a part. It is
+/// removed when dropped unpersisted. Its mode is what a plain create would give (the
+/// umask applied), not the temporary's usual owner-only.
+pub(super) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".xqdiff-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(folder_of(path))
+}
+
 /// A header or job as its JSON line, newline included.
 pub(super) fn json_line<T: serde::Serialize>(value: &T) -> io::Result<String> {
     let mut line = serde_json::to_string(value).map_err(io::Error::other)?;

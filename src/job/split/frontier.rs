@@ -3,17 +3,17 @@
 //! answer; below it, each shard compares the generators' counts job by job. Together
 //! that compares as much as one unsplit perft does.
 
-use super::files::{json_line, MAX_FILE_BYTES};
+use super::files::{folder_of, json_line, temp_beside, MAX_FILE_BYTES};
 use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
-use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the generators part ways above the cut, so there is no one frontier to write.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,17 +46,23 @@ pub enum Emitted {
     Written(Header),
     /// The generators disagree above the cut; nothing was written.
     Disagree(FrontierDisagreement),
+    /// The stop flag was raised; nothing was written.
+    Stopped,
 }
 
 /// Writes the jobs of perft `depth` from `root` cut `split_depth` plies down to `out`,
-/// checking on the way that all `gens` agree above the cut. The file appears whole
-/// or not at all: it is written under a temporary name and renamed.
+/// checking on the way that all `gens` agree above the cut, and stopping (with nothing
+/// written) once `stop` is raised. The file appears whole or not at all: the job lines
+/// go to an unnamed temporary, which vanishes however the process ends, and the whole
+/// file to a named one beside `out`, renamed over it at the end and removed on any
+/// failure or stop; only a kill during that last copy can leave it behind.
 pub fn emit(
     out: &Path,
     root: &Position,
     depth: u32,
     split_depth: u32,
     gens: &[&dyn Generator],
+    stop: &AtomicBool,
 ) -> Result<Emitted, SplitError> {
     crate::depth::check(depth.into())?;
     if split_depth > depth {
@@ -66,33 +72,64 @@ pub fn emit(
         return Err(SplitError::NoGenerators);
     }
     check_size(root, split_depth, gens[0])?;
-    let body_path = with_suffix(out, ".body.tmp");
-    let whole_path = with_suffix(out, ".tmp");
-    let written = write_body(&body_path, root, depth, split_depth, gens).and_then(|cut| {
-        let jobs = match cut {
-            Cut::Jobs(n) => n,
-            Cut::Disagree(d) => return Ok(Emitted::Disagree(d)),
-        };
-        let header = Header {
-            format: JOBS_FORMAT.to_owned(),
-            split: SplitId::of(root, depth, split_depth),
-            root: root.fen(),
-            depth,
-            split_depth,
-            jobs,
-            checked_by: gens.iter().map(|g| g.name().to_owned()).collect(),
-        };
-        assemble(&whole_path, &header, &body_path)?;
-        std::fs::rename(&whole_path, out).map_err(|source| SplitError::Write {
-            path: out.to_owned(),
-            source,
-        })?;
-        Ok(Emitted::Written(header))
-    });
-    // The temporaries are gone whatever happened; a failure to remove them changes nothing.
-    let _ = std::fs::remove_file(&body_path);
-    let _ = std::fs::remove_file(&whole_path);
-    written
+    let write_err = |source| SplitError::Write {
+        path: out.to_owned(),
+        source,
+    };
+    let mut walk = Walk {
+        gens,
+        remaining: depth - split_depth,
+        out: BufWriter::new(tempfile::tempfile_in(folder_of(out)).map_err(write_err)?),
+        jobs: 0,
+        bytes: 0,
+        stop,
+    };
+    let jobs = match walk.visit(root, &mut Vec::new(), split_depth) {
+        Ok(None) => walk.jobs,
+        Ok(Some(d)) => return Ok(Emitted::Disagree(d)),
+        Err(WalkError::Io(e)) => return Err(write_err(e)),
+        Err(WalkError::Stopped) => return Ok(Emitted::Stopped),
+        Err(WalkError::TooLarge) => {
+            return Err(SplitError::JobsFileTooLarge {
+                limit: MAX_FILE_BYTES,
+            })
+        }
+    };
+    let mut body = walk
+        .out
+        .into_inner()
+        .map_err(|e| write_err(e.into_error()))?;
+    body.seek(SeekFrom::Start(0)).map_err(write_err)?;
+    let header = Header {
+        format: JOBS_FORMAT.to_owned(),
+        split: SplitId::of(root, depth, split_depth),
+        root: root.fen(),
+        depth,
+        split_depth,
+        jobs,
+        checked_by: gens.iter().map(|g| g.name().to_owned()).collect(),
+    };
+    let mut whole = temp_beside(out).map_err(write_err)?;
+    let mut w = BufWriter::new(whole.as_file_mut());
+    w.write_all(json_line(&header).map_err(write_err)?.as_bytes())
+        .map_err(write_err)?;
+    let mut reader = BufReader::new(body);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(write_err)? == 0 {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(Emitted::Stopped);
+        }
+        w.write_all(&line).map_err(write_err)?;
+    }
+    w.flush().map_err(write_err)?;
+    drop(w);
+    whole.as_file().sync_all().map_err(write_err)?;
+    whole.persist(out).map_err(|e| write_err(e.error))?;
+    Ok(Emitted::Written(header))
 }
 
 /// The rough length of a job line in bytes, for the estimate in a refusal: a FEN, a
@@ -133,50 +170,6 @@ fn check_size(root: &Position, split_depth: u32, g: &dyn Generator) -> Result<()
 /// that an uneven tree does not turn away a split that fits.
 const CLEARLY: f64 = 4.0;
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = OsString::from(path.as_os_str());
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
-enum Cut {
-    Jobs(u64),
-    Disagree(FrontierDisagreement),
-}
-
-/// The job lines, in path order (moves sorted at every ply), into `body`.
-fn write_body(
-    body: &Path,
-    root: &Position,
-    depth: u32,
-    split_depth: u32,
-    gens: &[&dyn Generator],
-) -> Result<Cut, SplitError> {
-    let write_err = |source| SplitError::Write {
-        path: body.to_owned(),
-        source,
-    };
-    let mut walk = Walk {
-        gens,
-        remaining: depth - split_depth,
-        out: BufWriter::new(File::create(body).map_err(write_err)?),
-        jobs: 0,
-        bytes: 0,
-    };
-    let cut = match walk.visit(root, &mut Vec::new(), split_depth) {
-        Ok(None) => Cut::Jobs(walk.jobs),
-        Ok(Some(d)) => Cut::Disagree(d),
-        Err(WalkError::Io(e)) => return Err(write_err(e)),
-        Err(WalkError::TooLarge) => {
-            return Err(SplitError::JobsFileTooLarge {
-                limit: MAX_FILE_BYTES,
-            })
-        }
-    };
-    walk.out.flush().map_err(write_err)?;
-    Ok(cut)
-}
-
 struct Walk<'a> {
     gens: &'a [&'a dyn Generator],
     remaining: u32,
@@ -185,11 +178,13 @@ struct Walk<'a> {
     /// Bytes of job lines written, held under [`MAX_FILE_BYTES`] so a shard can read
     /// whatever emit writes (long paths make long lines, which the job count misses).
     bytes: u64,
+    stop: &'a AtomicBool,
 }
 
 enum WalkError {
     Io(io::Error),
     TooLarge,
+    Stopped,
 }
 
 impl From<io::Error> for WalkError {
@@ -205,6 +200,9 @@ impl Walk<'_> {
         path: &mut Vec<Move>,
         plies: u32,
     ) -> Result<Option<FrontierDisagreement>, WalkError> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(WalkError::Stopped);
+        }
         if plies == 0 {
             let line = JobLine {
                 index: self.jobs,
@@ -259,31 +257,16 @@ fn agreed_children(
     })
 }
 
-fn assemble(whole: &Path, header: &Header, body: &Path) -> Result<(), SplitError> {
-    let write_err = |source| SplitError::Write {
-        path: whole.to_owned(),
-        source,
-    };
-    let mut out = BufWriter::new(File::create(whole).map_err(write_err)?);
-    out.write_all(json_line(header).map_err(write_err)?.as_bytes())
-        .map_err(write_err)?;
-    let mut jobs = File::open(body).map_err(|source| SplitError::Read {
-        path: body.to_owned(),
-        source,
-    })?;
-    io::copy(&mut jobs, &mut out).map_err(write_err)?;
-    out.into_inner()
-        .map_err(|e| write_err(e.into_error()))?
-        .sync_all()
-        .map_err(write_err)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::files::read_jobs;
     use super::*;
     use crate::generators::planted::{Bug, Planted};
     use crate::generators::registry;
+    use std::path::PathBuf;
+
+    /// A stop flag never raised.
+    static GO: AtomicBool = AtomicBool::new(false);
 
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("xqdiff-frontier-{}-{name}", std::process::id()))
@@ -304,9 +287,10 @@ mod tests {
             (&endgame, 3, 2),
         ] {
             let out = temp(&format!("{depth}-{split}.jsonl"));
-            let header = match emit(&out, pos, depth, split, &gens).unwrap() {
+            let header = match emit(&out, pos, depth, split, &gens, &GO).unwrap() {
                 Emitted::Written(h) => h,
                 Emitted::Disagree(d) => panic!("{d}"),
+                Emitted::Stopped => panic!("stopped unasked"),
             };
             let (read, jobs) = read_jobs(&out, |_| true).unwrap();
             std::fs::remove_file(&out).unwrap();
@@ -330,7 +314,7 @@ mod tests {
         let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
         let gens: Vec<&dyn Generator> = vec![registry()[0], &planted];
         let out = temp("planted.jsonl");
-        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens).unwrap();
+        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens, &GO).unwrap();
         assert!(
             !out.exists(),
             "a split the generators disagree on is not written"
@@ -340,7 +324,9 @@ mod tests {
                 assert!(d.path.is_empty(), "the root already differs: {d}");
                 assert!(d.detail.contains("only in planted"), "{d}");
             }
-            Emitted::Written(_) => panic!("the planted pawn bug went unnoticed"),
+            Emitted::Written(_) | Emitted::Stopped => {
+                panic!("the planted pawn bug went unnoticed")
+            }
         }
     }
 
@@ -349,17 +335,37 @@ mod tests {
         let start = Position::startpos();
         let out = temp("never.jsonl");
         assert!(matches!(
-            emit(&out, &start, 2, 3, &registry()),
+            emit(&out, &start, 2, 3, &registry(), &GO),
             Err(SplitError::TooDeep { .. })
         ));
         assert!(matches!(
-            emit(&out, &start, 2, 1, &[]),
+            emit(&out, &start, 2, 1, &[], &GO),
             Err(SplitError::NoGenerators)
         ));
         assert!(matches!(
-            emit(&out, &start, crate::depth::MAX_DEPTH + 1, 1, &registry()),
+            emit(
+                &out,
+                &start,
+                crate::depth::MAX_DEPTH + 1,
+                1,
+                &registry(),
+                &GO
+            ),
             Err(SplitError::DepthArg(_))
         ));
         assert!(!out.exists());
+    }
+
+    /// A raised stop flag ends the split with nothing left in the folder: no jobs file and
+    /// no temporary.
+    #[test]
+    fn a_stopped_split_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("jobs.jsonl");
+        let stop = AtomicBool::new(true);
+        let emitted = emit(&out, &Position::startpos(), 3, 2, &registry(), &stop).unwrap();
+        assert_eq!(emitted, Emitted::Stopped);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }
