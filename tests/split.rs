@@ -12,7 +12,7 @@ use xqdiff::generators::{self, registry};
 use xqdiff::job::split::files::read_jobs;
 use xqdiff::job::split::frontier::{emit, Emitted};
 use xqdiff::job::split::shard::count_job;
-use xqdiff::job::split::Shard;
+use xqdiff::job::split::{JobResult, Shard};
 use xqdiff::{Generator, Position};
 
 /// A scratch directory, removed when the test ends.
@@ -231,13 +231,27 @@ fn edit_line(
     value
 }
 
-/// Rewrites one result line so `generator` counted one node more on it.
-fn tamper(path: &Path, line: usize, generator: &str) -> u64 {
-    let value = edit_line(path, line, |v| {
-        let n = v["counts"][generator].as_u64().unwrap();
-        v["counts"][generator] = (n + 1).into();
+/// Rewrites result line `line` (from 0) with `edit` and seals it again against its job
+/// in `jobs`, as someone with the hash function could: what is left to catch it is
+/// whatever comes after the check. Returns the job's index.
+fn forge(path: &Path, line: usize, jobs: &Path, edit: impl FnOnce(&mut JobResult)) -> u64 {
+    let checks = read_jobs(jobs, |_| false).unwrap().checks;
+    let mut index = 0;
+    edit_line(path, line, |v| {
+        let mut r: JobResult = serde_json::from_value(v.clone()).unwrap();
+        edit(&mut r);
+        r.seal(checks[r.index as usize]);
+        index = r.index;
+        *v = serde_json::to_value(&r).unwrap();
     });
-    value["index"].as_u64().unwrap()
+    index
+}
+
+/// Rewrites one result line so `generator` counted one node more on it, sealed again.
+fn tamper(path: &Path, line: usize, generator: &str, jobs: &Path) -> u64 {
+    forge(path, line, jobs, |r| {
+        *r.counts.get_mut(generator).unwrap() += 1;
+    })
 }
 
 /// Every way a set of result files can fail to be the split, each through one merge:
@@ -277,7 +291,7 @@ fn merge_names_what_is_wrong() {
     .unwrap();
     let tampered = dir.file("tampered.jsonl");
     std::fs::copy(&r[1], &tampered).unwrap();
-    let odd_job = tamper(&tampered, 5, "mailbox");
+    let odd_job = tamper(&tampered, 5, "mailbox", &jobs);
     let missing = dir.file("nowhere.jsonl");
 
     let p = |path: &PathBuf| s(path).to_owned();
@@ -446,7 +460,11 @@ fn bad_split_usage_is_refused() {
     )
     .unwrap();
     let edited = dir.file("edited.jsonl");
-    std::fs::write(&edited, text_jobs.replacen("\"depth\":3", "\"depth\":4", 1)).unwrap();
+    // The root of the header changed to the position after one move: every line still
+    // matches its check, but not the split id.
+    let moved = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b - - 0 1";
+    let root = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&edited, text_jobs.replacen(root, moved, 1)).unwrap();
     let j = s(&jobs);
     let table: &[(&[&str], &str)] = &[
         (
@@ -491,7 +509,10 @@ fn bad_split_usage_is_refused() {
             &["perft", "--jobs", s(&short)],
             "header announces 1920 jobs, the file has 100",
         ),
-        (&["perft", "--jobs", s(&edited)], "does not match its root"),
+        (
+            &["perft", "--jobs", s(&edited)],
+            "does not match the header and its jobs",
+        ),
         (
             &["perft", "--jobs", "/nonexistent/jobs.jsonl"],
             "cannot read /nonexistent/jobs.jsonl",
@@ -528,7 +549,7 @@ fn a_planted_bug_shows_in_the_job_results() {
     let Emitted::Written(header) = emitted else {
         panic!("one generator cannot disagree with itself");
     };
-    let (_, all) = read_jobs(&jobs, |_| true).unwrap();
+    let all = read_jobs(&jobs, |_| true).unwrap().jobs;
     let bitboard = generators::by_name("bitboard").unwrap();
     let planted = Planted::new(Bug::CannonCannotCapture);
     let odd = |engines: &[&dyn Generator]| -> usize {
@@ -604,8 +625,8 @@ fn hostile_inputs_are_refused() {
     let huge = dir.file("huge.jsonl");
     std::fs::copy(&results, &huge).unwrap();
     for line in [0, 1] {
-        edit_line(&huge, line, |v| {
-            v["counts"]["bitboard"] = (1u64 << 63).into()
+        forge(&huge, line, &jobs, |r| {
+            r.counts.insert("bitboard".into(), 1 << 63);
         });
     }
 
@@ -627,6 +648,76 @@ fn hostile_inputs_are_refused() {
     let long = dir.file("long.jsonl");
     std::fs::write(&long, format!("{}\n", "x".repeat(100_000))).unwrap();
 
+    // Jobs edited by hand: a job's position, a job's path, the format of an older xqdiff.
+    let jobs_fen = dir.file("jobs-fen.jsonl");
+    std::fs::copy(&jobs, &jobs_fen).unwrap();
+    let job_lines = std::fs::read_to_string(&jobs).unwrap();
+    let job_2: serde_json::Value = serde_json::from_str(job_lines.lines().nth(2).unwrap()).unwrap();
+    let other_fen = job_2["fen"].clone();
+    edit_line(&jobs_fen, 1, |v| v["fen"] = other_fen);
+    let jobs_path = dir.file("jobs-path.jsonl");
+    std::fs::copy(&jobs, &jobs_path).unwrap();
+    edit_line(&jobs_path, 1, |v| v["path"] = serde_json::json!(["a0a2"]));
+    let jobs_v1 = dir.file("jobs-v1.jsonl");
+    std::fs::copy(&jobs, &jobs_v1).unwrap();
+    edit_line(&jobs_v1, 0, |v| v["format"] = "xqdiff-jobs/1".into());
+    // Results edited by hand: a count raised by one, a result moved to another job, a
+    // line without a check as older xqdiffs wrote them.
+    let plus_one = dir.file("plus-one.jsonl");
+    std::fs::copy(&results, &plus_one).unwrap();
+    edit_line(&plus_one, 3, |v| {
+        let n = v["counts"]["bitboard"].as_u64().unwrap();
+        v["counts"]["bitboard"] = (n + 1).into();
+    });
+    let moved = dir.file("moved.jsonl");
+    std::fs::copy(&results, &moved).unwrap();
+    edit_line(&moved, 4, |v| v["index"] = 5.into());
+    let unchecked = dir.file("unchecked.jsonl");
+    std::fs::copy(&results, &unchecked).unwrap();
+    edit_line(&unchecked, 0, |v| {
+        v.as_object_mut().unwrap().remove("check");
+    });
+    // A shard run twice into one output: five results repeated. And a repeat that
+    // differs, both sealed.
+    let result_lines: Vec<String> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let doubled = dir.file("doubled.jsonl");
+    std::fs::write(
+        &doubled,
+        format!(
+            "{}\n{}\n",
+            result_lines.join("\n"),
+            result_lines[..5].join("\n")
+        ),
+    )
+    .unwrap();
+    let conflict = dir.file("conflict.jsonl");
+    std::fs::write(
+        &conflict,
+        format!("{}\n{}\n", result_lines.join("\n"), result_lines[0]),
+    )
+    .unwrap();
+    tamper(&conflict, 44, "bitboard", &jobs);
+    let shard_into = |output: &PathBuf| -> Vec<String> {
+        [
+            "perft",
+            "--jobs",
+            s(&jobs),
+            "--generator",
+            "bitboard",
+            "--output",
+            s(output),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let merge_of = |jobs: &PathBuf, results: &PathBuf| -> Vec<String> {
+        vec!["merge".into(), "--jobs".into(), p(jobs), p(results)]
+    };
+
     let absurd = dir.file("absurd.jsonl");
     let emit = |depth: &str| -> Vec<String> {
         [
@@ -643,6 +734,104 @@ fn hostile_inputs_are_refused() {
     };
 
     let table = vec![
+        Hostile {
+            name: "a job's position edited",
+            args: vec!["perft".into(), "--jobs".into(), p(&jobs_fen)],
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_fen)
+            )],
+        },
+        Hostile {
+            name: "a job's position edited, merged",
+            args: merge_of(&jobs_fen, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_fen)
+            )],
+        },
+        Hostile {
+            name: "a job's path edited",
+            args: vec!["perft".into(), "--jobs".into(), p(&jobs_path)],
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_path)
+            )],
+        },
+        Hostile {
+            name: "a jobs file of the format before checks",
+            args: merge_of(&jobs_v1, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:1: format \"xqdiff-jobs/1\", but this xqdiff reads \"xqdiff-jobs/2\"",
+                p(&jobs_v1)
+            )],
+        },
+        Hostile {
+            name: "a result's count raised by one",
+            args: merge_of(&jobs, &plus_one),
+            code: 2,
+            words: vec![format!(
+                "{}:4: result for job 3 does not match its check",
+                p(&plus_one)
+            )],
+        },
+        Hostile {
+            name: "a result's count raised by one, resumed",
+            args: shard_into(&plus_one),
+            code: 2,
+            words: vec![format!(
+                "{}:4: result for job 3 does not match its check",
+                p(&plus_one)
+            )],
+        },
+        Hostile {
+            name: "a result moved to another job",
+            args: merge_of(&jobs, &moved),
+            code: 2,
+            words: vec![format!(
+                "{}:5: result for job 5 does not match its check",
+                p(&moved)
+            )],
+        },
+        Hostile {
+            name: "a result without a check",
+            args: merge_of(&jobs, &unchecked),
+            code: 2,
+            words: vec![format!(
+                "{}:1: result line has no check (written by an older xqdiff)",
+                p(&unchecked)
+            )],
+        },
+        Hostile {
+            name: "repeated results, resumed",
+            args: shard_into(&doubled),
+            code: 0,
+            words: vec![
+                format!("{}: removed 5 repeated result lines", p(&doubled)),
+                "0 to run, 44 already in".into(),
+                "bitboard             1920 nodes".into(),
+            ],
+        },
+        // The row above rewrote the file without its repeats.
+        Hostile {
+            name: "repeated results, merged after the resume",
+            args: merge_of(&jobs, &doubled),
+            code: 0,
+            words: vec!["bitboard             1920 nodes".into()],
+        },
+        Hostile {
+            name: "a repeated result that differs, resumed",
+            args: shard_into(&conflict),
+            code: 2,
+            words: vec![format!(
+                "{}:45: result for job 0 differs from the one at line 1",
+                p(&conflict)
+            )],
+        },
         Hostile {
             name: "a split of 133 million jobs",
             args: emit("5"),
@@ -774,7 +963,7 @@ fn hostile_inputs_are_refused() {
             );
         }
         for w in &row.words {
-            assert!(err.contains(w), "{}: expected {w:?} in {err}", row.name);
+            assert!(said.contains(w), "{}: expected {w:?} in {said}", row.name);
         }
     }
     assert!(!absurd.exists(), "a refused split writes nothing");

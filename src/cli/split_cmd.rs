@@ -44,7 +44,8 @@ pub struct SplitArgs {
     #[arg(long, value_name = "0|1", default_value_t = 0, requires = "shard",
           value_parser = clap::value_parser!(u64).range(0..=1))]
     shard_base: u64,
-    /// Append result lines to FILE, skipping jobs it already holds (default: stdout,
+    /// Append result lines to FILE, skipping jobs it already holds: each is checked
+    /// against its job, and repeats or a line cut short are removed (default: stdout,
     /// with the summary on stderr).
     #[arg(long, value_name = "FILE", requires = "jobs")]
     output: Option<PathBuf>,
@@ -171,7 +172,8 @@ fn run_shard(
     output: Option<&Path>,
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
-    let (header, jobs) = read_jobs(jobs_path, |i| shard.owns(i))?;
+    let file = read_jobs(jobs_path, |i| shard.owns(i))?;
+    let (header, jobs) = (&file.header, &file.jobs);
     let names: Vec<String> = {
         let mut n: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
         n.sort();
@@ -179,7 +181,7 @@ fn run_shard(
     };
     let (mut sink, done) = match output {
         Some(path) => {
-            let resumed = resume(path, header.split, &names)?;
+            let resumed = resume(path, &file, &names)?;
             let sink = Sink {
                 out: Box::new(resumed.file),
                 name: path.to_owned(),
@@ -189,6 +191,13 @@ fn run_shard(
             if let Some(at) = &resumed.dropped {
                 sink.say(&format!(
                     "{at}: dropped a result line cut short; its job runs again"
+                ));
+            }
+            if resumed.duplicates > 0 {
+                sink.say(&format!(
+                    "{}: removed {} repeated result lines",
+                    path.display(),
+                    resumed.duplicates
                 ));
             }
             (sink, resumed.done)
@@ -252,7 +261,7 @@ fn run_shard(
         }
     }
     bar.finish();
-    summary.report(&sink, &jobs, started.elapsed().as_secs_f64());
+    summary.report(&sink, jobs, started.elapsed().as_secs_f64());
     Ok(if summary.disagreeing.is_empty() {
         Outcome::Agree
     } else {

@@ -82,25 +82,67 @@ pub enum SplitError {
         /// The file.
         path: PathBuf,
     },
-    /// A header of another format or version.
-    #[error("{at}: format {found:?}, expected {expected:?}")]
+    /// A header of another format or version, such as a jobs file from before the checks.
+    #[error(
+        "{at}: format {found:?}, but this xqdiff reads {expected:?}: emit the jobs again with it"
+    )]
     Format {
         /// Where.
         at: Location,
-        /// What the header says.
+        /// What the header says (its start).
         found: String,
         /// What this xqdiff reads.
         expected: &'static str,
     },
-    /// A header whose id does not hash from its own root and depths: edited by hand.
-    #[error("{at}: split id {found} does not match its root, depth and split depth (expected {computed})")]
-    HeaderId {
+    /// A header whose id is not the hash of its fields and its jobs: edited by hand.
+    #[error("{at}: split id {found} does not match the header and its jobs (they give {computed}): the file was edited or damaged")]
+    SplitId {
         /// Where.
         at: Location,
         /// The id in the header.
         found: SplitId,
-        /// The id its fields give.
+        /// The id its fields and jobs give.
         computed: SplitId,
+    },
+    /// A header announcing more jobs than a split may have.
+    #[error("{at}: header announces {found} jobs, more than the {limit} a split may have")]
+    HeaderJobs {
+        /// Where.
+        at: Location,
+        /// The count announced.
+        found: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A job line whose check does not match its fields.
+    #[error("{at}: job line does not match its check: the file was edited or damaged")]
+    JobCheck {
+        /// Where.
+        at: Location,
+    },
+    /// A result line whose check does not match its job and counts.
+    #[error("{at}: result for job {index} does not match its check: edited, damaged, or counted for another jobs file")]
+    ResultCheck {
+        /// Where.
+        at: Location,
+        /// The job it names.
+        index: u64,
+    },
+    /// A result line without a check.
+    #[error("{at}: result line has no check (written by an older xqdiff): run its shard again")]
+    ResultUnchecked {
+        /// Where.
+        at: Location,
+    },
+    /// Two verified results for one job that differ: the counting is not repeatable.
+    #[error("{second}: result for job {index} differs from the one at line {first}, both checked: a generator counts differently from run to run")]
+    ResultConflict {
+        /// The later line.
+        second: Location,
+        /// The earlier line's number.
+        first: usize,
+        /// The job.
+        index: u64,
     },
     /// A jobs file asking for a perft past the bound every perft keeps to, so that no
     /// file can recurse past the stack.

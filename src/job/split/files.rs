@@ -2,10 +2,11 @@
 //! 0 in order) and results files (one finished job per line, in any order).
 
 use super::{
-    Header, Job, JobLine, JobResult, Location, Problem, Problems, SplitError, SplitId, JOBS_FORMAT,
+    Check, Header, Job, JobLine, JobResult, Location, Problem, Problems, SplitError, SplitHasher,
+    SplitId, JOBS_FORMAT, MAX_JOBS,
 };
 use crate::position::Position;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -66,8 +67,6 @@ fn kind_of(kind: std::fs::FileType) -> &'static str {
 /// One line of a file.
 struct Line {
     at: Location,
-    /// Byte offset of its start.
-    offset: u64,
     /// Its bytes, without the newline.
     text: Vec<u8>,
     /// Whether it ended with a newline; only the last line of a file can lack one.
@@ -117,7 +116,6 @@ impl Lines {
             path: self.path.clone(),
             line: self.number,
         };
-        let offset = self.offset;
         self.offset += read as u64;
         if self.offset > MAX_FILE_BYTES {
             return Err(SplitError::TooLarge {
@@ -135,34 +133,61 @@ impl Lines {
                 limit: MAX_LINE_BYTES,
             });
         }
-        Ok(Some(Line {
-            at,
-            offset,
-            text,
-            ended,
-        }))
+        Ok(Some(Line { at, text, ended }))
+    }
+}
+
+/// A jobs file as read: its header, the jobs asked for, and every job's check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobsFile {
+    /// The header.
+    pub header: Header,
+    /// The jobs the caller kept, in index order.
+    pub jobs: Vec<Job>,
+    /// Every job's check, by index: what a result for it must be sealed with.
+    pub checks: Vec<Check>,
+}
+
+impl JobsFile {
+    /// Checks a result of this split, found `at`, against its job: an index outside the
+    /// split never verifies.
+    pub fn verify(&self, at: &Location, result: &JobResult) -> Result<(), SplitError> {
+        if result.check.is_none() {
+            return Err(SplitError::ResultUnchecked { at: at.clone() });
+        }
+        let check = usize::try_from(result.index)
+            .ok()
+            .and_then(|i| self.checks.get(i));
+        if result.split == self.header.split && check.is_some_and(|&c| result.verifies(c)) {
+            Ok(())
+        } else {
+            Err(SplitError::ResultCheck {
+                at: at.clone(),
+                index: result.index,
+            })
+        }
     }
 }
 
 /// Reads and checks a whole jobs file, keeping the jobs whose index `keep` accepts.
-/// Every line is checked whether kept or not, so a damaged file fails on every shard.
-pub fn read_jobs(
-    path: &Path,
-    mut keep: impl FnMut(u64) -> bool,
-) -> Result<(Header, Vec<Job>), SplitError> {
+/// Every line is checked whether kept or not, so a damaged file fails on every shard:
+/// each job against its check, and the split id against the header and all the jobs.
+pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsFile, SplitError> {
     let mut lines = Lines::open(path)?;
     let first = lines.next_line()?.ok_or_else(|| SplitError::Empty {
         path: path.to_owned(),
     })?;
-    let header: Header =
-        serde_json::from_slice(&first.text).map_err(|source| SplitError::Json {
-            at: first.at.clone(),
-            what: "jobs header",
-            source,
-        })?;
-    check_header(&header, first.at)?;
+    let header: Header = parse_header(&first)?;
+    check_header(&header, &first.at)?;
     let remaining = header.depth - header.split_depth;
+    let mut hasher = SplitHasher::new(
+        &header.root,
+        header.depth,
+        header.split_depth,
+        &header.checked_by,
+    );
     let mut kept = Vec::new();
+    let mut checks = Vec::new();
     let mut next = 0u64;
     while let Some(line) = lines.next_line()? {
         if line.is_blank() {
@@ -182,6 +207,17 @@ pub fn read_jobs(
                 expected: next,
             });
         }
+        if next == header.jobs {
+            // Past the announced count: refused here, before it can grow the lists.
+            return Err(SplitError::JobCount {
+                path: path.to_owned(),
+                header: header.jobs,
+                found: next + 1,
+            });
+        }
+        if job.check != job.check_in(header.split) {
+            return Err(SplitError::JobCheck { at: here });
+        }
         if job.path.len() != header.split_depth as usize {
             return Err(SplitError::JobShape {
                 at: here,
@@ -198,12 +234,15 @@ pub fn read_jobs(
         }
         let position =
             Position::from_fen(&job.fen).map_err(|source| SplitError::Fen { at: here, source })?;
+        hasher.add(job.digest());
+        checks.push(job.check);
         if keep(job.index) {
             kept.push(Job {
                 index: job.index,
                 path: job.path,
                 position,
                 depth: job.depth,
+                check: job.check,
             });
         }
         next += 1;
@@ -215,17 +254,45 @@ pub fn read_jobs(
             found: next,
         });
     }
-    Ok((header, kept))
-}
-
-fn check_header(header: &Header, at: Location) -> Result<(), SplitError> {
-    if header.format != JOBS_FORMAT {
-        return Err(SplitError::Format {
-            at,
-            found: header.format.clone(),
-            expected: JOBS_FORMAT,
+    let computed = hasher.finish(header.jobs);
+    if computed != header.split {
+        return Err(SplitError::SplitId {
+            at: first.at,
+            found: header.split,
+            computed,
         });
     }
+    Ok(JobsFile {
+        header,
+        jobs: kept,
+        checks,
+    })
+}
+
+/// The header line, or why it is not one; a header of another format is named as such
+/// before its fields are read, since they may differ.
+fn parse_header(line: &Line) -> Result<Header, SplitError> {
+    let json_err = |source| SplitError::Json {
+        at: line.at.clone(),
+        what: "jobs header",
+        source,
+    };
+    let value: serde_json::Value = serde_json::from_slice(&line.text).map_err(json_err)?;
+    if let Some(format) = value.get("format").and_then(|f| f.as_str()) {
+        if format != JOBS_FORMAT {
+            return Err(SplitError::Format {
+                at: line.at.clone(),
+                found: format.chars().take(40).collect(),
+                expected: JOBS_FORMAT,
+            });
+        }
+    }
+    serde_json::from_value(value).map_err(json_err)
+}
+
+/// The header's own fields: within the bounds, and a root that is a position. The id is
+/// checked once the jobs it covers are read.
+fn check_header(header: &Header, at: &Location) -> Result<(), SplitError> {
     // Only the depth needs bounding: the split depth is at most it, and every job's path
     // and depth are checked to add up to it.
     crate::depth::check(header.depth.into()).map_err(|source| SplitError::Depth {
@@ -238,18 +305,17 @@ fn check_header(header: &Header, at: Location) -> Result<(), SplitError> {
             depth: header.depth,
         });
     }
-    let root = Position::from_fen(&header.root).map_err(|source| SplitError::Fen {
+    if header.jobs > MAX_JOBS {
+        return Err(SplitError::HeaderJobs {
+            at: at.clone(),
+            found: header.jobs,
+            limit: MAX_JOBS,
+        });
+    }
+    Position::from_fen(&header.root).map_err(|source| SplitError::Fen {
         at: at.clone(),
         source,
     })?;
-    let computed = SplitId::of(&root, header.depth, header.split_depth);
-    if computed != header.split {
-        return Err(SplitError::HeaderId {
-            at,
-            found: header.split,
-            computed,
-        });
-    }
     Ok(())
 }
 
@@ -315,27 +381,33 @@ pub fn read_results(
 pub struct Resumed {
     /// The file, positioned at its end.
     pub file: File,
-    /// The results already in it, with where each stands.
+    /// The results already in it, each once and checked, with where each stands.
     pub done: Vec<(Location, JobResult)>,
     /// How many lines the file holds, so the next one written is line `lines + 1`.
     pub lines: usize,
     /// A last line cut short (a shard killed mid-write), removed from the file.
     pub dropped: Option<Location>,
+    /// Repeated results (a shard run twice into one file), removed from the file.
+    pub duplicates: usize,
 }
 
-/// Opens `path` to append results of `split` counted by `generators`, creating it if
-/// needed. Results already there are returned so their jobs can be skipped; a result of
-/// another split or another set of generators means the file belongs to another run.
-pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resumed, SplitError> {
+/// Opens `path` to append results of `jobs` counted by `generators`, creating it if
+/// needed. Results already there are checked against their jobs and returned so their
+/// jobs can be skipped; one that does not verify stops the shard, since whatever edited
+/// it may have edited more. A result of another split or another set of generators means
+/// the file belongs to another run. A last line cut short and repeated results are
+/// removed, by writing the file anew beside itself and renaming it over.
+pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Resumed, SplitError> {
     let write_err = |source| SplitError::Write {
         path: path.to_owned(),
         source,
     };
-    let mut done = Vec::new();
+    let split = jobs.header.split;
+    let mut done: Vec<(Location, JobResult)> = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut dropped = None;
+    let mut duplicates = 0;
     let mut lines = 0;
-    // Where the kept lines end, and whether the last of them lacks its newline.
-    let mut keep_len = 0;
     let mut unended = false;
     let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
     let mut others: Vec<(Location, Vec<String>)> = Vec::new();
@@ -349,37 +421,56 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
             })
         }
     };
-    if exists {
-        let mut reader = Lines::open(path)?;
-        while let Some(line) = reader.next_line()? {
-            if line.is_blank() {
-                lines = line.at.line;
-                keep_len = line.offset + line.text.len() as u64 + u64::from(line.ended);
-                unended = !line.ended;
+    let mut reader = if exists {
+        Some(Lines::open(path)?)
+    } else {
+        None
+    };
+    while let Some(line) = reader.as_mut().map(Lines::next_line).transpose()?.flatten() {
+        lines = line.at.line;
+        unended = !line.ended;
+        if line.is_blank() {
+            continue;
+        }
+        let r = match serde_json::from_slice::<JobResult>(&line.text) {
+            Ok(r) => r,
+            // Only the last line can lack its newline: one cut short by a kill. (The check
+            // is the last field, so no cut line reads as a whole result.)
+            Err(_) if !line.ended => {
+                dropped = Some(line.at);
                 continue;
             }
-            match serde_json::from_slice::<JobResult>(&line.text) {
-                Ok(r) if r.split != split => foreign.entry(r.split).or_default().push(line.at),
-                Ok(r) if r.generators() != generators => {
-                    others.push((line.at, r.generators()));
-                }
-                Ok(r) => {
-                    lines = line.at.line;
-                    keep_len = line.offset + line.text.len() as u64 + u64::from(line.ended);
-                    unended = !line.ended;
-                    done.push((line.at, r));
-                }
-                // Only the last line can lack its newline: one cut short by a kill.
-                Err(_) if !line.ended => dropped = Some(line.at),
-                Err(source) => {
-                    return Err(SplitError::Json {
-                        at: line.at,
-                        what: "result",
-                        source,
-                    })
-                }
+            Err(source) => {
+                return Err(SplitError::Json {
+                    at: line.at,
+                    what: "result",
+                    source,
+                })
             }
+        };
+        if r.split != split {
+            foreign.entry(r.split).or_default().push(line.at);
+            continue;
         }
+        if r.generators() != generators {
+            others.push((line.at, r.generators()));
+            continue;
+        }
+        jobs.verify(&line.at, &r)?;
+        if let Some(&earlier) = seen.get(&r.index) {
+            let (first, kept) = &done[earlier];
+            if kept.counts != r.counts {
+                return Err(SplitError::ResultConflict {
+                    second: line.at,
+                    first: first.line,
+                    index: r.index,
+                });
+            }
+            duplicates += 1;
+            continue;
+        }
+        seen.insert(r.index, done.len());
+        done.push((line.at, r));
     }
     let mut problems: Vec<Problem> = foreign
         .into_iter()
@@ -402,22 +493,30 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
             problems: Problems(problems),
         });
     }
-    let mut file = OpenOptions::new()
+    if dropped.is_some() || duplicates > 0 || unended {
+        let mut fresh = temp_beside(path).map_err(write_err)?;
+        let mut w = io::BufWriter::new(fresh.as_file_mut());
+        for (i, (at, r)) in done.iter_mut().enumerate() {
+            w.write_all(json_line(r).map_err(write_err)?.as_bytes())
+                .map_err(write_err)?;
+            at.line = i + 1;
+        }
+        w.flush().map_err(write_err)?;
+        drop(w);
+        fresh.as_file().sync_all().map_err(write_err)?;
+        fresh.persist(path).map_err(|e| write_err(e.error))?;
+        lines = done.len();
+    }
+    let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(write_err)?;
-    if dropped.is_some() {
-        file.set_len(keep_len).map_err(write_err)?;
-    }
-    if unended {
-        // A whole last line without its newline: finish it so the next line starts clean.
-        file.write_all(b"\n").map_err(write_err)?;
-    }
     Ok(Resumed {
         file,
         done,
         lines,
         dropped,
+        duplicates,
     })
 }

@@ -4,7 +4,7 @@
 //! that compares as much as one unsplit perft does.
 
 use super::files::{folder_of, json_line, temp_beside, MAX_FILE_BYTES};
-use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT, MAX_JOBS};
+use super::{Check, Header, JobLine, SplitError, SplitHasher, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -76,8 +76,10 @@ pub fn emit(
         path: out.to_owned(),
         source,
     };
+    let checked_by: Vec<String> = gens.iter().map(|g| g.name().to_owned()).collect();
     let mut walk = Walk {
         gens,
+        hasher: SplitHasher::new(&root.fen(), depth, split_depth, &checked_by),
         remaining: depth - split_depth,
         out: BufWriter::new(tempfile::tempfile_in(folder_of(out)).map_err(write_err)?),
         jobs: 0,
@@ -95,6 +97,7 @@ pub fn emit(
             })
         }
     };
+    let hasher = walk.hasher;
     let mut body = walk
         .out
         .into_inner()
@@ -102,12 +105,12 @@ pub fn emit(
     body.seek(SeekFrom::Start(0)).map_err(write_err)?;
     let header = Header {
         format: JOBS_FORMAT.to_owned(),
-        split: SplitId::of(root, depth, split_depth),
+        split: hasher.finish(jobs),
         root: root.fen(),
         depth,
         split_depth,
         jobs,
-        checked_by: gens.iter().map(|g| g.name().to_owned()).collect(),
+        checked_by,
     };
     let mut whole = temp_beside(out).map_err(write_err)?;
     let mut w = BufWriter::new(whole.as_file_mut());
@@ -123,7 +126,12 @@ pub fn emit(
         if stop.load(Ordering::Relaxed) {
             return Ok(Emitted::Stopped);
         }
-        w.write_all(&line).map_err(write_err)?;
+        // The id covers every job, so the checks that carry it are put in only now.
+        let mut job: JobLine =
+            serde_json::from_slice(&line).map_err(|e| write_err(io::Error::other(e)))?;
+        job.check = job.check_in(header.split);
+        w.write_all(json_line(&job).map_err(write_err)?.as_bytes())
+            .map_err(write_err)?;
     }
     w.flush().map_err(write_err)?;
     drop(w);
@@ -172,6 +180,8 @@ const CLEARLY: f64 = 4.0;
 
 struct Walk<'a> {
     gens: &'a [&'a dyn Generator],
+    /// The split id so far, over the jobs written.
+    hasher: SplitHasher,
     remaining: u32,
     out: BufWriter<File>,
     jobs: u64,
@@ -209,7 +219,10 @@ impl Walk<'_> {
                 path: path.clone(),
                 fen: pos.fen(),
                 depth: self.remaining,
+                // Set when the file is put together, once the split id is known.
+                check: Check(0),
             };
+            self.hasher.add(line.digest());
             let text = json_line(&line)?;
             self.bytes += text.len() as u64;
             if self.bytes > MAX_FILE_BYTES {
@@ -260,6 +273,7 @@ fn agreed_children(
 #[cfg(test)]
 mod tests {
     use super::super::files::read_jobs;
+    use super::super::JobsFile;
     use super::*;
     use crate::generators::planted::{Bug, Planted};
     use crate::generators::registry;
@@ -292,7 +306,9 @@ mod tests {
                 Emitted::Disagree(d) => panic!("{d}"),
                 Emitted::Stopped => panic!("stopped unasked"),
             };
-            let (read, jobs) = read_jobs(&out, |_| true).unwrap();
+            let JobsFile {
+                header: read, jobs, ..
+            } = read_jobs(&out, |_| true).unwrap();
             std::fs::remove_file(&out).unwrap();
             assert_eq!(read, header);
             assert_eq!(header.jobs, gens[0].perft(pos, split));

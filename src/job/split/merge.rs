@@ -2,7 +2,9 @@
 //! jobs exactly once.
 
 use super::files::{read_jobs, read_results};
-use super::{add_counts, Header, JobResult, Location, Problem, Problems, SplitError, SplitId};
+use super::{
+    add_counts, Header, JobResult, JobsFile, Location, Problem, Problems, SplitError, SplitId,
+};
 use crate::moves::Move;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -85,8 +87,9 @@ impl Merged {
 /// set of generators; a file that cannot be read or a line that is not a result stops it
 /// at once, naming the file and line.
 pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
-    let (header, _) = read_jobs(jobs, |_| false)?;
-    let mut tally = Tally::new(&header);
+    let file = read_jobs(jobs, |_| false)?;
+    let header = file.header.clone();
+    let mut tally = Tally::new(&file);
     for path in results {
         read_results(path, |at, result| tally.add(at, result))?;
     }
@@ -98,7 +101,7 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
         });
     }
     let odd: BTreeMap<u64, BTreeMap<String, u64>> = tally.disagreeing.into_iter().collect();
-    let (_, odd_jobs) = read_jobs(jobs, |i| odd.contains_key(&i))?;
+    let odd_jobs = read_jobs(jobs, |i| odd.contains_key(&i))?.jobs;
     let disagreements = odd_jobs
         .into_iter()
         .map(|job| JobDisagreement {
@@ -121,7 +124,9 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
 
 /// Running sums and everything out of place, kept small: per job only where it was
 /// first seen, so a split of millions of jobs merges in little memory.
-struct Tally {
+struct Tally<'a> {
+    /// The jobs, whose checks every result is verified against.
+    file: &'a JobsFile,
     split: SplitId,
     jobs: u64,
     files: Vec<PathBuf>,
@@ -138,9 +143,11 @@ struct Tally {
     mixed: BTreeMap<(PathBuf, Vec<String>), Vec<Location>>,
 }
 
-impl Tally {
-    fn new(header: &Header) -> Tally {
+impl<'a> Tally<'a> {
+    fn new(file: &'a JobsFile) -> Tally<'a> {
+        let header = &file.header;
         Tally {
+            file,
             split: header.split,
             jobs: header.jobs,
             files: Vec::new(),
@@ -173,6 +180,8 @@ impl Tally {
                 .push(at);
             return Ok(());
         }
+        // Before anything is taken from it: a line that does not verify stops the merge.
+        self.file.verify(&at, &r)?;
         let generators = r.generators();
         let expected = self.generators.get_or_insert_with(|| generators.clone());
         if generators != *expected {
