@@ -636,6 +636,11 @@ fn hostile_inputs_are_refused() {
     std::fs::copy(&jobs, &deep).unwrap();
     edit_line(&deep, 0, |v| v["depth"] = 100_000.into());
 
+    // A header announcing a quadrillion jobs: refused before any table is sized by it.
+    let many = dir.file("many.jsonl");
+    std::fs::copy(&jobs, &many).unwrap();
+    edit_line(&many, 0, |v| v["jobs"] = 1_000_000_000_000_000u64.into());
+
     let fifo = dir.file("fifo");
     let made = Command::new("mkfifo")
         .arg(&fifo)
@@ -914,6 +919,15 @@ fn hostile_inputs_are_refused() {
             args: vec!["merge".into(), "--jobs".into(), p(&deep), p(&results)],
             code: 2,
             words: vec![format!("{}:1: depth 100000 is beyond", p(&deep))],
+        },
+        Hostile {
+            name: "a header announcing too many jobs",
+            args: merge_of(&many, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:1: header announces 1000000000000000 jobs, more than the 10000000",
+                p(&many)
+            )],
         },
         Hostile {
             name: "counts that overflow in merge",
