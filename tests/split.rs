@@ -2,14 +2,17 @@
 //! processes at the same time, merge; a killed shard resumed; every way a merge must
 //! refuse its input.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{self, registry};
 use xqdiff::job::split::files::read_jobs;
 use xqdiff::job::split::frontier::{emit, Emitted};
 use xqdiff::job::split::shard::count_job;
-use xqdiff::job::split::Shard;
+use xqdiff::job::split::{JobResult, Shard};
 use xqdiff::{Generator, Position};
 
 /// A scratch directory, removed when the test ends.
@@ -213,16 +216,42 @@ fn shards_add_up_to_the_unsplit_perft() {
     }
 }
 
-/// Rewrites one result line so `generator` counted one node more on it.
-fn tamper(path: &Path, line: usize, generator: &str) -> u64 {
+/// Rewrites line `line` (from 0) of a JSON-lines file with `edit`; returns the line after.
+fn edit_line(
+    path: &Path,
+    line: usize,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let mut value: serde_json::Value = serde_json::from_str(&lines[line]).unwrap();
-    let n = value["counts"][generator].as_u64().unwrap();
-    value["counts"][generator] = (n + 1).into();
+    edit(&mut value);
     lines[line] = value.to_string();
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
-    value["index"].as_u64().unwrap()
+    value
+}
+
+/// Rewrites result line `line` (from 0) with `edit` and seals it again against its job
+/// in `jobs`, as someone with the hash function could: what is left to catch it is
+/// whatever comes after the check. Returns the job's index.
+fn forge(path: &Path, line: usize, jobs: &Path, edit: impl FnOnce(&mut JobResult)) -> u64 {
+    let checks = read_jobs(jobs, |_| false).unwrap().checks;
+    let mut index = 0;
+    edit_line(path, line, |v| {
+        let mut r: JobResult = serde_json::from_value(v.clone()).unwrap();
+        edit(&mut r);
+        r.seal(checks[r.index as usize]);
+        index = r.index;
+        *v = serde_json::to_value(&r).unwrap();
+    });
+    index
+}
+
+/// Rewrites one result line so `generator` counted one node more on it, sealed again.
+fn tamper(path: &Path, line: usize, generator: &str, jobs: &Path) -> u64 {
+    forge(path, line, jobs, |r| {
+        *r.counts.get_mut(generator).unwrap() += 1;
+    })
 }
 
 /// Every way a set of result files can fail to be the split, each through one merge:
@@ -262,7 +291,7 @@ fn merge_names_what_is_wrong() {
     .unwrap();
     let tampered = dir.file("tampered.jsonl");
     std::fs::copy(&r[1], &tampered).unwrap();
-    let odd_job = tamper(&tampered, 5, "mailbox");
+    let odd_job = tamper(&tampered, 5, "mailbox", &jobs);
     let missing = dir.file("nowhere.jsonl");
 
     let p = |path: &PathBuf| s(path).to_owned();
@@ -431,7 +460,11 @@ fn bad_split_usage_is_refused() {
     )
     .unwrap();
     let edited = dir.file("edited.jsonl");
-    std::fs::write(&edited, text_jobs.replacen("\"depth\":3", "\"depth\":4", 1)).unwrap();
+    // The root of the header changed to the position after one move: every line still
+    // matches its check, but not the split id.
+    let moved = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b - - 0 1";
+    let root = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&edited, text_jobs.replacen(root, moved, 1)).unwrap();
     let j = s(&jobs);
     let table: &[(&[&str], &str)] = &[
         (
@@ -476,7 +509,10 @@ fn bad_split_usage_is_refused() {
             &["perft", "--jobs", s(&short)],
             "header announces 1920 jobs, the file has 100",
         ),
-        (&["perft", "--jobs", s(&edited)], "does not match its root"),
+        (
+            &["perft", "--jobs", s(&edited)],
+            "does not match the header and its jobs",
+        ),
         (
             &["perft", "--jobs", "/nonexistent/jobs.jsonl"],
             "cannot read /nonexistent/jobs.jsonl",
@@ -501,11 +537,19 @@ fn a_planted_bug_shows_in_the_job_results() {
     let dir = Scratch::new("planted");
     let jobs = dir.file("jobs.jsonl");
     let naive = generators::by_name("naive").unwrap();
-    let emitted = emit(&jobs, &Position::startpos(), 3, 1, &[naive]).unwrap();
+    let emitted = emit(
+        &jobs,
+        &Position::startpos(),
+        3,
+        1,
+        &[naive],
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     let Emitted::Written(header) = emitted else {
         panic!("one generator cannot disagree with itself");
     };
-    let (_, all) = read_jobs(&jobs, |_| true).unwrap();
+    let all = read_jobs(&jobs, |_| true).unwrap().jobs;
     let bitboard = generators::by_name("bitboard").unwrap();
     let planted = Planted::new(Bug::CannonCannotCapture);
     let odd = |engines: &[&dyn Generator]| -> usize {
@@ -519,4 +563,459 @@ fn a_planted_bug_shows_in_the_job_results() {
         odd(&[naive, &planted]) > 0,
         "a cannon that cannot capture went unnoticed"
     );
+}
+
+/// Runs xqdiff with its output in files (so a long writer cannot block on a pipe), killing
+/// it if it has not ended within `limit`: a hang fails the test instead of stalling it.
+/// Gives the exit code (none when killed), stdout and stderr.
+fn xqdiff_within(dir: &Scratch, args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
+    let (out, err) = (dir.file("stdout.txt"), dir.file("stderr.txt"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .expect("run xqdiff");
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait for xqdiff") {
+            break status.code();
+        }
+        if started.elapsed() > limit {
+            child.kill().expect("kill xqdiff");
+            child.wait().expect("reap xqdiff");
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+    (code, read(&out), read(&err))
+}
+
+/// One hostile input: the command line, and the exit code and words it must end with.
+struct Hostile {
+    name: &'static str,
+    args: Vec<String>,
+    code: i32,
+    words: Vec<String>,
+}
+
+/// Inputs made to break the split: each is refused within seconds, with exit 2 and one
+/// line naming what is wrong and where.
+#[test]
+fn hostile_inputs_are_refused() {
+    let dir = Scratch::new("hostile");
+    let p = |path: &PathBuf| s(path).to_owned();
+    let jobs = dir.file("jobs.jsonl");
+    emit_jobs(&jobs, 2, 1);
+    let results = dir.file("results.jsonl");
+    let out = xqdiff(&[
+        "perft",
+        "--jobs",
+        s(&jobs),
+        "--generator",
+        "bitboard",
+        "--output",
+        s(&results),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // Two counts of 2^63: wrapped, they would add to a small total that agrees.
+    let huge = dir.file("huge.jsonl");
+    std::fs::copy(&results, &huge).unwrap();
+    for line in [0, 1] {
+        forge(&huge, line, &jobs, |r| {
+            r.counts.insert("bitboard".into(), 1 << 63);
+        });
+    }
+
+    // A header past the depth bound: checked before anything else in the file, so no
+    // consistent forgery gets a shard to recurse that deep.
+    let deep = dir.file("deep.jsonl");
+    std::fs::copy(&jobs, &deep).unwrap();
+    edit_line(&deep, 0, |v| v["depth"] = 100_000.into());
+
+    // A header announcing a quadrillion jobs: refused before any table is sized by it.
+    let many = dir.file("many.jsonl");
+    std::fs::copy(&jobs, &many).unwrap();
+    edit_line(&many, 0, |v| v["jobs"] = 1_000_000_000_000_000u64.into());
+
+    let fifo = dir.file("fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    // Sparse: 5 GiB on paper, nothing on disk.
+    let vast = dir.file("vast.jsonl");
+    File::create(&vast).unwrap().set_len(5 << 30).unwrap();
+    let long = dir.file("long.jsonl");
+    std::fs::write(&long, format!("{}\n", "x".repeat(100_000))).unwrap();
+
+    // Jobs edited by hand: a job's position, a job's path, the format of an older xqdiff.
+    let jobs_fen = dir.file("jobs-fen.jsonl");
+    std::fs::copy(&jobs, &jobs_fen).unwrap();
+    let job_lines = std::fs::read_to_string(&jobs).unwrap();
+    let job_2: serde_json::Value = serde_json::from_str(job_lines.lines().nth(2).unwrap()).unwrap();
+    let other_fen = job_2["fen"].clone();
+    edit_line(&jobs_fen, 1, |v| v["fen"] = other_fen);
+    let jobs_path = dir.file("jobs-path.jsonl");
+    std::fs::copy(&jobs, &jobs_path).unwrap();
+    edit_line(&jobs_path, 1, |v| v["path"] = serde_json::json!(["a0a2"]));
+    let jobs_v1 = dir.file("jobs-v1.jsonl");
+    std::fs::copy(&jobs, &jobs_v1).unwrap();
+    edit_line(&jobs_v1, 0, |v| v["format"] = "xqdiff-jobs/1".into());
+    // Results edited by hand: a count raised by one, a result moved to another job, a
+    // line without a check as older xqdiffs wrote them.
+    let plus_one = dir.file("plus-one.jsonl");
+    std::fs::copy(&results, &plus_one).unwrap();
+    edit_line(&plus_one, 3, |v| {
+        let n = v["counts"]["bitboard"].as_u64().unwrap();
+        v["counts"]["bitboard"] = (n + 1).into();
+    });
+    let moved = dir.file("moved.jsonl");
+    std::fs::copy(&results, &moved).unwrap();
+    edit_line(&moved, 4, |v| v["index"] = 5.into());
+    let unchecked = dir.file("unchecked.jsonl");
+    std::fs::copy(&results, &unchecked).unwrap();
+    edit_line(&unchecked, 0, |v| {
+        v.as_object_mut().unwrap().remove("check");
+    });
+    // A shard run twice into one output: five results repeated. And a repeat that
+    // differs, both sealed.
+    let result_lines: Vec<String> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let doubled = dir.file("doubled.jsonl");
+    std::fs::write(
+        &doubled,
+        format!(
+            "{}\n{}\n",
+            result_lines.join("\n"),
+            result_lines[..5].join("\n")
+        ),
+    )
+    .unwrap();
+    let conflict = dir.file("conflict.jsonl");
+    std::fs::write(
+        &conflict,
+        format!("{}\n{}\n", result_lines.join("\n"), result_lines[0]),
+    )
+    .unwrap();
+    tamper(&conflict, 44, "bitboard", &jobs);
+    let shard_into = |output: &PathBuf| -> Vec<String> {
+        [
+            "perft",
+            "--jobs",
+            s(&jobs),
+            "--generator",
+            "bitboard",
+            "--output",
+            s(output),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let merge_of = |jobs: &PathBuf, results: &PathBuf| -> Vec<String> {
+        vec!["merge".into(), "--jobs".into(), p(jobs), p(results)]
+    };
+
+    let absurd = dir.file("absurd.jsonl");
+    let emit = |depth: &str| -> Vec<String> {
+        [
+            "perft",
+            "--depth",
+            depth,
+            "--split-depth",
+            depth,
+            "--emit-jobs",
+            s(&absurd),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+
+    let table = vec![
+        Hostile {
+            name: "a job's position edited",
+            args: vec!["perft".into(), "--jobs".into(), p(&jobs_fen)],
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_fen)
+            )],
+        },
+        Hostile {
+            name: "a job's position edited, merged",
+            args: merge_of(&jobs_fen, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_fen)
+            )],
+        },
+        Hostile {
+            name: "a job's path edited",
+            args: vec!["perft".into(), "--jobs".into(), p(&jobs_path)],
+            code: 2,
+            words: vec![format!(
+                "{}:2: job line does not match its check",
+                p(&jobs_path)
+            )],
+        },
+        Hostile {
+            name: "a jobs file of the format before checks",
+            args: merge_of(&jobs_v1, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:1: format \"xqdiff-jobs/1\", but this xqdiff reads \"xqdiff-jobs/2\"",
+                p(&jobs_v1)
+            )],
+        },
+        Hostile {
+            name: "a result's count raised by one",
+            args: merge_of(&jobs, &plus_one),
+            code: 2,
+            words: vec![format!(
+                "{}:4: result for job 3 does not match its check",
+                p(&plus_one)
+            )],
+        },
+        Hostile {
+            name: "a result's count raised by one, resumed",
+            args: shard_into(&plus_one),
+            code: 2,
+            words: vec![format!(
+                "{}:4: result for job 3 does not match its check",
+                p(&plus_one)
+            )],
+        },
+        Hostile {
+            name: "a result moved to another job",
+            args: merge_of(&jobs, &moved),
+            code: 2,
+            words: vec![format!(
+                "{}:5: result for job 5 does not match its check",
+                p(&moved)
+            )],
+        },
+        Hostile {
+            name: "a result without a check",
+            args: merge_of(&jobs, &unchecked),
+            code: 2,
+            words: vec![format!(
+                "{}:1: result line has no check (written by an older xqdiff)",
+                p(&unchecked)
+            )],
+        },
+        Hostile {
+            name: "repeated results, resumed",
+            args: shard_into(&doubled),
+            code: 0,
+            words: vec![
+                format!("{}: removed 5 repeated result lines", p(&doubled)),
+                "0 to run, 44 already in".into(),
+                "bitboard             1920 nodes".into(),
+            ],
+        },
+        // The row above rewrote the file without its repeats.
+        Hostile {
+            name: "repeated results, merged after the resume",
+            args: merge_of(&jobs, &doubled),
+            code: 0,
+            words: vec!["bitboard             1920 nodes".into()],
+        },
+        Hostile {
+            name: "a repeated result that differs, resumed",
+            args: shard_into(&conflict),
+            code: 2,
+            words: vec![format!(
+                "{}:45: result for job 0 differs from the one at line 1",
+                p(&conflict)
+            )],
+        },
+        Hostile {
+            name: "a split of 133 million jobs",
+            args: emit("5"),
+            code: 2,
+            words: vec![
+                "split depth 5 makes about 1.4e8 jobs (3290240 counted at ply 4)".into(),
+                "GB of jobs file".into(),
+                "the limit is 10000000 jobs".into(),
+            ],
+        },
+        Hostile {
+            name: "a split far past the limit",
+            args: emit("40"),
+            code: 2,
+            words: vec![
+                "split depth 40 makes about".into(),
+                "(3290240 counted at ply 4)".into(),
+                "the limit is 10000000 jobs".into(),
+            ],
+        },
+        Hostile {
+            name: "a FIFO as the jobs file",
+            args: vec!["perft".into(), "--jobs".into(), p(&fifo)],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a FIFO as a results file",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&fifo)],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a FIFO as the output to resume",
+            args: vec![
+                "perft".into(),
+                "--jobs".into(),
+                p(&jobs),
+                "--output".into(),
+                p(&fifo),
+            ],
+            code: 2,
+            words: vec![format!("{}: a FIFO, not a regular file", p(&fifo))],
+        },
+        Hostile {
+            name: "a device as the jobs file",
+            args: vec!["perft".into(), "--jobs".into(), "/dev/zero".into()],
+            code: 2,
+            words: vec!["/dev/zero: a device, not a regular file".into()],
+        },
+        Hostile {
+            name: "a directory as the jobs file",
+            args: vec!["merge".into(), "--jobs".into(), p(&dir.0)],
+            code: 2,
+            words: vec![format!("{}: a directory, not a regular file", p(&dir.0))],
+        },
+        Hostile {
+            name: "a jobs file past the size limit",
+            args: vec!["perft".into(), "--jobs".into(), p(&vast)],
+            code: 2,
+            words: vec![format!("{}: larger than 4294967296 bytes", p(&vast))],
+        },
+        Hostile {
+            name: "a line past the length limit",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&long)],
+            code: 2,
+            words: vec![format!("{}:1: line longer than 65536 bytes", p(&long))],
+        },
+        Hostile {
+            name: "a jobs file past the depth bound",
+            args: vec!["perft".into(), "--jobs".into(), p(&deep)],
+            code: 2,
+            words: vec![format!(
+                "{}:1: depth 100000 is beyond the deepest perft xqdiff runs (64)",
+                p(&deep)
+            )],
+        },
+        Hostile {
+            name: "a jobs file past the depth bound, merged",
+            args: vec!["merge".into(), "--jobs".into(), p(&deep), p(&results)],
+            code: 2,
+            words: vec![format!("{}:1: depth 100000 is beyond", p(&deep))],
+        },
+        Hostile {
+            name: "a header announcing too many jobs",
+            args: merge_of(&many, &results),
+            code: 2,
+            words: vec![format!(
+                "{}:1: header announces 1000000000000000 jobs, more than the 10000000",
+                p(&many)
+            )],
+        },
+        Hostile {
+            name: "counts that overflow in merge",
+            args: vec!["merge".into(), "--jobs".into(), p(&jobs), p(&huge)],
+            code: 2,
+            words: vec![
+                format!("{}:2: bitboard count", p(&huge)),
+                "past 2^64 - 1".into(),
+            ],
+        },
+        Hostile {
+            name: "counts that overflow in a resumed shard",
+            args: vec![
+                "perft".into(),
+                "--jobs".into(),
+                p(&jobs),
+                "--generator".into(),
+                "bitboard".into(),
+                "--output".into(),
+                p(&huge),
+            ],
+            code: 2,
+            words: vec![
+                format!("{}:2: bitboard count", p(&huge)),
+                "past 2^64 - 1".into(),
+            ],
+        },
+    ];
+    for row in table {
+        let args: Vec<&str> = row.args.iter().map(String::as_str).collect();
+        let started = Instant::now();
+        let (code, out, err) = xqdiff_within(&dir, &args, Duration::from_secs(20));
+        let said = format!("{out}{err}");
+        assert_eq!(code, Some(row.code), "{}: {said}", row.name);
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{}: took {:?}",
+            row.name,
+            started.elapsed()
+        );
+        if row.code == 2 {
+            assert_eq!(
+                err.lines().count(),
+                1,
+                "{}: one error line: {err}",
+                row.name
+            );
+        }
+        for w in &row.words {
+            assert!(said.contains(w), "{}: expected {w:?} in {said}", row.name);
+        }
+    }
+    assert!(!absurd.exists(), "a refused split writes nothing");
+}
+
+/// A split stopped by a signal mid-write leaves its folder as it was: no jobs file, whole
+/// or part, and no temporary of tens of megabytes.
+#[test]
+fn an_interrupted_emit_leaves_nothing_behind() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = Scratch::new("interrupted");
+    let folder = dir.file("out");
+    std::fs::create_dir(&folder).unwrap();
+    let jobs = folder.join("jobs.jsonl");
+    // 3.3 million jobs: several seconds of writing, within the job limit.
+    let child = command(&[
+        "perft",
+        "--depth",
+        "4",
+        "--split-depth",
+        "4",
+        "--emit-jobs",
+        s(&jobs),
+    ])
+    .spawn()
+    .expect("start emit");
+    // Signal once the walk has written a good part of the job lines.
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
+    kill(pid, Signal::SIGTERM).expect("signal emit");
+    let out = child.wait_with_output().expect("wait for emit");
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(128 + 15), "{said}");
+    assert!(said.contains("SIGTERM stopped the split"), "{said}");
+    let left: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

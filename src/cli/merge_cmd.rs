@@ -21,7 +21,8 @@ pub struct MergeArgs {
 }
 
 /// Runs `xqdiff merge`: exit 0 when every job has one result and the generators agree on
-/// each, 1 when they disagree, 2 when results are missing, repeated, foreign or unreadable.
+/// each, 1 when they disagree, 2 when results are missing, repeated, foreign, unreadable
+/// or do not match their checks, or a total passes 2^64 - 1.
 pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
     let merged = merge(&args.jobs, &args.results)?;
     if args.json {

@@ -2,13 +2,13 @@
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
 use super::out::{errln, outln};
-use super::{pool, CliError, Outcome};
+use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
 use crate::job::split::files::{read_jobs, resume, write_result};
 use crate::job::split::frontier::{emit, Emitted};
 use crate::job::split::shard::count_job;
-use crate::job::split::{Job, JobResult, Shard, SplitError};
+use crate::job::split::{add_counts, Job, JobResult, Location, Shard, SplitError};
 use crate::position::Position;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -44,7 +44,8 @@ pub struct SplitArgs {
     #[arg(long, value_name = "0|1", default_value_t = 0, requires = "shard",
           value_parser = clap::value_parser!(u64).range(0..=1))]
     shard_base: u64,
-    /// Append result lines to FILE, skipping jobs it already holds (default: stdout,
+    /// Append result lines to FILE, skipping jobs it already holds: each is checked
+    /// against its job, and repeats or a line cut short are removed (default: stdout,
     /// with the summary on stderr).
     #[arg(long, value_name = "FILE", requires = "jobs")]
     output: Option<PathBuf>,
@@ -101,7 +102,14 @@ fn emit_jobs(
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let started = Instant::now();
-    match emit(out, root, depth, split_depth, generators)? {
+    match emit(
+        out,
+        root,
+        depth,
+        split_depth,
+        generators,
+        signals::install(),
+    )? {
         Emitted::Written(h) => {
             outln!(
                 "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
@@ -126,6 +134,16 @@ fn emit_jobs(
             outln!("  (`xqdiff moves --fen` on that position lists each generator's moves)");
             Ok(Outcome::Disagree)
         }
+        Emitted::Stopped => {
+            // Only a signal raises the flag; SIGINT stands in should its number be lost.
+            let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
+            errln!(
+                "xqdiff: {} stopped the split; {} was not written",
+                signals::name(sig),
+                out.display()
+            );
+            Ok(Outcome::Interrupted(sig))
+        }
     }
 }
 
@@ -133,6 +151,8 @@ fn emit_jobs(
 struct Sink {
     out: Box<dyn Write>,
     name: PathBuf,
+    /// Lines written so far, counting those already in a resumed file.
+    lines: usize,
     summary_on_stderr: bool,
 }
 
@@ -152,7 +172,8 @@ fn run_shard(
     output: Option<&Path>,
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
-    let (header, jobs) = read_jobs(jobs_path, |i| shard.owns(i))?;
+    let file = read_jobs(jobs_path, |i| shard.owns(i))?;
+    let (header, jobs) = (&file.header, &file.jobs);
     let names: Vec<String> = {
         let mut n: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
         n.sort();
@@ -160,15 +181,23 @@ fn run_shard(
     };
     let (mut sink, done) = match output {
         Some(path) => {
-            let resumed = resume(path, header.split, &names)?;
+            let resumed = resume(path, &file, &names)?;
             let sink = Sink {
                 out: Box::new(resumed.file),
                 name: path.to_owned(),
+                lines: resumed.lines,
                 summary_on_stderr: false,
             };
             if let Some(at) = &resumed.dropped {
                 sink.say(&format!(
                     "{at}: dropped a result line cut short; its job runs again"
+                ));
+            }
+            if resumed.duplicates > 0 {
+                sink.say(&format!(
+                    "{}: removed {} repeated result lines",
+                    path.display(),
+                    resumed.duplicates
                 ));
             }
             (sink, resumed.done)
@@ -177,6 +206,7 @@ fn run_shard(
             Sink {
                 out: Box::new(std::io::stdout()),
                 name: PathBuf::from("stdout"),
+                lines: 0,
                 summary_on_stderr: true,
             },
             Vec::new(),
@@ -184,8 +214,8 @@ fn run_shard(
     };
     let already: HashSet<u64> = done
         .iter()
-        .filter(|r| shard.owns(r.index))
-        .map(|r| r.index)
+        .filter(|(_, r)| shard.owns(r.index))
+        .map(|(_, r)| r.index)
         .collect();
     let todo: Vec<&Job> = jobs
         .iter()
@@ -206,8 +236,8 @@ fn run_shard(
     let bar = Progress::new(&format!("shard {shard}"), todo.len() as u64);
     let started = Instant::now();
     let mut summary = Summary::default();
-    for r in done.iter().filter(|r| already.contains(&r.index)) {
-        summary.add(r, false);
+    for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
+        summary.add(at, r, false)?;
     }
     for job in todo {
         let result = count_job(header.split, shard, job, generators);
@@ -215,7 +245,12 @@ fn run_shard(
             path: sink.name.clone(),
             source,
         })?;
-        summary.add(&result, true);
+        sink.lines += 1;
+        let at = Location {
+            path: sink.name.clone(),
+            line: sink.lines,
+        };
+        summary.add(&at, &result, true)?;
         bar.inc(1);
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.0 {
@@ -226,7 +261,7 @@ fn run_shard(
         }
     }
     bar.finish();
-    summary.report(&sink, &jobs, started.elapsed().as_secs_f64());
+    summary.report(&sink, jobs, started.elapsed().as_secs_f64());
     Ok(if summary.disagreeing.is_empty() {
         Outcome::Agree
     } else {
@@ -253,13 +288,14 @@ struct Summary {
 }
 
 impl Summary {
-    /// Adds a result, `fresh` when this run counted it rather than found it in the output.
-    fn add(&mut self, r: &JobResult, fresh: bool) {
-        for (g, n) in &r.counts {
-            *self.totals.entry(g.clone()).or_default() += n;
-            if fresh {
-                self.run_nodes += n;
-            }
+    /// Adds a result found `at`, `fresh` when this run counted it rather than found it in
+    /// the output.
+    fn add(&mut self, at: &Location, r: &JobResult, fresh: bool) -> Result<(), SplitError> {
+        add_counts(&mut self.totals, &r.counts, at)?;
+        if fresh {
+            // Only a rate is shown from it; a saturated rate is still the right message.
+            let nodes = r.counts.values().fold(0u64, |a, &n| a.saturating_add(n));
+            self.run_nodes = self.run_nodes.saturating_add(nodes);
         }
         for (g, s) in &r.seconds {
             *self.seconds.entry(g.clone()).or_default() += s;
@@ -267,6 +303,7 @@ impl Summary {
         if !r.agrees() {
             self.disagreeing.push(r.clone());
         }
+        Ok(())
     }
 
     fn report(&self, sink: &Sink, jobs: &[Job], wall: f64) {

@@ -1,6 +1,7 @@
 //! What can go wrong with jobs and results files, and where.
 
 use super::SplitId;
+use crate::depth::DepthError;
 use crate::fen::FenError;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,6 +41,31 @@ pub enum SplitError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// An input that is not a regular file: a FIFO would hang the read, a device such as
+    /// `/dev/zero` would never end.
+    #[error("{path}: {kind}, not a regular file")]
+    NotRegular {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// An input larger than any file a split writes.
+    #[error("{path}: larger than {limit} bytes, the most a jobs or results file may be")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit.
+        limit: u64,
+    },
+    /// A line longer than any a split writes.
+    #[error("{at}: line longer than {limit} bytes, the most a job or result line may be")]
+    LineTooLong {
+        /// Where.
+        at: Location,
+        /// The limit.
+        limit: usize,
+    },
     /// A line that is not the JSON it should be.
     #[error("{at}: not a {what} line: {source}")]
     Json {
@@ -56,26 +82,80 @@ pub enum SplitError {
         /// The file.
         path: PathBuf,
     },
-    /// A header of another format or version.
-    #[error("{at}: format {found:?}, expected {expected:?}")]
+    /// A header of another format or version, such as a jobs file from before the checks.
+    #[error(
+        "{at}: format {found:?}, but this xqdiff reads {expected:?}: emit the jobs again with it"
+    )]
     Format {
         /// Where.
         at: Location,
-        /// What the header says.
+        /// What the header says (its start).
         found: String,
         /// What this xqdiff reads.
         expected: &'static str,
     },
-    /// A header whose id does not hash from its own root and depths: edited by hand.
-    #[error("{at}: split id {found} does not match its root, depth and split depth (expected {computed})")]
-    HeaderId {
+    /// A header whose id is not the hash of its fields and its jobs: edited by hand.
+    #[error("{at}: split id {found} does not match the header and its jobs (they give {computed}): the file was edited or damaged")]
+    SplitId {
         /// Where.
         at: Location,
         /// The id in the header.
         found: SplitId,
-        /// The id its fields give.
+        /// The id its fields and jobs give.
         computed: SplitId,
     },
+    /// A header announcing more jobs than a split may have.
+    #[error("{at}: header announces {found} jobs, more than the {limit} a split may have")]
+    HeaderJobs {
+        /// Where.
+        at: Location,
+        /// The count announced.
+        found: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A job line whose check does not match its fields.
+    #[error("{at}: job line does not match its check: the file was edited or damaged")]
+    JobCheck {
+        /// Where.
+        at: Location,
+    },
+    /// A result line whose check does not match its job and counts.
+    #[error("{at}: result for job {index} does not match its check: edited, damaged, or counted for another jobs file")]
+    ResultCheck {
+        /// Where.
+        at: Location,
+        /// The job it names.
+        index: u64,
+    },
+    /// A result line without a check.
+    #[error("{at}: result line has no check (written by an older xqdiff): run its shard again")]
+    ResultUnchecked {
+        /// Where.
+        at: Location,
+    },
+    /// Two verified results for one job that differ: the counting is not repeatable.
+    #[error("{second}: result for job {index} differs from the one at line {first}, both checked: a generator counts differently from run to run")]
+    ResultConflict {
+        /// The later line.
+        second: Location,
+        /// The earlier line's number.
+        first: usize,
+        /// The job.
+        index: u64,
+    },
+    /// A jobs file asking for a perft past the bound every perft keeps to, so that no
+    /// file can recurse past the stack.
+    #[error("{at}: {source}")]
+    Depth {
+        /// Where.
+        at: Location,
+        /// The depth and the bound.
+        source: DepthError,
+    },
+    /// A split asked for a perft past the bound.
+    #[error(transparent)]
+    DepthArg(#[from] DepthError),
     /// A split deeper than the perft it splits.
     #[error("split depth {split_depth} is deeper than the perft depth {depth}")]
     TooDeep {
@@ -83,6 +163,31 @@ pub enum SplitError {
         split_depth: u32,
         /// The perft depth.
         depth: u32,
+    },
+    /// A split with more jobs than [`super::MAX_JOBS`], refused before anything is written.
+    #[error(
+        "split depth {split_depth} makes {} jobs ({counted} counted at ply {ply}), {} of jobs file; \
+         the limit is {limit} jobs: cut at a shallower ply",
+        about(*.estimate, *.ply == *.split_depth),
+        bytes(*.estimate * super::frontier::line_bytes(*.split_depth))
+    )]
+    TooManyJobs {
+        /// The split depth asked for.
+        split_depth: u32,
+        /// The ply where counting stopped: the split depth, or the first ply past the limit.
+        ply: u32,
+        /// The frontier's size at that ply.
+        counted: u64,
+        /// The estimated job count at the split depth.
+        estimate: f64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A jobs file that grew past what a shard will read, found while writing it.
+    #[error("the jobs file passes {limit} bytes, the most a shard reads: cut at a shallower ply")]
+    JobsFileTooLarge {
+        /// The limit.
+        limit: u64,
     },
     /// A split asked of no generators at all.
     #[error("no generators to split with")]
@@ -143,6 +248,19 @@ pub enum SplitError {
         /// What in it does not belong to this run.
         problems: Problems,
     },
+    /// A count that takes a total past `u64::MAX`: no perft that finishes is that large,
+    /// so the line is not a genuine result.
+    #[error("{at}: {generator} count {count} takes the total past 2^64 - 1 (after {total}); not a genuine result")]
+    Overflow {
+        /// The line that overflowed.
+        at: Location,
+        /// The generator.
+        generator: String,
+        /// Its count on that line.
+        count: u64,
+        /// The total before it.
+        total: u64,
+    },
     /// Results that do not make up the split exactly once.
     #[error("results do not add up to split {split}:\n{problems}")]
     Inconsistent {
@@ -202,6 +320,28 @@ pub enum Problem {
         /// The generators of the run: the first result's, or those asked for.
         expected: Vec<String>,
     },
+}
+
+/// A job count as text: exact when it was counted, else rounded.
+fn about(estimate: f64, exact: bool) -> String {
+    if exact {
+        format!("{estimate:.0}")
+    } else {
+        format!("about {estimate:.1e}")
+    }
+}
+
+/// A size in bytes as text, in the unit that reads best.
+fn bytes(n: f64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "kB", "MB", "GB"];
+    let mut n = n;
+    for unit in UNITS {
+        if n < 1000.0 {
+            return format!("about {n:.0} {unit}");
+        }
+        n /= 1000.0;
+    }
+    format!("about {:.1e} GB", n)
 }
 
 /// At most this many indices or lines are listed in a message.

@@ -2,59 +2,221 @@
 //! 0 in order) and results files (one finished job per line, in any order).
 
 use super::{
-    Header, Job, JobLine, JobResult, Location, Problem, Problems, SplitError, SplitId, JOBS_FORMAT,
+    Check, Header, Job, JobLine, JobResult, Location, Problem, Problems, SplitError, SplitHasher,
+    SplitId, JOBS_FORMAT, MAX_JOBS,
 };
 use crate::position::Position;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::Path;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 
-/// Reads and checks a whole jobs file, keeping the jobs whose index `keep` accepts.
-/// Every line is checked whether kept or not, so a damaged file fails on every shard.
-pub fn read_jobs(
-    path: &Path,
-    mut keep: impl FnMut(u64) -> bool,
-) -> Result<(Header, Vec<Job>), SplitError> {
+/// The largest jobs or results file read: far past any split worth running, and a
+/// bound on the memory a merge or shard can be made to use.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// The longest line read; job and result lines are a few hundred bytes.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Opens `path` for reading if it is a regular file within [`MAX_FILE_BYTES`]; a FIFO
+/// would block the open until a writer came, and a directory or device is never a file
+/// of ours.
+fn open_regular(path: &Path) -> Result<File, SplitError> {
     let read_err = |source| SplitError::Read {
         path: path.to_owned(),
         source,
     };
-    let at = |line| Location {
-        path: path.to_owned(),
-        line,
-    };
-    let mut lines = BufReader::new(File::open(path).map_err(read_err)?).lines();
-    let first = lines.next().ok_or_else(|| SplitError::Empty {
+    let meta = std::fs::metadata(path).map_err(read_err)?;
+    if !meta.file_type().is_file() {
+        return Err(SplitError::NotRegular {
+            path: path.to_owned(),
+            kind: kind_of(meta.file_type()),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(SplitError::TooLarge {
+            path: path.to_owned(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    File::open(path).map_err(read_err)
+}
+
+/// What a file that is not a regular file is, for the message.
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// One line of a file.
+struct Line {
+    at: Location,
+    /// Its bytes, without the newline.
+    text: Vec<u8>,
+    /// Whether it ended with a newline; only the last line of a file can lack one.
+    ended: bool,
+}
+
+impl Line {
+    fn is_blank(&self) -> bool {
+        self.text.iter().all(u8::is_ascii_whitespace)
+    }
+}
+
+/// The lines of a file, each within [`MAX_LINE_BYTES`] and all within
+/// [`MAX_FILE_BYTES`] even if the file grows while it is read.
+struct Lines {
+    path: PathBuf,
+    reader: BufReader<io::Take<File>>,
+    number: usize,
+    offset: u64,
+}
+
+impl Lines {
+    fn open(path: &Path) -> Result<Lines, SplitError> {
+        let file = open_regular(path)?;
+        Ok(Lines {
+            path: path.to_owned(),
+            reader: BufReader::new(file.take(MAX_FILE_BYTES + 1)),
+            number: 0,
+            offset: 0,
+        })
+    }
+
+    fn next_line(&mut self) -> Result<Option<Line>, SplitError> {
+        let mut text = Vec::new();
+        let read = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut text)
+            .map_err(|source| SplitError::Read {
+                path: self.path.clone(),
+                source,
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let at = Location {
+            path: self.path.clone(),
+            line: self.number,
+        };
+        self.offset += read as u64;
+        if self.offset > MAX_FILE_BYTES {
+            return Err(SplitError::TooLarge {
+                path: self.path.clone(),
+                limit: MAX_FILE_BYTES,
+            });
+        }
+        let ended = text.last() == Some(&b'\n');
+        if ended {
+            text.pop();
+        }
+        if text.len() > MAX_LINE_BYTES {
+            return Err(SplitError::LineTooLong {
+                at,
+                limit: MAX_LINE_BYTES,
+            });
+        }
+        Ok(Some(Line { at, text, ended }))
+    }
+}
+
+/// A jobs file as read: its header, the jobs asked for, and every job's check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobsFile {
+    /// The header.
+    pub header: Header,
+    /// The jobs the caller kept, in index order.
+    pub jobs: Vec<Job>,
+    /// Every job's check, by index: what a result for it must be sealed with.
+    pub checks: Vec<Check>,
+}
+
+impl JobsFile {
+    /// Checks a result of this split, found `at`, against its job: an index outside the
+    /// split never verifies.
+    pub fn verify(&self, at: &Location, result: &JobResult) -> Result<(), SplitError> {
+        if result.check.is_none() {
+            return Err(SplitError::ResultUnchecked { at: at.clone() });
+        }
+        let check = usize::try_from(result.index)
+            .ok()
+            .and_then(|i| self.checks.get(i));
+        if result.split == self.header.split && check.is_some_and(|&c| result.verifies(c)) {
+            Ok(())
+        } else {
+            Err(SplitError::ResultCheck {
+                at: at.clone(),
+                index: result.index,
+            })
+        }
+    }
+}
+
+/// Reads and checks a whole jobs file, keeping the jobs whose index `keep` accepts.
+/// Every line is checked whether kept or not, so a damaged file fails on every shard:
+/// each job against its check, and the split id against the header and all the jobs.
+pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsFile, SplitError> {
+    let mut lines = Lines::open(path)?;
+    let first = lines.next_line()?.ok_or_else(|| SplitError::Empty {
         path: path.to_owned(),
     })?;
-    let header: Header =
-        serde_json::from_str(&first.map_err(read_err)?).map_err(|source| SplitError::Json {
-            at: at(1),
-            what: "jobs header",
-            source,
-        })?;
-    check_header(&header, at(1))?;
+    let header: Header = parse_header(&first)?;
+    check_header(&header, &first.at)?;
     let remaining = header.depth - header.split_depth;
+    let mut hasher = SplitHasher::new(
+        &header.root,
+        header.depth,
+        header.split_depth,
+        &header.checked_by,
+    );
     let mut kept = Vec::new();
+    let mut checks = Vec::new();
     let mut next = 0u64;
-    for (i, text) in lines.enumerate() {
-        let text = text.map_err(read_err)?;
-        if text.trim().is_empty() {
+    while let Some(line) = lines.next_line()? {
+        if line.is_blank() {
             continue;
         }
-        let here = at(i + 2);
-        let job: JobLine = serde_json::from_str(&text).map_err(|source| SplitError::Json {
-            at: here.clone(),
-            what: "job",
-            source,
-        })?;
+        let here = line.at;
+        let job: JobLine =
+            serde_json::from_slice(&line.text).map_err(|source| SplitError::Json {
+                at: here.clone(),
+                what: "job",
+                source,
+            })?;
         if job.index != next {
             return Err(SplitError::JobOrder {
                 at: here,
                 found: job.index,
                 expected: next,
             });
+        }
+        if next == header.jobs {
+            // Past the announced count: refused here, before it can grow the lists.
+            return Err(SplitError::JobCount {
+                path: path.to_owned(),
+                header: header.jobs,
+                found: next + 1,
+            });
+        }
+        if job.check != job.check_in(header.split) {
+            return Err(SplitError::JobCheck { at: here });
         }
         if job.path.len() != header.split_depth as usize {
             return Err(SplitError::JobShape {
@@ -72,12 +234,15 @@ pub fn read_jobs(
         }
         let position =
             Position::from_fen(&job.fen).map_err(|source| SplitError::Fen { at: here, source })?;
+        hasher.add(job.digest());
+        checks.push(job.check);
         if keep(job.index) {
             kept.push(Job {
                 index: job.index,
                 path: job.path,
                 position,
                 depth: job.depth,
+                check: job.check,
             });
         }
         next += 1;
@@ -89,36 +254,92 @@ pub fn read_jobs(
             found: next,
         });
     }
-    Ok((header, kept))
-}
-
-fn check_header(header: &Header, at: Location) -> Result<(), SplitError> {
-    if header.format != JOBS_FORMAT {
-        return Err(SplitError::Format {
-            at,
-            found: header.format.clone(),
-            expected: JOBS_FORMAT,
+    let computed = hasher.finish(header.jobs);
+    if computed != header.split {
+        return Err(SplitError::SplitId {
+            at: first.at,
+            found: header.split,
+            computed,
         });
     }
+    Ok(JobsFile {
+        header,
+        jobs: kept,
+        checks,
+    })
+}
+
+/// The header line, or why it is not one; a header of another format is named as such
+/// before its fields are read, since they may differ.
+fn parse_header(line: &Line) -> Result<Header, SplitError> {
+    let json_err = |source| SplitError::Json {
+        at: line.at.clone(),
+        what: "jobs header",
+        source,
+    };
+    let value: serde_json::Value = serde_json::from_slice(&line.text).map_err(json_err)?;
+    if let Some(format) = value.get("format").and_then(|f| f.as_str()) {
+        if format != JOBS_FORMAT {
+            return Err(SplitError::Format {
+                at: line.at.clone(),
+                found: format.chars().take(40).collect(),
+                expected: JOBS_FORMAT,
+            });
+        }
+    }
+    serde_json::from_value(value).map_err(json_err)
+}
+
+/// The header's own fields: within the bounds, and a root that is a position. The id is
+/// checked once the jobs it covers are read.
+fn check_header(header: &Header, at: &Location) -> Result<(), SplitError> {
+    // Only the depth needs bounding: the split depth is at most it, and every job's path
+    // and depth are checked to add up to it.
+    crate::depth::check(header.depth.into()).map_err(|source| SplitError::Depth {
+        at: at.clone(),
+        source,
+    })?;
     if header.split_depth > header.depth {
         return Err(SplitError::TooDeep {
             split_depth: header.split_depth,
             depth: header.depth,
         });
     }
-    let root = Position::from_fen(&header.root).map_err(|source| SplitError::Fen {
+    if header.jobs > MAX_JOBS {
+        return Err(SplitError::HeaderJobs {
+            at: at.clone(),
+            found: header.jobs,
+            limit: MAX_JOBS,
+        });
+    }
+    Position::from_fen(&header.root).map_err(|source| SplitError::Fen {
         at: at.clone(),
         source,
     })?;
-    let computed = SplitId::of(&root, header.depth, header.split_depth);
-    if computed != header.split {
-        return Err(SplitError::HeaderId {
-            at,
-            found: header.split,
-            computed,
-        });
-    }
     Ok(())
+}
+
+/// The folder `path` is in, for temporaries that must be renamed onto it.
+pub(super) fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// A uniquely named temporary beside `path`, to be persisted over it: a rename within one
+/// folder is atomic, so readers see the old file or the new one, never a part. It is
+/// removed when dropped unpersisted. Its mode is what a plain create would give (the
+/// umask applied), not the temporary's usual owner-only.
+pub(super) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".xqdiff-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(folder_of(path))
 }
 
 /// A header or job as its JSON line, newline included.
@@ -134,44 +355,25 @@ pub fn write_result(out: &mut dyn Write, result: &JobResult) -> io::Result<()> {
     out.flush()
 }
 
-/// Every result line of a file, with where it stands. Blank lines are skipped.
-pub fn read_results(path: &Path) -> Result<Vec<(Location, JobResult)>, SplitError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SplitError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    parsed_lines(path, &text)
-        .map(|(at, _, parsed)| {
-            parsed
-                .map(|r| (at.clone(), r))
-                .map_err(|source| SplitError::Json {
-                    at,
-                    what: "result",
-                    source,
-                })
-        })
-        .collect()
-}
-
-/// Each non-blank line: where it is, its byte offset, and the result it reads as.
-fn parsed_lines<'a>(
-    path: &'a Path,
-    text: &'a str,
-) -> impl Iterator<Item = (Location, usize, serde_json::Result<JobResult>)> + 'a {
-    let mut offset = 0;
-    text.split_inclusive('\n')
-        .enumerate()
-        .filter_map(move |(i, line)| {
-            let start = offset;
-            offset += line.len();
-            (!line.trim().is_empty()).then(|| {
-                let at = Location {
-                    path: path.to_owned(),
-                    line: i + 1,
-                };
-                (at, start, serde_json::from_str(line))
-            })
-        })
+/// Hands every result line of a file to `each`, with where it stands, one at a time so
+/// that a merge of millions of results holds none of them. Blank lines are skipped.
+pub fn read_results(
+    path: &Path,
+    mut each: impl FnMut(Location, JobResult) -> Result<(), SplitError>,
+) -> Result<(), SplitError> {
+    let mut lines = Lines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        if line.is_blank() {
+            continue;
+        }
+        let result = serde_json::from_slice(&line.text).map_err(|source| SplitError::Json {
+            at: line.at.clone(),
+            what: "result",
+            source,
+        })?;
+        each(line.at, result)?;
+    }
+    Ok(())
 }
 
 /// An output file opened for appending, with the results it already holds.
@@ -179,23 +381,39 @@ fn parsed_lines<'a>(
 pub struct Resumed {
     /// The file, positioned at its end.
     pub file: File,
-    /// The results already in it.
-    pub done: Vec<JobResult>,
+    /// The results already in it, each once and checked, with where each stands.
+    pub done: Vec<(Location, JobResult)>,
+    /// How many lines the file holds, so the next one written is line `lines + 1`.
+    pub lines: usize,
     /// A last line cut short (a shard killed mid-write), removed from the file.
     pub dropped: Option<Location>,
+    /// Repeated results (a shard run twice into one file), removed from the file.
+    pub duplicates: usize,
 }
 
-/// Opens `path` to append results of `split` counted by `generators`, creating it if
-/// needed. Results already there are returned so their jobs can be skipped; a result of
-/// another split or another set of generators means the file belongs to another run.
-pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resumed, SplitError> {
+/// Opens `path` to append results of `jobs` counted by `generators`, creating it if
+/// needed. Results already there are checked against their jobs and returned so their
+/// jobs can be skipped; one that does not verify stops the shard, since whatever edited
+/// it may have edited more. A result of another split or another set of generators means
+/// the file belongs to another run. A last line cut short and repeated results are
+/// removed, by writing the file anew beside itself and renaming it over.
+pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Resumed, SplitError> {
     let write_err = |source| SplitError::Write {
         path: path.to_owned(),
         source,
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+    let split = jobs.header.split;
+    let mut done: Vec<(Location, JobResult)> = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut dropped = None;
+    let mut duplicates = 0;
+    let mut lines = 0;
+    let mut unended = false;
+    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
+    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
+    let exists = match std::fs::metadata(path) {
+        Ok(_) => true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(source) => {
             return Err(SplitError::Read {
                 path: path.to_owned(),
@@ -203,29 +421,56 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
             })
         }
     };
-    let mut done = Vec::new();
-    let mut dropped = None;
-    let mut keep_len = text.len();
-    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
-    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
-    for (at, start, parsed) in parsed_lines(path, &text) {
-        match parsed {
-            Ok(r) if r.split != split => foreign.entry(r.split).or_default().push(at),
-            Ok(r) if r.generators() != generators => others.push((at, r.generators())),
-            Ok(r) => done.push(r),
-            // Only the last line can be half written, and only if it lacks its newline.
-            Err(_) if !text.ends_with('\n') && text[start..].lines().count() == 1 => {
-                keep_len = start;
-                dropped = Some(at);
+    let mut reader = if exists {
+        Some(Lines::open(path)?)
+    } else {
+        None
+    };
+    while let Some(line) = reader.as_mut().map(Lines::next_line).transpose()?.flatten() {
+        lines = line.at.line;
+        unended = !line.ended;
+        if line.is_blank() {
+            continue;
+        }
+        let r = match serde_json::from_slice::<JobResult>(&line.text) {
+            Ok(r) => r,
+            // Only the last line can lack its newline: one cut short by a kill. (The check
+            // is the last field, so no cut line reads as a whole result.)
+            Err(_) if !line.ended => {
+                dropped = Some(line.at);
+                continue;
             }
             Err(source) => {
                 return Err(SplitError::Json {
-                    at,
+                    at: line.at,
                     what: "result",
                     source,
                 })
             }
+        };
+        if r.split != split {
+            foreign.entry(r.split).or_default().push(line.at);
+            continue;
         }
+        if r.generators() != generators {
+            others.push((line.at, r.generators()));
+            continue;
+        }
+        jobs.verify(&line.at, &r)?;
+        if let Some(&earlier) = seen.get(&r.index) {
+            let (first, kept) = &done[earlier];
+            if kept.counts != r.counts {
+                return Err(SplitError::ResultConflict {
+                    second: line.at,
+                    first: first.line,
+                    index: r.index,
+                });
+            }
+            duplicates += 1;
+            continue;
+        }
+        seen.insert(r.index, done.len());
+        done.push((line.at, r));
     }
     let mut problems: Vec<Problem> = foreign
         .into_iter()
@@ -248,20 +493,30 @@ pub fn resume(path: &Path, split: SplitId, generators: &[String]) -> Result<Resu
             problems: Problems(problems),
         });
     }
-    let mut file = OpenOptions::new()
+    if dropped.is_some() || duplicates > 0 || unended {
+        let mut fresh = temp_beside(path).map_err(write_err)?;
+        let mut w = io::BufWriter::new(fresh.as_file_mut());
+        for (i, (at, r)) in done.iter_mut().enumerate() {
+            w.write_all(json_line(r).map_err(write_err)?.as_bytes())
+                .map_err(write_err)?;
+            at.line = i + 1;
+        }
+        w.flush().map_err(write_err)?;
+        drop(w);
+        fresh.as_file().sync_all().map_err(write_err)?;
+        fresh.persist(path).map_err(|e| write_err(e.error))?;
+        lines = done.len();
+    }
+    let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(write_err)?;
-    if dropped.is_some() {
-        file.set_len(keep_len as u64).map_err(write_err)?;
-    } else if !text.is_empty() && !text.ends_with('\n') {
-        // A whole last line without its newline: finish it so the next line starts clean.
-        file.write_all(b"\n").map_err(write_err)?;
-    }
     Ok(Resumed {
         file,
         done,
+        lines,
         dropped,
+        duplicates,
     })
 }

@@ -3,17 +3,17 @@
 //! answer; below it, each shard compares the generators' counts job by job. Together
 //! that compares as much as one unsplit perft does.
 
-use super::files::json_line;
-use super::{Header, JobLine, SplitError, SplitId, JOBS_FORMAT};
+use super::files::{folder_of, json_line, temp_beside, MAX_FILE_BYTES};
+use super::{Check, Header, JobLine, SplitError, SplitHasher, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
-use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the generators part ways above the cut, so there is no one frontier to write.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,96 +46,161 @@ pub enum Emitted {
     Written(Header),
     /// The generators disagree above the cut; nothing was written.
     Disagree(FrontierDisagreement),
+    /// The stop flag was raised; nothing was written.
+    Stopped,
 }
 
 /// Writes the jobs of perft `depth` from `root` cut `split_depth` plies down to `out`,
-/// checking on the way that all `gens` agree above the cut. The file appears whole
-/// or not at all: it is written under a temporary name and renamed.
+/// checking on the way that all `gens` agree above the cut, and stopping (with nothing
+/// written) once `stop` is raised. The file appears whole or not at all: the job lines
+/// go to an unnamed temporary, which vanishes however the process ends, and the whole
+/// file to a named one beside `out`, renamed over it at the end and removed on any
+/// failure or stop; only a kill during that last copy can leave it behind.
 pub fn emit(
     out: &Path,
     root: &Position,
     depth: u32,
     split_depth: u32,
     gens: &[&dyn Generator],
+    stop: &AtomicBool,
 ) -> Result<Emitted, SplitError> {
+    crate::depth::check(depth.into())?;
     if split_depth > depth {
         return Err(SplitError::TooDeep { split_depth, depth });
     }
     if gens.is_empty() {
         return Err(SplitError::NoGenerators);
     }
-    let body_path = with_suffix(out, ".body.tmp");
-    let whole_path = with_suffix(out, ".tmp");
-    let written = write_body(&body_path, root, depth, split_depth, gens).and_then(|cut| {
-        let jobs = match cut {
-            Cut::Jobs(n) => n,
-            Cut::Disagree(d) => return Ok(Emitted::Disagree(d)),
-        };
-        let header = Header {
-            format: JOBS_FORMAT.to_owned(),
-            split: SplitId::of(root, depth, split_depth),
-            root: root.fen(),
-            depth,
-            split_depth,
-            jobs,
-            checked_by: gens.iter().map(|g| g.name().to_owned()).collect(),
-        };
-        assemble(&whole_path, &header, &body_path)?;
-        std::fs::rename(&whole_path, out).map_err(|source| SplitError::Write {
-            path: out.to_owned(),
-            source,
-        })?;
-        Ok(Emitted::Written(header))
-    });
-    // The temporaries are gone whatever happened; a failure to remove them changes nothing.
-    let _ = std::fs::remove_file(&body_path);
-    let _ = std::fs::remove_file(&whole_path);
-    written
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = OsString::from(path.as_os_str());
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
-enum Cut {
-    Jobs(u64),
-    Disagree(FrontierDisagreement),
-}
-
-/// The job lines, in path order (moves sorted at every ply), into `body`.
-fn write_body(
-    body: &Path,
-    root: &Position,
-    depth: u32,
-    split_depth: u32,
-    gens: &[&dyn Generator],
-) -> Result<Cut, SplitError> {
+    check_size(root, split_depth, gens[0])?;
     let write_err = |source| SplitError::Write {
-        path: body.to_owned(),
+        path: out.to_owned(),
         source,
     };
+    let checked_by: Vec<String> = gens.iter().map(|g| g.name().to_owned()).collect();
     let mut walk = Walk {
         gens,
+        hasher: SplitHasher::new(&root.fen(), depth, split_depth, &checked_by),
         remaining: depth - split_depth,
-        out: BufWriter::new(File::create(body).map_err(write_err)?),
+        out: BufWriter::new(tempfile::tempfile_in(folder_of(out)).map_err(write_err)?),
         jobs: 0,
+        bytes: 0,
+        stop,
     };
-    let cut = match walk.visit(root, &mut Vec::new(), split_depth) {
-        Ok(None) => Cut::Jobs(walk.jobs),
-        Ok(Some(d)) => Cut::Disagree(d),
-        Err(e) => return Err(write_err(e)),
+    let jobs = match walk.visit(root, &mut Vec::new(), split_depth) {
+        Ok(None) => walk.jobs,
+        Ok(Some(d)) => return Ok(Emitted::Disagree(d)),
+        Err(WalkError::Io(e)) => return Err(write_err(e)),
+        Err(WalkError::Stopped) => return Ok(Emitted::Stopped),
+        Err(WalkError::TooLarge) => {
+            return Err(SplitError::JobsFileTooLarge {
+                limit: MAX_FILE_BYTES,
+            })
+        }
     };
-    walk.out.flush().map_err(write_err)?;
-    Ok(cut)
+    let hasher = walk.hasher;
+    let mut body = walk
+        .out
+        .into_inner()
+        .map_err(|e| write_err(e.into_error()))?;
+    body.seek(SeekFrom::Start(0)).map_err(write_err)?;
+    let header = Header {
+        format: JOBS_FORMAT.to_owned(),
+        split: hasher.finish(jobs),
+        root: root.fen(),
+        depth,
+        split_depth,
+        jobs,
+        checked_by,
+    };
+    let mut whole = temp_beside(out).map_err(write_err)?;
+    let mut w = BufWriter::new(whole.as_file_mut());
+    w.write_all(json_line(&header).map_err(write_err)?.as_bytes())
+        .map_err(write_err)?;
+    let mut reader = BufReader::new(body);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(write_err)? == 0 {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(Emitted::Stopped);
+        }
+        // The id covers every job, so the checks that carry it are put in only now.
+        let mut job: JobLine =
+            serde_json::from_slice(&line).map_err(|e| write_err(io::Error::other(e)))?;
+        job.check = job.check_in(header.split);
+        w.write_all(json_line(&job).map_err(write_err)?.as_bytes())
+            .map_err(write_err)?;
+    }
+    w.flush().map_err(write_err)?;
+    drop(w);
+    whole.as_file().sync_all().map_err(write_err)?;
+    whole.persist(out).map_err(|e| write_err(e.error))?;
+    Ok(Emitted::Written(header))
 }
+
+/// The rough length of a job line in bytes, for the estimate in a refusal: a FEN, a
+/// check and the keys, and a move per ply.
+pub(super) fn line_bytes(split_depth: u32) -> f64 {
+    140.0 + 7.0 * f64::from(split_depth)
+}
+
+/// Refuses a split of more than [`MAX_JOBS`] jobs, before anything is written. The
+/// frontier is counted ply by ply, the last ply counted rather than played, so a ply
+/// costs about as much as the frontier one ply up; counting stops where the next ply
+/// alone, grown as the last one did, would be [`CLEARLY`] times the limit, so that a
+/// refusal costs little however deep the split asked.
+fn check_size(root: &Position, split_depth: u32, g: &dyn Generator) -> Result<(), SplitError> {
+    let mut above = 1u64;
+    for ply in 1..=split_depth {
+        let counted = g.perft(root, ply);
+        let growth = counted as f64 / above as f64;
+        let next = counted as f64 * growth;
+        if counted > MAX_JOBS || (ply < split_depth && next > CLEARLY * MAX_JOBS as f64) {
+            return Err(SplitError::TooManyJobs {
+                split_depth,
+                ply,
+                counted,
+                estimate: counted as f64 * growth.powi((split_depth - ply) as i32),
+                limit: MAX_JOBS,
+            });
+        }
+        if counted == 0 {
+            break;
+        }
+        above = counted;
+    }
+    Ok(())
+}
+
+/// How far past the limit an estimate must be to refuse without counting: far enough
+/// that an uneven tree does not turn away a split that fits.
+const CLEARLY: f64 = 4.0;
 
 struct Walk<'a> {
     gens: &'a [&'a dyn Generator],
+    /// The split id so far, over the jobs written.
+    hasher: SplitHasher,
     remaining: u32,
     out: BufWriter<File>,
     jobs: u64,
+    /// Bytes of job lines written, held under [`MAX_FILE_BYTES`] so a shard can read
+    /// whatever emit writes (long paths make long lines, which the job count misses).
+    bytes: u64,
+    stop: &'a AtomicBool,
+}
+
+enum WalkError {
+    Io(io::Error),
+    TooLarge,
+    Stopped,
+}
+
+impl From<io::Error> for WalkError {
+    fn from(e: io::Error) -> WalkError {
+        WalkError::Io(e)
+    }
 }
 
 impl Walk<'_> {
@@ -144,15 +209,26 @@ impl Walk<'_> {
         pos: &Position,
         path: &mut Vec<Move>,
         plies: u32,
-    ) -> io::Result<Option<FrontierDisagreement>> {
+    ) -> Result<Option<FrontierDisagreement>, WalkError> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(WalkError::Stopped);
+        }
         if plies == 0 {
             let line = JobLine {
                 index: self.jobs,
                 path: path.clone(),
                 fen: pos.fen(),
                 depth: self.remaining,
+                // Set when the file is put together, once the split id is known.
+                check: Check(0),
             };
-            self.out.write_all(json_line(&line)?.as_bytes())?;
+            self.hasher.add(line.digest());
+            let text = json_line(&line)?;
+            self.bytes += text.len() as u64;
+            if self.bytes > MAX_FILE_BYTES {
+                return Err(WalkError::TooLarge);
+            }
+            self.out.write_all(text.as_bytes())?;
             self.jobs += 1;
             return Ok(None);
         }
@@ -194,31 +270,17 @@ fn agreed_children(
     })
 }
 
-fn assemble(whole: &Path, header: &Header, body: &Path) -> Result<(), SplitError> {
-    let write_err = |source| SplitError::Write {
-        path: whole.to_owned(),
-        source,
-    };
-    let mut out = BufWriter::new(File::create(whole).map_err(write_err)?);
-    out.write_all(json_line(header).map_err(write_err)?.as_bytes())
-        .map_err(write_err)?;
-    let mut jobs = File::open(body).map_err(|source| SplitError::Read {
-        path: body.to_owned(),
-        source,
-    })?;
-    io::copy(&mut jobs, &mut out).map_err(write_err)?;
-    out.into_inner()
-        .map_err(|e| write_err(e.into_error()))?
-        .sync_all()
-        .map_err(write_err)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::files::read_jobs;
+    use super::super::JobsFile;
     use super::*;
     use crate::generators::planted::{Bug, Planted};
     use crate::generators::registry;
+    use std::path::PathBuf;
+
+    /// A stop flag never raised.
+    static GO: AtomicBool = AtomicBool::new(false);
 
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("xqdiff-frontier-{}-{name}", std::process::id()))
@@ -239,11 +301,14 @@ mod tests {
             (&endgame, 3, 2),
         ] {
             let out = temp(&format!("{depth}-{split}.jsonl"));
-            let header = match emit(&out, pos, depth, split, &gens).unwrap() {
+            let header = match emit(&out, pos, depth, split, &gens, &GO).unwrap() {
                 Emitted::Written(h) => h,
                 Emitted::Disagree(d) => panic!("{d}"),
+                Emitted::Stopped => panic!("stopped unasked"),
             };
-            let (read, jobs) = read_jobs(&out, |_| true).unwrap();
+            let JobsFile {
+                header: read, jobs, ..
+            } = read_jobs(&out, |_| true).unwrap();
             std::fs::remove_file(&out).unwrap();
             assert_eq!(read, header);
             assert_eq!(header.jobs, gens[0].perft(pos, split));
@@ -265,7 +330,7 @@ mod tests {
         let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
         let gens: Vec<&dyn Generator> = vec![registry()[0], &planted];
         let out = temp("planted.jsonl");
-        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens).unwrap();
+        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens, &GO).unwrap();
         assert!(
             !out.exists(),
             "a split the generators disagree on is not written"
@@ -275,7 +340,9 @@ mod tests {
                 assert!(d.path.is_empty(), "the root already differs: {d}");
                 assert!(d.detail.contains("only in planted"), "{d}");
             }
-            Emitted::Written(_) => panic!("the planted pawn bug went unnoticed"),
+            Emitted::Written(_) | Emitted::Stopped => {
+                panic!("the planted pawn bug went unnoticed")
+            }
         }
     }
 
@@ -284,13 +351,37 @@ mod tests {
         let start = Position::startpos();
         let out = temp("never.jsonl");
         assert!(matches!(
-            emit(&out, &start, 2, 3, &registry()),
+            emit(&out, &start, 2, 3, &registry(), &GO),
             Err(SplitError::TooDeep { .. })
         ));
         assert!(matches!(
-            emit(&out, &start, 2, 1, &[]),
+            emit(&out, &start, 2, 1, &[], &GO),
             Err(SplitError::NoGenerators)
         ));
+        assert!(matches!(
+            emit(
+                &out,
+                &start,
+                crate::depth::MAX_DEPTH + 1,
+                1,
+                &registry(),
+                &GO
+            ),
+            Err(SplitError::DepthArg(_))
+        ));
         assert!(!out.exists());
+    }
+
+    /// A raised stop flag ends the split with nothing left in the folder: no jobs file and
+    /// no temporary.
+    #[test]
+    fn a_stopped_split_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("jobs.jsonl");
+        let stop = AtomicBool::new(true);
+        let emitted = emit(&out, &Position::startpos(), 3, 2, &registry(), &stop).unwrap();
+        assert_eq!(emitted, Emitted::Stopped);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }

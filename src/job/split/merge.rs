@@ -2,7 +2,9 @@
 //! jobs exactly once.
 
 use super::files::{read_jobs, read_results};
-use super::{Header, JobResult, Location, Problem, Problems, SplitError, SplitId};
+use super::{
+    add_counts, Header, JobResult, JobsFile, Location, Problem, Problems, SplitError, SplitId,
+};
 use crate::moves::Move;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -85,12 +87,11 @@ impl Merged {
 /// set of generators; a file that cannot be read or a line that is not a result stops it
 /// at once, naming the file and line.
 pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
-    let (header, _) = read_jobs(jobs, |_| false)?;
-    let mut tally = Tally::new(&header);
+    let file = read_jobs(jobs, |_| false)?;
+    let header = file.header.clone();
+    let mut tally = Tally::new(&file);
     for path in results {
-        for (at, result) in read_results(path)? {
-            tally.add(at, result);
-        }
+        read_results(path, |at, result| tally.add(at, result))?;
     }
     let problems = tally.problems();
     if !problems.is_empty() {
@@ -100,7 +101,7 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
         });
     }
     let odd: BTreeMap<u64, BTreeMap<String, u64>> = tally.disagreeing.into_iter().collect();
-    let (_, odd_jobs) = read_jobs(jobs, |i| odd.contains_key(&i))?;
+    let odd_jobs = read_jobs(jobs, |i| odd.contains_key(&i))?.jobs;
     let disagreements = odd_jobs
         .into_iter()
         .map(|job| JobDisagreement {
@@ -123,7 +124,9 @@ pub fn merge(jobs: &Path, results: &[PathBuf]) -> Result<Merged, SplitError> {
 
 /// Running sums and everything out of place, kept small: per job only where it was
 /// first seen, so a split of millions of jobs merges in little memory.
-struct Tally {
+struct Tally<'a> {
+    /// The jobs, whose checks every result is verified against.
+    file: &'a JobsFile,
     split: SplitId,
     jobs: u64,
     files: Vec<PathBuf>,
@@ -140,9 +143,11 @@ struct Tally {
     mixed: BTreeMap<(PathBuf, Vec<String>), Vec<Location>>,
 }
 
-impl Tally {
-    fn new(header: &Header) -> Tally {
+impl<'a> Tally<'a> {
+    fn new(file: &'a JobsFile) -> Tally<'a> {
+        let header = &file.header;
         Tally {
+            file,
             split: header.split,
             jobs: header.jobs,
             files: Vec::new(),
@@ -159,13 +164,13 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, at: Location, r: JobResult) {
+    fn add(&mut self, at: Location, r: JobResult) -> Result<(), SplitError> {
         if r.split != self.split {
             self.foreign
                 .entry((at.path.clone(), r.split))
                 .or_default()
                 .push(at);
-            return;
+            return Ok(());
         }
         if r.index >= self.jobs {
             self.out_of_range
@@ -173,8 +178,10 @@ impl Tally {
                 .or_insert_with(|| (r.index, Vec::new()))
                 .1
                 .push(at);
-            return;
+            return Ok(());
         }
+        // Before anything is taken from it: a line that does not verify stops the merge.
+        self.file.verify(&at, &r)?;
         let generators = r.generators();
         let expected = self.generators.get_or_insert_with(|| generators.clone());
         if generators != *expected {
@@ -182,7 +189,7 @@ impl Tally {
                 .entry((at.path.clone(), generators))
                 .or_default()
                 .push(at);
-            return;
+            return Ok(());
         }
         self.shard_counts.insert(r.shard.count);
         let slot = r.index as usize;
@@ -196,21 +203,20 @@ impl Tally {
                 .entry(r.index)
                 .or_insert_with(|| vec![earlier])
                 .push(at);
-            return;
+            return Ok(());
         }
         if self.files.last() != Some(&at.path) {
             self.files.push(at.path.clone());
         }
         self.first[slot] = (self.files.len() as u32, at.line as u32);
-        for (g, n) in &r.counts {
-            *self.totals.entry(g.clone()).or_default() += n;
-        }
+        add_counts(&mut self.totals, &r.counts, &at)?;
         for (g, s) in &r.seconds {
             *self.seconds.entry(g.clone()).or_default() += s;
         }
         if !r.agrees() {
             self.disagreeing.push((r.index, r.counts));
         }
+        Ok(())
     }
 
     fn problems(&self) -> Vec<Problem> {

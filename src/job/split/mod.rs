@@ -13,6 +13,7 @@ pub mod merge;
 pub mod shard;
 
 pub use error::{Location, Problem, Problems, SplitError};
+pub use files::JobsFile;
 pub use shard::Shard;
 
 use crate::diff::corpus::fnv1a;
@@ -23,21 +24,87 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The `format` field of a jobs file header; bumped whenever a field's meaning changes.
-pub const JOBS_FORMAT: &str = "xqdiff-jobs/1";
+/// Version 2 added the checks: a file of another version is refused, not guessed at.
+pub const JOBS_FORMAT: &str = "xqdiff-jobs/2";
 
-/// Names one split: a hash of the format, the root's canonical FEN, the depth and the
-/// split depth. The frontier is enumerated in a fixed order, so equal ids mean equal job
-/// lists, and a result carrying another id belongs to another split.
+/// The most jobs a split may have. It is about 2 GB of jobs file, and more than any
+/// scheduler wants: the start position cut at ply 4 (3.3 million jobs) fits, at ply 5
+/// (133 million, some 23 GB) it does not. Emit counts the frontier before writing and
+/// refuses a split past this; a jobs file announcing more is refused too.
+pub const MAX_JOBS: u64 = 10_000_000;
+
+/// Names one split: a hash of its header's fields and of every job in order, so equal
+/// ids mean equal job lists, a result carrying another id belongs to another split, and
+/// an edit anywhere in a jobs file shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub struct SplitId(pub u64);
 
-impl SplitId {
-    /// The id of perft `depth` from `root` cut `split_depth` plies down.
-    pub fn of(root: &Position, depth: u32, split_depth: u32) -> SplitId {
-        let key = format!("{JOBS_FORMAT}\n{}\n{depth}\n{split_depth}", root.fen());
-        SplitId(fnv1a(key.as_bytes()))
+/// A line's checksum: for a job, over its split id and its fields; for a result, over
+/// its job's check and its counts. A 64-bit FNV-1a, so it finds edits and damage, not
+/// forgery: anyone can recompute it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Check(pub u64);
+
+/// Two hashes as one: the chaining step of every id and check here.
+fn chain(a: u64, b: u64) -> u64 {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&a.to_le_bytes());
+    bytes[8..].copy_from_slice(&b.to_le_bytes());
+    fnv1a(&bytes)
+}
+
+/// A split's id, built from the header's fields and then each job in file order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SplitHasher(u64);
+
+impl SplitHasher {
+    /// Starts from the fields of a header other than the id and the job count.
+    pub(crate) fn new(root: &str, depth: u32, split_depth: u32, checked_by: &[String]) -> Self {
+        let key = format!(
+            "{JOBS_FORMAT}\n{root}\n{depth}\n{split_depth}\n{}",
+            checked_by.join(",")
+        );
+        SplitHasher(fnv1a(key.as_bytes()))
     }
+
+    /// Takes in the next job, by its [`JobLine::digest`].
+    pub(crate) fn add(&mut self, digest: u64) {
+        self.0 = chain(self.0, digest);
+    }
+
+    /// The id of a split of `jobs` jobs.
+    pub(crate) fn finish(self, jobs: u64) -> SplitId {
+        SplitId(chain(self.0, jobs))
+    }
+}
+
+impl Check {
+    /// The check of a job with `digest` ([`JobLine::digest`]) in split `split`.
+    fn of_job(split: SplitId, digest: u64) -> Check {
+        Check(chain(split.0, digest))
+    }
+
+    /// The check of a result with `counts` for the job whose check is `job`.
+    pub fn of_result(job: Check, counts: &BTreeMap<String, u64>) -> Check {
+        let mut text = format!("{job}\n");
+        for (g, n) in counts {
+            text.push_str(&format!("{g}={n}\n"));
+        }
+        Check(fnv1a(text.as_bytes()))
+    }
+}
+
+/// Reads 16 hex digits, as ids and checks are written.
+fn hex16(text: &str, what: &str) -> Result<u64, String> {
+    // Only the start of a long text is echoed.
+    let shown: String = text.chars().take(40).collect();
+    let bad = || format!("{what} {shown:?} is not 16 hex digits");
+    if text.len() != 16 {
+        return Err(bad());
+    }
+    u64::from_str_radix(text, 16).map_err(|_| bad())
 }
 
 impl fmt::Display for SplitId {
@@ -55,12 +122,26 @@ impl From<SplitId> for String {
 impl TryFrom<String> for SplitId {
     type Error = String;
     fn try_from(text: String) -> Result<SplitId, String> {
-        if text.len() != 16 {
-            return Err(format!("split id {text:?} is not 16 hex digits"));
-        }
-        u64::from_str_radix(&text, 16)
-            .map(SplitId)
-            .map_err(|_| format!("split id {text:?} is not 16 hex digits"))
+        hex16(&text, "split id").map(SplitId)
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl From<Check> for String {
+    fn from(check: Check) -> String {
+        check.to_string()
+    }
+}
+
+impl TryFrom<String> for Check {
+    type Error = String;
+    fn try_from(text: String) -> Result<Check, String> {
+        hex16(&text, "check").map(Check)
     }
 }
 
@@ -94,6 +175,8 @@ pub struct Job {
     pub position: Position,
     /// Plies to count below it.
     pub depth: u32,
+    /// Its line's check, which its result's check covers.
+    pub check: Check,
 }
 
 /// A job as one JSON line.
@@ -104,6 +187,28 @@ struct JobLine {
     path: Vec<Move>,
     fen: String,
     depth: u32,
+    check: Check,
+}
+
+impl JobLine {
+    /// A hash of the job's fields other than its check: what the split id and the check
+    /// are built from.
+    fn digest(&self) -> u64 {
+        let path: Vec<String> = self.path.iter().map(Move::to_string).collect();
+        let key = format!(
+            "{}\n{}\n{}\n{}",
+            self.index,
+            path.join(" "),
+            self.fen,
+            self.depth
+        );
+        fnv1a(key.as_bytes())
+    }
+
+    /// The check this line should carry in split `split`.
+    fn check_in(&self, split: SplitId) -> Check {
+        Check::of_job(split, self.digest())
+    }
 }
 
 /// One finished job: the line a shard writes, and merge adds up.
@@ -117,11 +222,25 @@ pub struct JobResult {
     pub shard: Shard,
     /// Leaf count per generator.
     pub counts: BTreeMap<String, u64>,
-    /// Wall-clock seconds per generator.
+    /// Wall-clock seconds per generator (not covered by the check: they are only shown).
     pub seconds: BTreeMap<String, f64>,
+    /// Over its job's check and its counts ([`Check::of_result`]); none on a line from
+    /// before results carried one, which never verifies.
+    #[serde(default)]
+    pub check: Option<Check>,
 }
 
 impl JobResult {
+    /// Sets the check for the job whose check is `job`, after the counts are final.
+    pub fn seal(&mut self, job: Check) {
+        self.check = Some(Check::of_result(job, &self.counts));
+    }
+
+    /// Whether the result carries the check its counts give for the job checked `job`.
+    pub fn verifies(&self, job: Check) -> bool {
+        self.check == Some(Check::of_result(job, &self.counts))
+    }
+
     /// Whether every generator counted the same.
     pub fn agrees(&self) -> bool {
         let mut counts = self.counts.values();
@@ -133,6 +252,25 @@ impl JobResult {
     pub fn generators(&self) -> Vec<String> {
         self.counts.keys().cloned().collect()
     }
+}
+
+/// Adds one result's `counts` into `totals`, generator by generator. Every sum of counts
+/// goes through here, because a wrapped sum would print a small total that agrees.
+pub fn add_counts(
+    totals: &mut BTreeMap<String, u64>,
+    counts: &BTreeMap<String, u64>,
+    at: &Location,
+) -> Result<(), SplitError> {
+    for (g, &n) in counts {
+        let total = totals.entry(g.clone()).or_default();
+        *total = total.checked_add(n).ok_or_else(|| SplitError::Overflow {
+            at: at.clone(),
+            generator: g.clone(),
+            count: n,
+            total: *total,
+        })?;
+    }
+    Ok(())
 }
 
 /// Move paths as ICCS strings.
@@ -158,20 +296,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn split_ids_print_and_read_back_and_separate_splits() {
-        let start = Position::startpos();
-        let ids = [
-            SplitId::of(&start, 5, 2),
-            SplitId::of(&start, 5, 3),
-            SplitId::of(&start, 6, 2),
-        ];
+    fn ids_and_checks_print_and_read_back_and_separate_what_differs() {
+        let root = Position::startpos().fen();
+        let id = |depth, split| {
+            let mut h = SplitHasher::new(&root, depth, split, &["bitboard".to_owned()]);
+            h.add(1);
+            h.finish(1)
+        };
+        let ids = [id(5, 2), id(5, 3), id(6, 2)];
         for id in ids {
             assert_eq!(SplitId::try_from(id.to_string()), Ok(id));
         }
         assert_ne!(ids[0], ids[1]);
         assert_ne!(ids[0], ids[2]);
+        let mut other_job = SplitHasher::new(&root, 5, 2, &["bitboard".to_owned()]);
+        other_job.add(2);
+        assert_ne!(other_job.finish(1), ids[0]);
+        let counts = |n: u64| BTreeMap::from([("bitboard".to_owned(), n)]);
+        let check = Check::of_result(Check(7), &counts(3));
+        assert_eq!(Check::try_from(check.to_string()), Ok(check));
+        assert_ne!(check, Check::of_result(Check(7), &counts(4)));
+        assert_ne!(check, Check::of_result(Check(8), &counts(3)));
         for bad in ["", "123", "zzzzzzzzzzzzzzzz", "00000000000000000"] {
             assert!(SplitId::try_from(bad.to_owned()).is_err(), "{bad:?}");
+            assert!(Check::try_from(bad.to_owned()).is_err(), "{bad:?}");
         }
     }
 }

@@ -98,13 +98,16 @@ pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator
         counts.insert(g.name().to_owned(), nodes);
         seconds.insert(g.name().to_owned(), secs);
     }
-    JobResult {
+    let mut result = JobResult {
         split,
         index: job.index,
         shard,
         counts,
         seconds,
-    }
+        check: None,
+    };
+    result.seal(job.check);
+    result
 }
 
 #[cfg(test)]
