@@ -10,35 +10,39 @@ use std::path::Path;
 /// One mebibyte, the unit of the limits below.
 pub const MIB: u64 = 1 << 20;
 
-/// What a path is, when it is not a regular file.
-fn not_regular(kind: &std::fs::FileType) -> &'static str {
+/// What a file of type `kind` is, for a message, when it is not a regular file (a
+/// FIFO, a device, a socket, a directory); `None` for a regular file.
+pub fn irregular(kind: &std::fs::FileType) -> Option<&'static str> {
+    if kind.is_file() {
+        return None;
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if kind.is_fifo() {
-            return "a FIFO";
+            return Some("a FIFO");
         }
         if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
+            return Some("a device");
         }
         if kind.is_socket() {
-            return "a socket";
+            return Some("a socket");
         }
     }
-    if kind.is_dir() {
+    Some(if kind.is_dir() {
         "a directory"
     } else {
-        "not a regular file"
-    }
+        "something else"
+    })
 }
 
 /// The bytes of `path`, which must be a regular file of at most `limit` bytes.
 pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let meta = std::fs::metadata(path)?;
-    if !meta.file_type().is_file() {
+    if let Some(what) = irregular(&meta.file_type()) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("{}, not a regular file", not_regular(&meta.file_type())),
+            format!("{what}, not a regular file"),
         ));
     }
     if meta.len() > limit {

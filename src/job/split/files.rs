@@ -27,10 +27,10 @@ fn open_regular(path: &Path) -> Result<File, SplitError> {
         source,
     };
     let meta = std::fs::metadata(path).map_err(read_err)?;
-    if !meta.file_type().is_file() {
+    if let Some(kind) = crate::files::irregular(&meta.file_type()) {
         return Err(SplitError::NotRegular {
             path: path.to_owned(),
-            kind: kind_of(meta.file_type()),
+            kind,
         });
     }
     if meta.len() > MAX_FILE_BYTES {
@@ -40,28 +40,6 @@ fn open_regular(path: &Path) -> Result<File, SplitError> {
         });
     }
     File::open(path).map_err(read_err)
-}
-
-/// What a file that is not a regular file is, for the message.
-fn kind_of(kind: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// One line of a file.
