@@ -49,14 +49,7 @@ pub(crate) fn handshake(
     p.ask(&format!("{HELLO}\n"), HELLO)?;
     let deadline = p.deadline();
     loop {
-        let line = p.line_by(deadline, HELLO).map_err(|e| match e {
-            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
-                expected: "ok",
-                timeout,
-                last,
-            },
-            e => e,
-        })?;
+        let line = p.handshake_line(deadline, HELLO, "ok")?;
         let mut words = line.split_whitespace();
         match words.next() {
             Some("ok") => {}

@@ -333,6 +333,24 @@ impl Process {
         self.next_line(deadline).map_err(|f| self.error(f, request))
     }
 
+    /// The next line of the handshake begun by `request`: as [`Process::line_by`], but
+    /// running out of time is a handshake that never gave `expected`.
+    pub(crate) fn handshake_line(
+        &mut self,
+        deadline: Instant,
+        request: &str,
+        expected: &'static str,
+    ) -> Result<String, SubjectError> {
+        self.line_by(deadline, request).map_err(|e| match e {
+            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
+                expected,
+                timeout,
+                last,
+            },
+            e => e,
+        })
+    }
+
     /// The next stdout line if one comes within `wait`.
     pub(crate) fn line_within(
         &mut self,

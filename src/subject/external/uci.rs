@@ -51,14 +51,7 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Hello, SubjectErr
     let deadline = p.deadline();
     let mut told = Hello::default();
     loop {
-        let line = p.line_by(deadline, hello).map_err(|e| match e {
-            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
-                expected: ok,
-                timeout,
-                last,
-            },
-            e => e,
-        })?;
+        let line = p.handshake_line(deadline, hello, ok)?;
         let line = line.trim();
         if line == ok {
             return Ok(told);

@@ -21,14 +21,7 @@ pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError>
     let mut name = None;
     let mut no_setboard = false;
     loop {
-        let line = p.line_by(deadline, request).map_err(|e| match e {
-            SubjectError::Timeout { timeout, last, .. } => SubjectError::Handshake {
-                expected: "feature done=1",
-                timeout,
-                last,
-            },
-            e => e,
-        })?;
+        let line = p.handshake_line(deadline, request, "feature done=1")?;
         let Some(features) = line.trim().strip_prefix("feature ") else {
             continue;
         };
