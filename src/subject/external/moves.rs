@@ -14,7 +14,7 @@ use super::{FenLetters, MovesMode, Ranks};
 use crate::generators::bitboard::BitboardGen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, Setup};
 use crate::subject::SubjectError;
 use std::collections::HashMap;
 
@@ -174,16 +174,15 @@ impl Asker<'_> {
 
     /// Whether the library's check detector finds the mover's king attacked after
     /// `token`: asked of the board after it with the mover to move again. A move xqdiff
-    /// cannot make is kept, the list's claim compared as it is.
+    /// cannot make (no piece of the mover there) is kept, the list's claim compared as
+    /// it is.
     fn exposes_mover(&mut self, node: &Node, token: &str) -> Result<bool, SubjectError> {
         let Some(mv) = RawMove::parse(token).and_then(|r| r.to_move(self.ranks)) else {
             return Ok(false);
         };
-        let mut after = node.position.setup().clone();
-        let Some(piece) = after.board[mv.from.index()].take() else {
+        let Some(after) = placed(&node.position, mv) else {
             return Ok(false);
         };
-        after.board[mv.to.index()] = Some(piece);
         let request = format!(
             "check {}",
             fen_with_letters(&after.to_string(), self.letters)
@@ -273,15 +272,22 @@ impl Asker<'_> {
     }
 }
 
-/// `mv` made on `pos` by moving the piece (taking whatever stands on the target) and
-/// passing the turn: what any Xiangqi move does, legal or not. `None` when no piece of
-/// the side to move stands on the from point or the result breaks the domain rules.
-fn moved(pos: &Position, mv: Move) -> Option<Position> {
+/// The board of `pos` with the piece of `mv` moved (taking whatever stands on the
+/// target), the turn not yet passed: what any Xiangqi move does to the squares, legal or
+/// not. `None` when no piece of the side to move stands on the from point.
+fn placed(pos: &Position, mv: Move) -> Option<Setup> {
     let mut setup = pos.setup().clone();
     let piece = setup.board[mv.from.index()]
         .take()
         .filter(|p| p.color == setup.turn)?;
     setup.board[mv.to.index()] = Some(piece);
+    Some(setup)
+}
+
+/// `mv` made on `pos` ([`placed`], then the turn passed); `None` also when the result
+/// breaks the domain rules.
+fn moved(pos: &Position, mv: Move) -> Option<Position> {
+    let mut setup = placed(pos, mv)?;
     setup.turn = setup.turn.other();
     Position::new(setup).ok()
 }
