@@ -24,7 +24,9 @@ pub(crate) fn line(args: fmt::Arguments<'_>) {
 
 /// Prints to stdout without a newline (use [`out!`]).
 pub(crate) fn text(args: fmt::Arguments<'_>) {
-    if CLOSED.load(Ordering::Relaxed) || failed().is_some() {
+    // Asked on every line, so without copying the error out.
+    let failed = FAILED.lock().is_ok_and(|f| f.is_some());
+    if CLOSED.load(Ordering::Relaxed) || failed {
         return;
     }
     let mut stdout = io::stdout().lock();
