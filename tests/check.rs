@@ -476,7 +476,8 @@ fn is_zombie(pid: u32) -> bool {
 /// Each row: a real signal, sent by pid once the fuzz phase is under way, and the exit
 /// code it must give. The run ends well before its sixty seconds, prints its summary,
 /// and leaves a report whose status is `interrupted` (the fuzz phase stopped with its
-/// cases, the metamorphic phase did not run), which `xqdiff report` does not pass.
+/// cases, the metamorphic phase did not run, the signal on record), on which `xqdiff
+/// report` exits as the run did.
 #[test]
 fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() {
     let table: &[(&str, i32, &str)] = &[
@@ -542,6 +543,7 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
         let json = std::fs::read_to_string(dir.join("report/report.json")).unwrap();
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(value["status"], "interrupted", "{signal}");
+        assert_eq!(value["signal"], code - 128, "{signal}");
         let fuzz = report
             .phases
             .iter()
@@ -568,7 +570,7 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
             .arg(dir.join("report/report.json"))
             .output()
             .expect("run xqdiff report");
-        assert_eq!(rendered.status.code(), Some(1), "{signal}");
+        assert_eq!(rendered.status.code(), Some(code), "{signal}");
         assert!(String::from_utf8_lossy(&rendered.stdout).contains("xqdiff: INTERRUPTED"));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -582,6 +582,23 @@ fn the_report_command_renders_saved_reports_and_rejects_bad_files() {
         serde_json::from_str(&std::fs::read_to_string(&passed).unwrap()).unwrap();
     v["schema"] = "xqdiff-report/9".into();
     std::fs::write(&future, v.to_string()).unwrap();
+    // The passed run again, as if a phase had errored, and as if a signal had stopped
+    // it with and without the signal on record: `report` exits as the run did.
+    let variant = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&passed).unwrap()).unwrap();
+        edit(&mut v);
+        let path = temp(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        path
+    };
+    let errored = variant("errored.json", &|v| {
+        v["phases"][0]["status"] = "error".into()
+    });
+    let terminated = variant("terminated.json", &|v| v["signal"] = 15.into());
+    let cut_short = variant("cut-short.json", &|v| {
+        v["phases"][0]["status"] = "interrupted".into()
+    });
     let garbage = temp("garbage.json");
     std::fs::write(&garbage, "this is not json").unwrap();
     let html_out = temp("out.html");
@@ -592,6 +609,9 @@ fn the_report_command_renders_saved_reports_and_rejects_bad_files() {
     let table: Vec<(String, Vec<String>, i32, &str)> = vec![
         (s(&failed), vec![], 1, "## ❌ xqdiff: FAILED"),
         (s(&passed), vec![], 0, "## ✅ xqdiff: PASSED"),
+        (s(&errored), vec![], 2, "ERROR"),
+        (s(&terminated), vec![], 143, "INTERRUPTED"),
+        (s(&cut_short), vec![], 2, "INTERRUPTED"),
         (
             s(&failed),
             vec![

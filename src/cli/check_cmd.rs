@@ -7,7 +7,7 @@ use super::out::{errln, out, outln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::job::check::{self, Config, EngineCheck, Observer};
-use crate::job::report::{html, markdown, Phase, RenderOptions, Report, Status};
+use crate::job::report::{html, markdown, Phase, RenderOptions, Report};
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -216,9 +216,13 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let terminal = Terminal {
         bar: Mutex::new(None),
     };
-    let report = pool
+    let mut report = pool
         .install(|| check::run(&config, &terminal, stop))
         .map_err(|e| CliError::Usage(e.to_string()))?;
+    // Taken once, before the report is written: a script that sent SIGTERM must not
+    // read a 0 or a 1 as "it ran to the end", and the report must say what the exit
+    // code says. A signal after this point finds the work already done.
+    report.signal = signals::received();
     for (i, d) in report.disagreements.iter().enumerate() {
         outln!(
             "DISAGREEMENT {} [{}] {}{}: {}",
@@ -238,33 +242,13 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     out!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
     outln!("report: {}", files.join(", "));
-    // Whatever the report says, a run a signal stopped ends as one: a script that
-    // sent SIGTERM must not read a 0 or a 1 as "it ran to the end".
-    if let Some(sig) = signals::received() {
+    if let Some(sig) = report.signal {
         errln!(
             "xqdiff: interrupted by {}: the report covers what ran before it",
             signals::name(sig)
         );
-        return Ok(Outcome::Interrupted(sig));
     }
-    match report.status() {
-        Status::Passed | Status::Skipped => Ok(Outcome::Agree),
-        Status::Failed => Ok(Outcome::Disagree),
-        // Interrupted without a signal cannot happen here (only signals raise the
-        // stop flag); were it to, it is still a run that did not check everything.
-        Status::Error | Status::Interrupted => {
-            let broken: Vec<String> = report
-                .phases
-                .iter()
-                .filter(|p| matches!(p.status, Status::Error | Status::Interrupted))
-                .map(|p| {
-                    let why = p.message.as_deref().unwrap_or("error");
-                    format!("{}: {}", p.name, check::first_line(why))
-                })
-                .collect();
-            Err(CliError::Incomplete(broken.join("; ")))
-        }
-    }
+    super::report_outcome(&report)
 }
 
 /// Writes report.json, report.html and report.md into `dir`; returns their paths.

@@ -79,6 +79,32 @@ pub enum Outcome {
     Interrupted(i32),
 }
 
+/// How a run whose report this is ends: the one mapping from a report's status to an
+/// exit code, so `xqdiff check` and `xqdiff report --from` on its report exit alike.
+/// An error names the phases that could not run, and why.
+pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outcome, CliError> {
+    use crate::job::report::Status;
+    match (report.status(), report.signal) {
+        (Status::Passed | Status::Skipped, _) => Ok(Outcome::Agree),
+        (Status::Failed, _) => Ok(Outcome::Disagree),
+        (Status::Interrupted, Some(sig)) => Ok(Outcome::Interrupted(sig)),
+        // An error, or an interruption a report of an older build did not record the
+        // signal of: either way a run that did not check everything.
+        (Status::Error | Status::Interrupted, _) => {
+            let broken: Vec<String> = report
+                .phases
+                .iter()
+                .filter(|p| matches!(p.status, Status::Error | Status::Interrupted))
+                .map(|p| {
+                    let why = p.message.as_deref().unwrap_or("error");
+                    format!("{}: {}", p.name, crate::job::check::first_line(why))
+                })
+                .collect();
+            Err(CliError::Incomplete(broken.join("; ")))
+        }
+    }
+}
+
 /// What is wrong with a corpus directory given on the command line.
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusProblem {

@@ -32,8 +32,8 @@ pub struct OutputArgs {
 }
 
 /// Runs `xqdiff report`: with neither `--html` nor `--markdown` the Markdown goes to
-/// stdout. Exit 0 if the report says everything passed, 1 if it failed or a phase
-/// errored, 2 if the file cannot be read as a report.
+/// stdout. It exits as the run that wrote the report did: 0 passed, 1 failed, 2 error
+/// (or a file that cannot be read as a report), 128 + the signal's number interrupted.
 pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
     let text = super::read_input(&args.from, super::INPUT_LIMIT)?;
     let report = Report::from_json(&text).map_err(|source| CliError::Report {
@@ -45,11 +45,7 @@ pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
         out.markdown = Some(PathBuf::from("-"));
     }
     write_outputs(&report, &out)?;
-    Ok(if report.passed() {
-        Outcome::Agree
-    } else {
-        Outcome::Disagree
-    })
+    super::report_outcome(&report)
 }
 
 /// Writes the HTML and Markdown `out` asks for, and says where on stderr (stdout may

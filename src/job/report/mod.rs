@@ -91,6 +91,10 @@ pub struct Report {
     /// Every disagreement found, in the order found.
     #[serde(default)]
     pub disagreements: Vec<Dispute>,
+    /// The number of the signal that stopped the run (2 for SIGINT, 15 for SIGTERM), so
+    /// that a reader of the report ends as the run did: 128 plus it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
 }
 
 /// The program that wrote a report.
@@ -530,17 +534,23 @@ impl Report {
             engines: Vec::new(),
             phases: Vec::new(),
             disagreements: Vec::new(),
+            signal: None,
         }
     }
 
-    /// How the run ended: failed if any phase failed or anything disagreed, else
-    /// interrupted if a signal stopped a phase, else error if a phase could not run or
-    /// checked nothing, else passed. A disagreement found before an interruption is
-    /// still the news; an interruption outranks an error because a phase cut short
-    /// by a signal (an engine killed by the same Ctrl-C) often errors as well.
+    /// How the run ended: interrupted if a signal stopped it, else failed if any phase
+    /// failed or anything disagreed, else interrupted if a phase says a signal stopped
+    /// it (a report that does not record the signal), else error if a phase could not
+    /// run or checked nothing, else passed. A run a signal cut short did not check what
+    /// it was asked to, whatever it found before (its findings are still listed), and
+    /// it exits as interrupted, so the status says the same; an interruption outranks
+    /// an error because a phase cut short by a signal (an engine killed by the same
+    /// Ctrl-C) often errors as well.
     pub fn status(&self) -> Status {
         let any = |s: Status| self.phases.iter().any(|p| p.status == s);
-        if any(Status::Failed) || self.disagreements.iter().any(|d| !d.known) {
+        if self.signal.is_some() {
+            Status::Interrupted
+        } else if any(Status::Failed) || self.disagreements.iter().any(|d| !d.known) {
             Status::Failed
         } else if any(Status::Interrupted) {
             Status::Interrupted
@@ -746,26 +756,32 @@ pub(crate) fn counted(n: u64, noun: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Each row: the phases' statuses, whether there is a disagreement, and the run's
-    /// status. A failure found before a signal still fails the run; a signal outranks
-    /// an error; nothing but passed and skipped phases is a pass.
+    /// Each row: the phases' statuses, whether there is a disagreement, the signal
+    /// that stopped the run, and the run's status. A run a signal stopped is
+    /// interrupted whatever it found; without the signal on record a failure found
+    /// before it still fails the run; a signal outranks an error; nothing but passed
+    /// and skipped phases is a pass.
     #[test]
     fn the_run_status_follows_the_worst_phase() {
         use Status::*;
-        let table: &[(&[Status], bool, Status)] = &[
-            (&[Passed, Passed], false, Passed),
-            (&[Passed, Skipped], false, Passed),
-            (&[Passed, Error], false, Error),
-            (&[Passed, Interrupted], false, Interrupted),
-            (&[Error, Interrupted], false, Interrupted),
-            (&[Interrupted, Error], false, Interrupted),
-            (&[Failed, Interrupted], false, Failed),
-            (&[Passed, Interrupted], true, Failed),
-            (&[Failed, Error], false, Failed),
-            (&[Passed], true, Failed),
+        let table: &[(&[Status], bool, Option<i32>, Status)] = &[
+            (&[Passed, Passed], false, None, Passed),
+            (&[Passed, Skipped], false, None, Passed),
+            (&[Passed, Error], false, None, Error),
+            (&[Passed, Interrupted], false, None, Interrupted),
+            (&[Error, Interrupted], false, None, Interrupted),
+            (&[Interrupted, Error], false, None, Interrupted),
+            (&[Failed, Interrupted], false, None, Failed),
+            (&[Passed, Interrupted], true, None, Failed),
+            (&[Failed, Error], false, None, Failed),
+            (&[Passed], true, None, Failed),
+            (&[Failed, Interrupted], true, Some(15), Interrupted),
+            (&[Passed, Interrupted], false, Some(2), Interrupted),
+            (&[Passed, Passed], false, Some(1), Interrupted),
         ];
-        for &(statuses, disagreement, want) in table {
+        for &(statuses, disagreement, signal, want) in table {
             let mut report = Report::new();
+            report.signal = signal;
             report.phases = statuses
                 .iter()
                 .enumerate()
@@ -795,7 +811,11 @@ mod tests {
                     detail: String::new(),
                 });
             }
-            assert_eq!(report.status(), want, "{statuses:?} {disagreement}");
+            assert_eq!(
+                report.status(),
+                want,
+                "{statuses:?} {disagreement} {signal:?}"
+            );
             // A known bug is reported, not failed on.
             if disagreement {
                 let mut known = report.clone();
@@ -804,7 +824,7 @@ mod tests {
                     disagreements: Vec::new(),
                     ..report.clone()
                 };
-                assert_eq!(known.status(), without.status(), "{statuses:?}");
+                assert_eq!(known.status(), without.status(), "{statuses:?} {signal:?}");
             }
             // The written status is the same rule, and reading ignores it.
             let json = report.to_json().unwrap();
