@@ -76,6 +76,9 @@ pub(super) fn run(
     let show = |s: &Status<'_>| {
         observer.progress(s.index as u64, of, &format!("{}: {}", s.label, s.stage));
     };
+    // Named, not written in place: older Rust, the declared rust-version among them,
+    // does not extend a borrowed closure temporary's life to the whole `Options`.
+    let checked = |c: &Checked| observer.line(&c.line());
     let options = Options {
         subject_dir: config
             .save_dir()
@@ -85,7 +88,7 @@ pub(super) fn run(
         known: config.known.clone(),
         found_by: found_by.clone(),
         progress: Some(&show),
-        on_checked: Some(&|c: &Checked| observer.line(&c.line())),
+        on_checked: Some(&checked),
         stop: Some(stop),
     };
     let mut notes = engine.notes().to_vec();
