@@ -126,7 +126,7 @@ impl Observer for StopDuringFuzz<'_> {
     fn started(&self, phase: &str) {
         self.in_fuzz.store(phase == check::FUZZ, Ordering::Relaxed);
     }
-    fn progress(&self, _: u64, _: u64, _: &str) {
+    fn progress(&self, _: u64, _: u64, _: check::Unit, _: &str) {
         if self.in_fuzz.load(Ordering::Relaxed) {
             self.stop.store(true, Ordering::Relaxed);
         }

@@ -15,9 +15,9 @@ use xqdiff::generators::face::Generator;
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen, registry};
 use xqdiff::job::report::{
-    html, markdown, Dispute, EngineInfo, EnginePhase, EngineRow, GeneratorInfo, MetamorphicPhase,
-    PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions, Report, ReportError,
-    Status,
+    html, markdown, svg, Dispute, EngineInfo, EnginePhase, EngineRow, GeneratorInfo,
+    MetamorphicPhase, PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, RenderOptions,
+    Report, ReportError, Status,
 };
 use xqdiff::subject::external::{EngineConfig, FenLetters, Protocol, Ranks};
 use xqdiff::{Color, Position, Role};
@@ -230,26 +230,36 @@ fn check_page(report: &Report, page: &str, opts: &RenderOptions) {
         }
 
         // The pieces are the FEN's: same count, each on its square with its letter
-        // and, unless asked for Latin letters, its Chinese character.
+        // drawn (readable without a CJK font) and, unless asked for Latin letters
+        // only, its Chinese character.
         let drawn = d.moves_fen.as_deref().unwrap_or(&d.fen);
         let setup = xqdiff::fen::parse_setup(drawn).unwrap();
-        let want: BTreeMap<String, (char, String)> = setup
+        type Drawn = (char, String, String);
+        let want: BTreeMap<String, Drawn> = setup
             .pieces()
             .map(|(sq, p)| {
                 let glyph = if opts.latin {
-                    p.fen_char().to_string()
+                    String::new()
                 } else {
                     chinese(p.color, p.role).to_owned()
                 };
-                (sq.to_string(), (p.fen_char(), glyph))
+                let letter = p.fen_char();
+                (sq.to_string(), (letter, letter.to_string(), glyph))
             })
             .collect();
-        let got: BTreeMap<String, (char, String)> = board
+        let text_of = |g: &ElementRef, css: &str| -> String {
+            g.select(&sel(css)).flat_map(|t| t.text()).collect()
+        };
+        let got: BTreeMap<String, Drawn> = board
             .select(&sel("g.piece"))
             .map(|g| {
                 let letter = attr(&g, "data-piece").chars().next().unwrap();
-                let glyph: String = g.select(&sel("text")).flat_map(|t| t.text()).collect();
-                (attr(&g, "data-square").to_owned(), (letter, glyph))
+                let drawn = (
+                    letter,
+                    text_of(&g, "text.letter"),
+                    text_of(&g, "text.glyph"),
+                );
+                (attr(&g, "data-square").to_owned(), drawn)
             })
             .collect();
         assert_eq!(board.select(&sel("g.piece")).count(), want.len());
@@ -335,6 +345,53 @@ fn an_all_agree_report_passes_and_draws_no_arrows() {
     assert_eq!(doc.select(&sel("svg")).count(), 0);
     let md = markdown::render(&report);
     assert!(md.starts_with("## ✅ xqdiff: PASSED"), "{md}");
+}
+
+/// A cannon's arrow over its screen names the screen and rings it, the ring on the
+/// screen piece's own centre; no other move has a screen. Each row: a FEN, a move and
+/// the screen it must show.
+#[test]
+fn a_cannon_arrow_shows_the_screen_it_jumps() {
+    const BEHIND: &str = "3k5/9/9/4r4/4p4/9/9/4C4/9/5K3 w";
+    let table: &[(&str, &str, Option<&str>)] = &[
+        // The rook two points behind the screen: the hop comes back to the line.
+        (CANNON, "e2e7", Some("e5")),
+        // The rook right behind the screen: the hop lands on it.
+        (BEHIND, "e2e6", Some("e5")),
+        (START, "h2h9", Some("h7")),
+        (START, "b2b9", Some("b7")),
+        // A cannon's quiet move, a horse's, and a rook's (wrong) move over a pawn.
+        (START, "h2e2", None),
+        (START, "b0c2", None),
+        (START, "a0a4", None),
+    ];
+    for &(fen, mv, screen) in table {
+        let groups = [svg::ArrowGroup {
+            class: "lacks-odd".into(),
+            colour: "#1565c0",
+            has: vec!["mailbox".into()],
+            label: "planted lacks it".into(),
+            moves: vec![mv.into()],
+        }];
+        let picture = svg::board(fen, &groups, &RenderOptions::default()).unwrap();
+        let doc = Html::parse_fragment(&picture);
+        let arrow = doc
+            .select(&sel(&format!("g.arrow[data-move={mv}]")))
+            .next()
+            .unwrap_or_else(|| panic!("{fen}: no arrow for {mv}"));
+        assert_eq!(arrow.value().attr("data-screen"), screen, "{fen} {mv}");
+        let rings: Vec<_> = arrow.select(&sel("circle.screen")).collect();
+        assert_eq!(rings.len(), usize::from(screen.is_some()), "{fen} {mv}");
+        if let (Some(sq), Some(ring)) = (screen, rings.first()) {
+            let disc = doc
+                .select(&sel(&format!("g.piece[data-square={sq}] circle")))
+                .next()
+                .unwrap_or_else(|| panic!("{fen}: no piece on {sq}"));
+            for c in ["cx", "cy"] {
+                assert_eq!(attr(ring, c), attr(&disc, c), "{fen} {mv}: ring {c}");
+            }
+        }
+    }
 }
 
 /// A report with every kind of phase, as a writer would fill it.
@@ -555,6 +612,41 @@ fn markdown_lists_status_phases_and_every_disputed_move() {
             assert!(md.contains(&format!("`{}` only in", m.mv)), "{md}");
         }
     }
+}
+
+/// The report's texts say `1 position`, never `1 positions`: the full report's engine
+/// phase asked one position. Each row: what a page must say and what it must not.
+#[test]
+fn one_of_a_kind_is_singular() {
+    let report = full_report();
+    let page = html::render(&report, &RenderOptions::default());
+    let md = markdown::render(&report);
+    let table: &[(&str, &str)] = &[
+        ("1 position to depth 2", "1 positions"),
+        ("0 findings", "1 findings"),
+    ];
+    for &(want, never) in table {
+        for (what, text) in [("html", &page), ("markdown", &md)] {
+            assert!(text.contains(want), "{what} lacks {want:?}");
+            assert!(!text.contains(never), "{what} says {never:?}");
+        }
+    }
+}
+
+/// A dispute at its root has an empty path: the Markdown says so in words rather than
+/// printing an empty code span (two backticks).
+#[test]
+fn an_empty_path_reads_as_the_root_in_markdown() {
+    let mut report = full_report();
+    let d = report.disagreements[0].clone().with_path(START, &[]);
+    report.disagreements = vec![d];
+    let md = markdown::render(&report);
+    let line = md
+        .lines()
+        .find(|l| l.contains("path from"))
+        .unwrap_or_else(|| panic!("no path line: {md}"));
+    assert!(line.ends_with(": (the root itself)"), "{line}");
+    assert!(!md.contains("``"), "{md}");
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -6,7 +6,7 @@ use super::engine_cmd::EngineFlags;
 use super::out::{errln, out, outln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
-use crate::job::check::{self, Config, EngineCheck, Observer};
+use crate::job::check::{self, Config, EngineCheck, Observer, Unit};
 use crate::job::report::{html, markdown, Phase, RenderOptions, Report};
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
@@ -154,11 +154,12 @@ impl Terminal {
 
 impl Observer for Terminal {
     fn started(&self, phase: &str) {
-        *self.bar() = Some(Progress::new(phase, 0));
+        *self.bar() = Some(Progress::new(phase, Unit::Positions));
     }
 
-    fn progress(&self, done: u64, total: u64, note: &str) {
+    fn progress(&self, done: u64, total: u64, unit: Unit, note: &str) {
         if let Some(bar) = self.bar().as_ref() {
+            bar.set_unit(unit);
             bar.update(done, total);
             bar.message(note.to_owned());
         }
@@ -181,7 +182,7 @@ impl Observer for Terminal {
             "{}: {} ({})",
             phase.name,
             phase.status.as_str(),
-            html::duration(phase.seconds)
+            crate::job::report::duration(phase.seconds)
         );
     }
 }

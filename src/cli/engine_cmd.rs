@@ -8,6 +8,8 @@ use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
+use crate::job::check::Unit;
+use crate::job::report::counted;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
@@ -267,7 +269,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     for note in engine.notes() {
         outln!("note: {note}");
     }
-    let bar = Progress::new("engine", list.len() as u64);
+    let bar = Progress::new("engine", Unit::Positions);
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
     let print_checked = |c: &Checked| bar.println(&c.line());
     let show = |s: &Status<'_>| {
@@ -316,9 +318,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         super::write_known(path, &sigs)?;
     }
     let summary = format!(
-        "{} position(s), {} nodes compared in {:.1} s (seed {seed})",
-        report.checked.len(),
-        report.nodes_compared(),
+        "{}, {} compared in {:.1} s (seed {seed})",
+        counted(report.checked.len() as u64, "position"),
+        counted(report.nodes_compared(), "node"),
         report.elapsed.as_secs_f64()
     );
     let new = report.new_findings().count() as u64;

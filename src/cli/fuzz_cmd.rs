@@ -7,6 +7,7 @@ use super::{
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
 use crate::generators::registry;
+use crate::job::check::Unit;
 use crate::job::report::counted;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -105,7 +106,12 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let bar = Progress::new("fuzz", config.cases.unwrap_or(0));
+    let unit = if config.cases.is_none() && config.duration.is_some() {
+        Unit::Seconds
+    } else {
+        Unit::Cases
+    };
+    let bar = Progress::new("fuzz", unit);
     let started = std::time::Instant::now();
     let report = pool.install(|| {
         campaign::run(&config, &engines, stop, &|cases, found| {
@@ -115,7 +121,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
                 (None, Some(d)) => {
                     bar.update(started.elapsed().as_secs().min(d.as_secs()), d.as_secs())
                 }
-                _ => bar.inc(0),
+                _ => bar.update(cases, 0),
             }
             bar.message(format!("{cases} cases, {rate:.0}/s, {found} disagreements"));
         })
@@ -155,9 +161,9 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         errln!("xqdiff: could not save a finding: {e}");
     }
     outln!(
-        "{} cases, {} positions in {:.1} s ({:.0} cases/s, {:.0} positions/s){}",
-        report.cases,
-        report.positions,
+        "{}, {} in {:.1} s ({:.0} cases/s, {:.0} positions/s){}",
+        counted(report.cases, "case"),
+        counted(report.positions, "position"),
         report.elapsed.as_secs_f64(),
         report.rate(),
         report.positions as f64 / report.elapsed.as_secs_f64().max(1e-9),

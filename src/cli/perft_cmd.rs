@@ -9,8 +9,10 @@ use crate::cli::progress::Progress;
 use crate::diff::descent;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::generators::face::Generator;
+use crate::generators::perft::Finished;
 use crate::job::check::perft::{self, SuiteJob};
-use crate::job::check::Observer;
+use crate::job::check::{Observer, Unit};
+use crate::job::report::counted;
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::{BTreeMap, BTreeSet};
@@ -118,7 +120,7 @@ impl Investigation<'_> {
     /// down to where the move sets differ, minimizes it, prints it and saves it.
     fn run(&self, pos: &Position, depth: u32, generators: &[&dyn Generator], runs: &[Run]) {
         let known: Vec<Vec<(Move, u64)>> = runs.iter().map(|r| r.divide.clone()).collect();
-        let bar = Progress::new("descent", 0);
+        let bar = Progress::new("descent", Unit::Subtrees);
         let report = |ply: usize, done: u64, total: u64| {
             bar.update(done, total);
             bar.message(format!("{ply} plies down"));
@@ -174,8 +176,8 @@ struct Run {
 }
 
 fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Run {
-    let bar = Progress::new(g.name(), 0);
-    let report = |done: u64, total: u64| bar.update(done, total);
+    let bar = Progress::new(g.name(), Unit::Subtrees);
+    let report = |f: Finished| bar.update(f.done, f.of);
     let started = Instant::now();
     let divide = g.divide(pos, depth, true, Some(&report));
     let elapsed = started.elapsed();
@@ -293,7 +295,8 @@ fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
 struct SuiteBar(Progress);
 
 impl Observer for SuiteBar {
-    fn progress(&self, done: u64, total: u64, note: &str) {
+    fn progress(&self, done: u64, total: u64, unit: Unit, note: &str) {
+        self.0.set_unit(unit);
         self.0.update(done, total);
         self.0.message(note.to_owned());
     }
@@ -303,7 +306,7 @@ impl Observer for SuiteBar {
 /// then each position whose counts disagree, followed down and minimized.
 fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
     let started = Instant::now();
-    let bar = SuiteBar(Progress::new("suite", 0));
+    let bar = SuiteBar(Progress::new("suite", Unit::Nodes));
     let outcome = perft::run_suite(job, &bar, signals::install());
     bar.0.finish();
     let mut mismatches = 0;
@@ -348,9 +351,9 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
     }
     let positions: BTreeSet<&str> = outcome.rows.iter().map(|r| r.fen.as_str()).collect();
     outln!(
-        "{} positions, {} counts in {:.1} s: {}",
-        positions.len(),
-        outcome.rows.len(),
+        "{}, {} in {:.1} s: {}",
+        counted(positions.len() as u64, "position"),
+        counted(outcome.rows.len() as u64, "count"),
         started.elapsed().as_secs_f64(),
         if mismatches == 0 {
             "all as published".to_owned()

@@ -1,46 +1,69 @@
 //! Progress bars for long runs: drawn on stderr, only when stderr is a terminal, and
 //! only once a run has lasted about a second, so quick runs and pipes stay clean.
+//!
+//! A line reads `  perft 00:00:12 [======      ] 50.7 M / 111.8 M nodes 9.41 s left
+//! start depth 6`: the counts rounded to three figures with their unit, a time left
+//! only once it can be trusted, and the note cut to the terminal's width, so the line
+//! never wraps (a wrapped bar is redrawn as a new line on every tick).
 
 use super::out::outln;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::job::check::Unit;
+use crate::job::report::duration;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a run goes before its bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
+/// The time left is shown once the run has lasted this long and done this share of
+/// its work: it is worked out from the average rate so far, which early on is mostly
+/// start-up (the first subtrees, an engine's handshake) and would promise too much.
+const ETA_AFTER: Duration = Duration::from_secs(3);
+const ETA_SHARE: f64 = 0.1;
+
+/// The template. Everything but the note has a bounded width (the label 11, the time
+/// 8, the bar 14, the counts at most 27, the time left at most 16, with the spaces 80),
+/// and the note (`wide_msg`) takes what is left of the line and is cut to it.
+const TEMPLATE: &str = "{prefix:>11!} {elapsed_precise} [{bar:12}] {counts}{eta} {wide_msg}";
+
 /// A bar that stays hidden until the run proves long.
 pub struct Progress {
     bar: ProgressBar,
+    unit: Arc<AtomicUsize>,
     started: Instant,
     drawable: bool,
     shown: AtomicBool,
 }
 
 impl Progress {
-    /// A bar for `len` units of work, labelled `label`.
-    pub fn new(label: &str, len: u64) -> Progress {
-        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "{prefix:>10} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} ({eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
+    /// A bar for work counted in `unit`, labelled `label`.
+    pub fn new(label: &str, unit: Unit) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+        let unit_cell = Arc::new(AtomicUsize::new(unit as usize));
+        bar.set_style(style(Arc::clone(&unit_cell)));
         bar.set_prefix(label.to_owned());
         Progress {
             bar,
+            unit: unit_cell,
             started: Instant::now(),
             drawable: std::io::stderr().is_terminal(),
             shown: AtomicBool::new(false),
         }
     }
 
-    /// Records that `done` of `total` units are finished.
+    /// Records that `done` of `total` units are finished; a `total` of 0 is unknown.
     pub fn update(&self, done: u64, total: u64) {
         self.reveal_if_slow();
         self.bar.set_length(total);
         self.bar.set_position(done);
+    }
+
+    /// Counts from now on in `unit` (a check's phases count different things).
+    pub fn set_unit(&self, unit: Unit) {
+        self.unit.store(unit as usize, Ordering::Relaxed);
     }
 
     /// Sets the text after the counts.
@@ -73,6 +96,226 @@ impl Progress {
             && !self.shown.swap(true, Ordering::Relaxed)
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+/// The bar's style, its counts in the unit `unit` holds.
+fn style(unit: Arc<AtomicUsize>) -> ProgressStyle {
+    ProgressStyle::with_template(TEMPLATE)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
+        .with_key(
+            "counts",
+            move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let unit = Unit::ALL[unit.load(Ordering::Relaxed) % Unit::ALL.len()];
+                let _ = w.write_str(&counts(state.pos(), state.len().unwrap_or(0), unit));
+            },
+        )
+        .with_key(
+            "eta",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                if let Some(left) =
+                    time_left(state.pos(), state.len().unwrap_or(0), state.elapsed())
+                {
+                    let _ = write!(w, " {} left", duration(left.as_secs_f64()));
+                }
+            },
+        )
+}
+
+/// `done / total unit`, or `done unit` when the total is unknown (0).
+fn counts(done: u64, total: u64, unit: Unit) -> String {
+    if total == 0 {
+        format!("{} {}", human(done), unit.as_str())
+    } else {
+        format!(
+            "{} / {} {}",
+            human(done.min(total)),
+            human(total),
+            unit.as_str()
+        )
+    }
+}
+
+/// `n` to three or four figures: `950`, `12.3 k`, `50.7 M`. The prefix is chosen
+/// after rounding, so 999 950 is `1.0 M`, not `1000.0 k`.
+fn human(n: u64) -> String {
+    if n < 10_000 {
+        return n.to_string();
+    }
+    let mut value = n as f64;
+    // u64::MAX is 18.4 E: the last prefix always fits.
+    for prefix in ["k", "M", "G", "T", "P"] {
+        value /= 1000.0;
+        if (value * 10.0).round() < 10_000.0 {
+            return format!("{value:.1} {prefix}");
+        }
+    }
+    format!("{:.1} E", value / 1000.0)
+}
+
+/// The time left at the average rate so far, once that rate has had long enough.
+fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<Duration> {
+    if total == 0 || done >= total || elapsed < ETA_AFTER {
+        return None;
+    }
+    let share = done as f64 / total as f64;
+    (share >= ETA_SHARE).then(|| elapsed.mul_f64((1.0 - share) / share))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indicatif::TermLike;
+    use std::sync::Mutex;
+
+    #[test]
+    fn counts_read_at_a_glance() {
+        let table: &[(u64, u64, Unit, &str)] = &[
+            (
+                50_746_958,
+                111_763_761,
+                Unit::Nodes,
+                "50.7 M / 111.8 M nodes",
+            ),
+            (0, 0, Unit::Nodes, "0 nodes"),
+            (3, 44, Unit::Subtrees, "3 / 44 subtrees"),
+            (9_999, 10_000, Unit::Cases, "9999 / 10.0 k cases"),
+            (
+                999_950,
+                2_000_000,
+                Unit::Positions,
+                "1.0 M / 2.0 M positions",
+            ),
+            (12, 60, Unit::Seconds, "12 / 60 s"),
+            // A generator that counts more than expected does not run past the end.
+            (130, 120, Unit::Nodes, "120 / 120 nodes"),
+            (u64::MAX, 0, Unit::Nodes, "18.4 E nodes"),
+        ];
+        for &(done, total, unit, want) in table {
+            assert_eq!(counts(done, total, unit), want, "{done} {total}");
+        }
+    }
+
+    /// Each row: done, total, elapsed seconds, and the time left shown. Nothing before
+    /// three seconds or a tenth of the work, however steady the start looks.
+    #[test]
+    fn the_time_left_waits_until_it_can_be_trusted() {
+        let table: &[(u64, u64, u64, Option<u64>)] = &[
+            (1, 100, 1, None),
+            (50, 100, 2, None),
+            (5, 100, 10, None),
+            (10, 100, 3, Some(27)),
+            (50, 100, 10, Some(10)),
+            (100, 100, 10, None),
+            (10, 0, 10, None),
+        ];
+        for &(done, total, secs, want) in table {
+            let got = time_left(done, total, Duration::from_secs(secs));
+            assert_eq!(
+                got,
+                want.map(Duration::from_secs),
+                "{done}/{total} at {secs} s"
+            );
+        }
+    }
+
+    /// A terminal of `width` columns that keeps what is drawn on it.
+    #[derive(Debug)]
+    struct Screen {
+        width: u16,
+        lines: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Screen {
+        fn put(&self, s: &str) -> std::io::Result<()> {
+            self.lines.lock().unwrap().push(s.to_owned());
+            Ok(())
+        }
+    }
+
+    /// A line ends at a newline, and where the cursor leaves it or it is cleared.
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            self.width
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            self.put("\n")
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            self.put("\n")
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.put(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.put(s)
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.put("\n")
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The widest bars a run draws, on an 80-column terminal: each line fits, and
+    /// shows its counts with the unit.
+    #[test]
+    fn a_bar_fits_eighty_columns() {
+        let long_note = "start position depth 7, descending, 12 plies down, ".repeat(3);
+        let table: &[(&str, u64, u64, Unit, &str)] = &[
+            ("metamorphic", 999_949, 999_999, Unit::Positions, &long_note),
+            (
+                "shard 1234567",
+                123_456,
+                999_999_999,
+                Unit::Subtrees,
+                &long_note,
+            ),
+            (
+                "perft",
+                50_746_958,
+                111_763_761,
+                Unit::Nodes,
+                "start depth 6",
+            ),
+            ("fuzz", 7, 0, Unit::Cases, ""),
+        ];
+        for &(label, done, total, unit, note) in table {
+            let lines = Arc::new(Mutex::new(Vec::new()));
+            let screen = Screen {
+                width: 80,
+                lines: Arc::clone(&lines),
+            };
+            let bar = ProgressBar::with_draw_target(
+                Some(total),
+                ProgressDrawTarget::term_like(Box::new(screen)),
+            );
+            bar.set_style(style(Arc::new(AtomicUsize::new(unit as usize))));
+            bar.set_prefix(label.to_owned());
+            bar.set_message(note.to_owned());
+            bar.set_position(done);
+            bar.tick();
+            // Everything drawn, as the terminal's lines (a redraw writes a line in parts).
+            let drawn = lines.lock().unwrap().concat();
+            let want = counts(done, total, unit);
+            assert!(
+                drawn.split('\n').any(|l| l.contains(&want)),
+                "{label}: {want} not drawn in {drawn:?}"
+            );
+            for l in drawn.split('\n') {
+                // The bar and the counts are ASCII, `µ` one column: a character is a column.
+                let width = l.chars().count();
+                assert!(width <= 80, "{label}: {width} columns: {l:?}");
+            }
         }
     }
 }

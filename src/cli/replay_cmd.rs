@@ -3,6 +3,7 @@
 use super::out::{errln, outln};
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::generators::registry;
+use crate::job::report::counted;
 use std::path::PathBuf;
 
 /// Arguments of `xqdiff replay`.
@@ -34,16 +35,16 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         outln!("FAIL {u}");
     }
     outln!(
-        "replayed {} cases from {}: {} disagree, {} unmet expectations, {} damaged files skipped",
-        r.replayed,
+        "replayed {} from {}: {} disagree, {}, {} skipped",
+        counted(r.replayed as u64, "case"),
         if source.is_built_in() {
             "the built-in corpus".to_owned()
         } else {
             source.to_string()
         },
         r.failures.len(),
-        r.unmet.len(),
-        r.damaged.len()
+        counted(r.unmet.len() as u64, "unmet expectation"),
+        counted(r.damaged.len() as u64, "damaged file")
     );
     if !r.failures.is_empty() || !r.unmet.is_empty() {
         Ok(Outcome::Disagree)

@@ -5,6 +5,7 @@ use super::out::{errln, outln};
 use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
+use crate::job::check::Unit;
 use crate::job::split::files::{read_jobs, resume, write_result};
 use crate::job::split::frontier::{emit, Emitted};
 use crate::job::split::shard::count_job;
@@ -233,7 +234,8 @@ fn run_shard(
         already.len(),
         sink.name.display()
     ));
-    let bar = Progress::new(&format!("shard {shard}"), todo.len() as u64);
+    let bar = Progress::new(&format!("shard {shard}"), Unit::Jobs);
+    bar.update(0, todo.len() as u64);
     let started = Instant::now();
     let mut summary = Summary::default();
     for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {

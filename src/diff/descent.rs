@@ -10,6 +10,7 @@ use crate::diff::oracle::tally::{self, Tally};
 use crate::diff::oracle::{check_position, consensus_play, follow, Disagreement};
 use crate::fen::FenError;
 use crate::generators::face::Generator;
+use crate::generators::perft::Finished;
 use crate::moves::Move;
 use crate::position::Position;
 use rayon::prelude::*;
@@ -120,9 +121,9 @@ fn divide_all(
     gens.par_iter()
         .enumerate()
         .map(|(i, g)| {
-            let report = |d: u64, t: u64| {
-                done[i].store(d, Ordering::Relaxed);
-                total[i].store(t, Ordering::Relaxed);
+            let report = |f: Finished| {
+                done[i].store(f.done, Ordering::Relaxed);
+                total[i].store(f.of, Ordering::Relaxed);
                 if let Some(p) = progress {
                     p(ply, sum(&done), sum(&total));
                 }

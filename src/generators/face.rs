@@ -259,10 +259,10 @@ impl<G: MoveGen> Generator for G {
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)> {
         let mut board = self.load(pos);
-        if parallel {
-            perft::divide_parallel(self, &board, depth, progress)
-        } else {
-            perft::divide(self, &mut board, depth)
+        match (parallel, progress) {
+            (true, _) => perft::divide_parallel(self, &board, depth, progress),
+            (false, Some(progress)) => perft::divide_reporting(self, &board, depth, progress),
+            (false, None) => perft::divide(self, &mut board, depth),
         }
     }
 

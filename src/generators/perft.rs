@@ -43,8 +43,20 @@ pub fn divide<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> Vec<(Move,
         .collect()
 }
 
-/// Called from worker threads as work finishes: `(done, total)` in work units.
-pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
+/// A subtree a divide finished: `done` of `of` subtrees so far, and its leaf count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// Subtrees finished so far, this one included.
+    pub done: u64,
+    /// Subtrees in all.
+    pub of: u64,
+    /// This subtree's leaves.
+    pub nodes: u64,
+}
+
+/// Called as each subtree of a divide finishes, from worker threads when it runs on
+/// the pool.
+pub type ProgressFn<'a> = &'a (dyn Fn(Finished) + Sync);
 
 /// One piece of parallel work: a root move, the board below the path to it, and the depth left.
 struct Task<B> {
@@ -54,9 +66,11 @@ struct Task<B> {
 }
 
 /// Enough independent subtrees that two (or more) cores stay busy to the end even
-/// though subtrees differ in size by an order of magnitude.
+/// though subtrees differ in size by an order of magnitude, and that a progress bar
+/// moves within the first root move: the start position at depth 7 has 44 root
+/// subtrees of minutes each on one core, but about two thousand of a second or so.
 fn target_tasks() -> usize {
-    rayon::current_num_threads().max(1) * 32
+    (rayon::current_num_threads().max(1) * 32).max(1000)
 }
 
 /// Splits the tree into tasks: at the root, and a ply deeper wherever that leaves too
@@ -111,23 +125,48 @@ pub fn divide_parallel<G: MoveGen>(
     depth: u32,
     progress: Option<ProgressFn<'_>>,
 ) -> Vec<(Move, u64)> {
+    divide_tasks(g, board, depth, progress, true)
+}
+
+/// [`divide`] on the calling thread, `progress` hearing after each finished subtree
+/// (subtrees a ply or two below the root, not whole root moves, so a deep count shows
+/// progress early). The counting is [`perft`]'s own; only the split costs more, a
+/// board copy per subtree.
+pub fn divide_reporting<G: MoveGen>(
+    g: &G,
+    board: &G::Board,
+    depth: u32,
+    progress: ProgressFn<'_>,
+) -> Vec<(Move, u64)> {
+    divide_tasks(g, board, depth, Some(progress), false)
+}
+
+fn divide_tasks<G: MoveGen>(
+    g: &G,
+    board: &G::Board,
+    depth: u32,
+    progress: Option<ProgressFn<'_>>,
+    parallel: bool,
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
     let (roots, tasks) = frontier(g, board, depth);
-    let total = tasks.len() as u64;
+    let of = tasks.len() as u64;
     let done = std::sync::atomic::AtomicU64::new(0);
-    let counts: Vec<(usize, u64)> = tasks
-        .into_par_iter()
-        .map(|mut t| {
-            let n = perft(g, &mut t.board, t.depth);
-            if let Some(report) = progress {
-                let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                report(d, total);
-            }
-            (t.root, n)
-        })
-        .collect();
+    let run = |mut t: Task<G::Board>| {
+        let nodes = perft(g, &mut t.board, t.depth);
+        if let Some(report) = progress {
+            let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            report(Finished { done, of, nodes });
+        }
+        (t.root, nodes)
+    };
+    let counts: Vec<(usize, u64)> = if parallel {
+        tasks.into_par_iter().map(run).collect()
+    } else {
+        tasks.into_iter().map(run).collect()
+    };
     let mut per_root = vec![0u64; roots.len()];
     for (root, n) in counts {
         per_root[root] += n;
@@ -149,4 +188,50 @@ pub fn perft_parallel<G: MoveGen>(
         .iter()
         .map(|&(_, n)| n)
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::mailbox::MailboxGen;
+    use crate::position::Position;
+    use std::sync::Mutex;
+
+    /// Each row: a FEN, a depth, and whether the tree is deep enough to be split below
+    /// its root moves. A reporting divide gives divide's counts; it hears of every
+    /// subtree once, their leaves add up to the total, and a split tree reports more
+    /// often than it has root moves, so a bar moves within the first root move.
+    #[test]
+    fn a_reporting_divide_hears_subtrees_below_the_root() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+        let table: &[(&str, u32, bool)] = &[
+            (start, 1, false),
+            (start, 2, false),
+            (start, 3, false),
+            (start, 4, true),
+            // In check, with few replies: split a ply deeper.
+            ("3k5/9/9/9/9/9/9/9/4r4/4K4 w", 4, true),
+        ];
+        let g = MailboxGen;
+        for &(fen, depth, split) in table {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut board = g.load(&pos);
+            let want = divide(&g, &mut board, depth);
+            let heard = Mutex::new(Vec::new());
+            let got =
+                divide_reporting(&g, &g.load(&pos), depth, &|f| heard.lock().unwrap().push(f));
+            assert_eq!(got, want, "{fen} {depth}");
+            let heard = heard.into_inner().unwrap();
+            let of = heard.first().map_or(0, |f| f.of);
+            let done: Vec<u64> = heard.iter().map(|f| f.done).collect();
+            assert_eq!(done, (1..=of).collect::<Vec<_>>(), "{fen} {depth}");
+            let leaves: u64 = heard.iter().map(|f| f.nodes).sum();
+            assert_eq!(leaves, want.iter().map(|&(_, n)| n).sum::<u64>());
+            assert_eq!(
+                of as usize > want.len(),
+                split,
+                "{fen} {depth}: {of} subtrees"
+            );
+        }
+    }
 }

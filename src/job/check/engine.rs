@@ -6,9 +6,9 @@
 //! The engine cannot take part in the other phases: they need pseudo-legal moves and
 //! the board after each move, which no engine protocol gives.
 
-use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, ENGINE};
+use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, Unit, ENGINE};
 use crate::job::report::{
-    seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
+    counted, seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
     Status as PhaseStatus,
 };
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
@@ -42,7 +42,7 @@ pub(super) fn run(
     let started = Instant::now();
     let list = targets(config, check);
     let of = list.len() as u64;
-    observer.progress(0, of, "starting the engine");
+    observer.progress(0, of, Unit::Positions, "starting the engine");
     let started_engine = match check.stop {
         Some(stop) => ExternalEngine::start_with_stop(&check.config, stop),
         None => ExternalEngine::start(&check.config),
@@ -74,7 +74,12 @@ pub(super) fn run(
     report.engines.push(info);
 
     let show = |s: &Status<'_>| {
-        observer.progress(s.index as u64, of, &format!("{}: {}", s.label, s.stage));
+        observer.progress(
+            s.index as u64,
+            of,
+            Unit::Positions,
+            &format!("{}: {}", s.label, s.stage),
+        );
     };
     // Named, not written in place: older Rust, the declared rust-version among them,
     // does not extend a borrowed closure temporary's life to the whole `Options`.
@@ -104,11 +109,15 @@ pub(super) fn run(
     };
     let asked = all.checked.len();
     if stop.load(Ordering::Relaxed) && asked < list.len() {
-        notes.push(format!("stopped early: {asked} of {of} positions asked"));
+        notes.push(format!(
+            "stopped early: {asked} of {} asked",
+            counted(of, "position")
+        ));
     } else if all.failure.is_none() && asked < list.len() && check.max_findings > 0 {
         notes.push(format!(
-            "stopped after {} (the limit) with {asked} of {of} positions asked",
-            crate::job::report::counted(all.new_findings().count() as u64, "distinct bug"),
+            "stopped after {} (the limit) with {asked} of {} asked",
+            counted(all.new_findings().count() as u64, "distinct bug"),
+            counted(of, "position"),
         ));
     }
     drop(engine);

@@ -6,11 +6,11 @@
 //! moves belong to); each group is minimized once, from its first position, and
 //! becomes one dispute that says how many positions showed it.
 
-use super::{corpus_positions, perft::label, Config, Observer, METAMORPHIC};
+use super::{corpus_positions, perft::label, Config, Observer, Unit, METAMORPHIC};
 use crate::diff::corpus::{write_case, Case};
 use crate::diff::minimize::minimize;
 use crate::diff::oracle::{check_position, consensus_children, follow, CheckKind, Disagreement};
-use crate::job::report::{Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
+use crate::job::report::{counted, Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
 use crate::moves::Move;
 use crate::piece::Role;
 use crate::position::{Position, Setup};
@@ -117,7 +117,7 @@ pub(super) fn run(
             }
             let found = check_position(&item.position, &config.generators);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            observer.progress(n, total, &item.describe());
+            observer.progress(n, total, Unit::Positions, &item.describe());
             Some(found)
         })
         .collect();
@@ -171,7 +171,7 @@ pub(super) fn run(
         let how = format!(
             "xqdiff check, metamorphic phase: {} ({} showed it)",
             item.describe(),
-            positions_word(*alike)
+            counted(*alike as u64, "position")
         );
         let mut dispute = Dispute::from_oracle(METAMORPHIC, &dis)
             .with_original(&item.position.fen())
@@ -203,8 +203,8 @@ pub(super) fn run(
     }
     if checked < total {
         notes.push(format!(
-            "stopped early: {} of {total} positions checked",
-            checked
+            "stopped early: {checked} of {} checked",
+            counted(total, "position")
         ));
     }
     let details = MetamorphicPhase {
@@ -225,12 +225,4 @@ pub(super) fn run(
     }
     report.phases.push(phase);
     report.disagreements.extend(found);
-}
-
-fn positions_word(n: usize) -> String {
-    if n == 1 {
-        "1 position".to_owned()
-    } else {
-        format!("{n} positions")
-    }
 }

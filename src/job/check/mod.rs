@@ -138,14 +138,55 @@ impl Config<'_> {
     }
 }
 
+/// What a phase's progress counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Leaves of perft trees.
+    Nodes,
+    /// Subtrees of a perft tree, each counted whole.
+    Subtrees,
+    /// Positions checked.
+    Positions,
+    /// Fuzzing cases.
+    Cases,
+    /// Jobs of a split perft.
+    Jobs,
+    /// Seconds of a run with a time limit.
+    Seconds,
+}
+
+impl Unit {
+    /// Every unit, in declaration order (`Unit::X as usize` indexes it).
+    pub const ALL: [Unit; 6] = [
+        Unit::Nodes,
+        Unit::Subtrees,
+        Unit::Positions,
+        Unit::Cases,
+        Unit::Jobs,
+        Unit::Seconds,
+    ];
+
+    /// The unit as a progress bar shows it after the counts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Nodes => "nodes",
+            Unit::Subtrees => "subtrees",
+            Unit::Positions => "positions",
+            Unit::Cases => "cases",
+            Unit::Jobs => "jobs",
+            Unit::Seconds => "s",
+        }
+    }
+}
+
 /// Hears how a check is going. Every method has a default that does nothing; a
 /// command line draws progress bars and prints a line per finished phase.
 pub trait Observer: Sync {
     /// A phase begins.
     fn started(&self, _phase: &str) {}
-    /// Work in the running phase: `done` of `total` units, and what it is doing.
-    /// Called from worker threads.
-    fn progress(&self, _done: u64, _total: u64, _note: &str) {}
+    /// Work in the running phase: `done` of `total` units of `unit` (a `total` of 0 is
+    /// unknown), and what it is doing. Called from worker threads.
+    fn progress(&self, _done: u64, _total: u64, _unit: Unit, _note: &str) {}
     /// A line of the running phase's log, such as a position an engine answered, to
     /// show as it happens.
     fn line(&self, _text: &str) {}
@@ -356,6 +397,7 @@ fn fuzz(report: &mut Report, config: &Config<'_>, observer: &dyn Observer, stop:
         observer.progress(
             done,
             total,
+            Unit::Seconds,
             &format!(
                 "{cases} cases, {found} disagreements (seed {})",
                 config.seed

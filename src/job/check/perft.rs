@@ -5,11 +5,12 @@
 //! minimized there (one descent per position: a deeper row that differs too is
 //! almost always the same bug).
 
-use super::{disputes, Config, Observer, PERFT};
+use super::{disputes, Config, Observer, Unit, PERFT};
 use crate::diff::descent;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
+use crate::generators::perft::Finished;
 use crate::job::report::{
     Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
     Report,
@@ -100,6 +101,10 @@ pub(super) fn run(
     report.disagreements.extend(outcome.disputes);
 }
 
+/// The smallest subtree whose end redraws the suite's bar: about a millisecond of
+/// counting, so the bar moves smoothly and redraws never cost the count its speed.
+const REDRAW_NODES: u64 = 100_000;
+
 /// Runs every published count of `job` within its limits on every generator. The counts
 /// are independent, so (position, depth, generator) triples share the pool, the biggest
 /// first; `stop` ends the run early, and the counts not run are noted.
@@ -134,22 +139,33 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
             }
             let want = &wanted[w];
             let entry = &job.suite[want.entry];
+            let note = || format!("{} depth {}", label(entry), want.depth);
+            // The bar counts nodes as subtrees finish, so a deep count shows progress
+            // long before it ends; a subtree too small to be worth a redraw is added
+            // to the count silently.
+            let heard = AtomicU64::new(0);
+            let subtree = |f: Finished| {
+                heard.fetch_add(f.nodes, Ordering::Relaxed);
+                let so_far = done.fetch_add(f.nodes, Ordering::Relaxed) + f.nodes;
+                if f.nodes >= REDRAW_NODES {
+                    observer.progress(so_far, total, Unit::Nodes, &note());
+                }
+            };
             let t = Instant::now();
             // One thread a count: the pool is kept busy by the other counts, and the
             // time is then a single-thread time, comparable across generators.
-            let divide = gens[g].divide(&entry.position, want.depth, false, None);
+            let divide = gens[g].divide(&entry.position, want.depth, false, Some(&subtree));
             let elapsed = t.elapsed();
             let nodes = if want.depth == 0 {
                 1
             } else {
                 divide.iter().map(|&(_, n)| n).sum()
             };
-            let so_far = done.fetch_add(want.expected, Ordering::Relaxed) + want.expected;
-            observer.progress(
-                so_far,
-                total,
-                &format!("{} depth {}", label(entry), want.depth),
-            );
+            // A wrong count still moves the bar by the published one, so the bar ends
+            // full when every count has run.
+            let rest = want.expected.saturating_sub(heard.load(Ordering::Relaxed));
+            let so_far = done.fetch_add(rest, Ordering::Relaxed) + rest;
+            observer.progress(so_far, total, Unit::Nodes, &note());
             let count = Count {
                 divide,
                 nodes,
@@ -238,6 +254,7 @@ fn investigate(
             observer.progress(
                 done,
                 total,
+                Unit::Subtrees,
                 &format!("{}: descending, {ply} plies down", row.position),
             );
         };

@@ -1,6 +1,7 @@
 //! The phase table a terminal shows at the end of a check.
 
-use crate::job::report::html::{duration, headline, verdict};
+use crate::job::report::duration;
+use crate::job::report::html::{headline, verdict};
 use crate::job::report::Report;
 use std::fmt::Write as _;
 

@@ -9,8 +9,8 @@
 
 use super::svg::{self, ArrowGroup};
 use super::{
-    counted, escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase, Phase,
-    PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
+    counted, duration, escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase,
+    Phase, PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
 };
 use crate::fen;
 use crate::piece::Color;
@@ -188,23 +188,6 @@ fn status_cell(status: Status) -> String {
     format!("<td class=\"status {0}\">{0}</td>", status.as_str())
 }
 
-/// Seconds as a person reads them.
-pub(crate) fn duration(seconds: f64) -> String {
-    if seconds < 0.001 {
-        format!("{:.0} µs", seconds * 1e6)
-    } else if seconds < 1.0 {
-        format!("{:.0} ms", seconds * 1000.0)
-    } else if seconds < 120.0 {
-        format!("{seconds:.2} s")
-    } else {
-        format!(
-            "{:.0} min {:.0} s",
-            (seconds / 60.0).floor(),
-            seconds % 60.0
-        )
-    }
-}
-
 fn phases(out: &mut String, report: &Report) {
     out.push_str(
         "<section id=\"phases\">\n<h2>Phases</h2>\n<table>\n\
@@ -362,8 +345,8 @@ fn replay(out: &mut String, phase: &Phase, r: &ReplayPhase) {
     );
     let _ = writeln!(
         out,
-        "<p>{} cases from <code>{}</code>; {} failing.</p>",
-        r.cases,
+        "<p>{} from <code>{}</code>; {} failing.</p>",
+        counted(r.cases, "case"),
         escape(&r.dir),
         r.failures.len()
     );
@@ -397,10 +380,10 @@ fn metamorphic(out: &mut String, phase: &Phase, m: &MetamorphicPhase) {
     );
     let _ = writeln!(
         out,
-        "<p>{} positions under {}; {} failures.</p>\n</section>",
-        m.positions,
+        "<p>{} under {}; {}.</p>\n</section>",
+        counted(m.positions, "position"),
         escape(&m.transforms.join(", ")),
-        m.failures
+        counted(m.failures, "failure")
     );
 }
 
@@ -413,12 +396,12 @@ fn engine(out: &mut String, phase: &Phase, e: &EnginePhase) {
     );
     let _ = writeln!(
         out,
-        "<p>{} against the built-in generators: {} positions to depth {}, {} nodes compared, {} findings.</p>",
+        "<p>{} against the built-in generators: {} to depth {}, {} compared, {}.</p>",
         escape(&e.engine),
-        e.positions,
+        counted(e.positions, "position"),
         e.depth,
-        e.nodes,
-        e.findings
+        counted(e.nodes, "node"),
+        counted(e.findings, "finding")
     );
     if !e.rows.is_empty() {
         out.push_str(
@@ -515,12 +498,11 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
     fact(out, "generators", &d.generators.join(", "));
     if let Some(path) = &d.path {
         fact_code(out, "root", &path.root_fen);
-        let moves = if path.moves.is_empty() {
-            "(the root itself)".to_owned()
+        if path.moves.is_empty() {
+            fact(out, "path", super::NO_MOVES);
         } else {
-            path.moves.join(" ")
-        };
-        fact_code(out, "path", &moves);
+            fact_code(out, "path", &path.moves.join(" "));
+        }
     }
     if !d.line.is_empty() {
         fact_code(out, "walked", &d.line.join(" "));

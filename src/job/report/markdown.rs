@@ -2,7 +2,8 @@
 //! (`$GITHUB_STEP_SUMMARY`): the status line, the phase table, and each disagreement
 //! with its FEN and moves. The pictures and the full tables are in the HTML page.
 
-use super::html::{duration, headline, verdict};
+use super::duration;
+use super::html::{headline, verdict};
 use super::{Report, Status};
 use std::fmt::Write as _;
 
@@ -82,12 +83,13 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "   - moves on: {}", code(m));
         }
         if let Some(path) = &d.path {
-            let _ = writeln!(
-                out,
-                "   - path from {}: {}",
-                code(&path.root_fen),
+            // An empty path is no code: a pair of backticks would read as a typo.
+            let moves = if path.moves.is_empty() {
+                super::NO_MOVES.to_owned()
+            } else {
                 code(&path.moves.join(" "))
-            );
+            };
+            let _ = writeln!(out, "   - path from {}: {moves}", code(&path.root_fen));
         }
         if !d.line.is_empty() {
             let _ = writeln!(out, "   - walked on one board: {}", code(&d.line.join(" ")));

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+pub(crate) use time::duration;
 pub use time::utc_now;
 
 /// The schema this build writes. The number after the slash is bumped when a field is
@@ -511,6 +512,9 @@ pub struct FoundPath {
     /// The moves from it, ICCS.
     pub moves: Vec<String>,
 }
+
+/// What an empty [`FoundPath`] reads as: the position is its root.
+pub(crate) const NO_MOVES: &str = "(the root itself)";
 
 /// Perft totals at a dispute's position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use crate::fen::{self, FenError};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Setup;
-use crate::square::{FILES, RANKS};
+use crate::square::{Square, FILES, RANKS};
 use std::fmt::Write as _;
 
 /// Distance between neighbouring points.
@@ -21,6 +21,10 @@ const CELL: f64 = 44.0;
 const MARGIN: f64 = 40.0;
 /// Radius of a piece's disc.
 const DISC: f64 = 19.0;
+/// Radius of the badge with a piece's letter, and how far right and down of the disc's
+/// centre it sits: on the rim, clear of the character and of the neighbouring points.
+const BADGE: f64 = 8.0;
+const BADGE_OFFSET: f64 = 13.5;
 /// Width of the whole picture.
 pub const WIDTH: f64 = 2.0 * MARGIN + (FILES - 1) as f64 * CELL;
 /// Height of the whole picture.
@@ -31,6 +35,8 @@ const DISC_FILL: &str = "#fbf1dc";
 /// Fonts with the traditional characters, the common ones on Linux, macOS and Windows.
 const CJK_FONTS: &str =
     "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
+/// Fonts with Latin letters, one of which every desktop and container has.
+const LATIN_FONTS: &str = "'DejaVu Sans',Arial,Helvetica,sans-serif";
 const INK: &str = "#5b3a1a";
 const RED_INK: &str = "#b71c1c";
 const BLACK_INK: &str = "#1b1b1b";
@@ -297,21 +303,20 @@ fn chinese(p: Piece) -> char {
     }
 }
 
+/// A piece's disc. Its FEN letter is always drawn, in a font every machine has: alone
+/// and large with `--latin`, else on a badge beside the traditional character, so a
+/// viewer without a CJK font (a container, a CI artifact viewer), who sees the
+/// character as an empty box, still reads the piece.
 fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let (x, y) = point(file, rank);
     let ink = match p.color {
         Color::Red => RED_INK,
         Color::Black => BLACK_INK,
     };
-    let (glyph, family, size) = if opts.latin {
-        (p.fen_char(), "'DejaVu Sans',Arial,sans-serif", 20)
-    } else {
-        (chinese(p), CJK_FONTS, 23)
-    };
-    let sq = crate::square::Square::new(file, rank).map(|s| s.to_string());
+    let sq = Square::new(file, rank).map(|s| s.to_string());
     let _ = write!(
         out,
-        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/><text x="{x}" y="{y}" fill="{ink}" font-size="{size}" font-weight="bold" font-family="{family}" text-anchor="middle" dominant-baseline="central">{glyph}</text></g>"#,
+        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/>"#,
         p.color,
         sq.as_deref().unwrap_or(""),
         p.fen_char(),
@@ -320,13 +325,57 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
         sq.as_deref().unwrap_or(""),
         DISC - 3.5,
     );
+    let letter = p.fen_char();
+    if opts.latin {
+        let _ = write!(
+            out,
+            r#"<text class="letter" x="{x}" y="{y}" fill="{ink}" font-size="20" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"#
+        );
+    } else {
+        let (bx, by) = (x + BADGE_OFFSET, y + BADGE_OFFSET);
+        let _ = write!(
+            out,
+            r#"<text class="glyph" x="{x}" y="{y}" fill="{ink}" font-size="23" font-weight="bold" font-family="{CJK_FONTS}" text-anchor="middle" dominant-baseline="central">{}</text><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"#,
+            chinese(p)
+        );
+    }
+    out.push_str("</g>");
 }
 
-/// One arrow per move of every group. Arrows lie under the pieces: a cannon's arrow
-/// runs beneath its screen instead of hiding it, and since each arrow starts outside
-/// the moving piece and ends at the rim of the piece taken, nothing of it that matters
-/// is covered. The head is a polygon of the arrow's own colour rather than a marker,
-/// so no shared definitions are needed.
+/// The one piece a cannon's move jumps (its screen): the mover is a cannon and
+/// exactly one piece stands strictly between the move's squares on their line.
+fn screen(setup: &Setup, mv: Move) -> Option<Square> {
+    let cannon = setup
+        .piece_at(mv.from)
+        .is_some_and(|p| p.role == Role::Cannon);
+    if !cannon || setup.pieces_between(mv.from, mv.to) != Some(1) {
+        return None;
+    }
+    let step = |a: u8, b: u8| i16::from(b).cmp(&i16::from(a)) as i16;
+    let (df, dr) = (
+        step(mv.from.file(), mv.to.file()),
+        step(mv.from.rank(), mv.to.rank()),
+    );
+    let mut at = mv.from;
+    loop {
+        let file = u8::try_from(i16::from(at.file()) + df).ok()?;
+        let rank = u8::try_from(i16::from(at.rank()) + dr).ok()?;
+        at = Square::new(file, rank)?;
+        if at == mv.to {
+            return None;
+        }
+        if setup.piece_at(at).is_some() {
+            return Some(at);
+        }
+    }
+}
+
+/// One arrow per move of every group. Arrows lie under the pieces, and each starts
+/// outside the moving piece and ends at the rim of the piece taken, so nothing of
+/// either piece is hidden. A cannon's move over its screen hops around the screen,
+/// which is ringed in the arrow's colour: drawn straight, the arrow would vanish under
+/// the screen and read as a move to it. The head is a polygon of the arrow's own
+/// colour rather than a marker, so no shared definitions are needed.
 fn arrows(out: &mut String, groups: &[ArrowGroup], setup: &Setup) {
     out.push_str(r#"<g class="arrows">"#);
     for g in groups {
@@ -334,55 +383,159 @@ fn arrows(out: &mut String, groups: &[ArrowGroup], setup: &Setup) {
             let Ok(mv) = text.parse::<Move>() else {
                 continue;
             };
-            let from = point(mv.from.file(), mv.from.rank());
-            let to = point(mv.to.file(), mv.to.rank());
-            let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-            let len = dx.hypot(dy);
-            if len == 0.0 {
+            let Some(shape) = Shape::of(mv, setup) else {
                 continue;
-            }
-            let (ux, uy) = (dx / len, dy / len);
-            // Start outside the moving piece's disc and end at the rim of a piece taken,
-            // so no arrow hides the character of either; an empty target gets the tip
-            // close to its point.
-            let start = (from.0 + ux * (DISC + 1.0), from.1 + uy * (DISC + 1.0));
-            let stop = if setup.piece_at(mv.to).is_some() {
-                DISC + 1.0
-            } else {
-                5.0
             };
-            let tip = (to.0 - ux * stop, to.1 - uy * stop);
-            let (head, half) = (17.0, 9.0);
-            let base = (tip.0 - ux * head, tip.1 - uy * head);
-            let left = (base.0 - uy * half, base.1 + ux * half);
-            let right = (base.0 + uy * half, base.1 - ux * half);
+            let screen = shape.screen.map(|(sq, _)| sq.to_string());
             let _ = write!(
                 out,
-                r#"<g class="arrow {}" data-move="{}" data-has="{}" fill="{c}" stroke="{c}"><title>{}: {}</title>"#,
+                r#"<g class="arrow {}" data-move="{}" data-has="{}"{} fill="{c}" stroke="{c}"><title>{}: {}{}</title>"#,
                 g.class,
                 escape(text),
                 escape(&g.has.join(" ")),
+                screen
+                    .as_ref()
+                    .map_or_else(String::new, |s| format!(r#" data-screen="{s}""#)),
                 escape(text),
                 escape(&g.label),
+                screen.as_ref().map_or_else(String::new, |s| format!(
+                    "; the cannon jumps its screen on {s}"
+                )),
                 c = g.colour,
             );
-            let _ = write!(
-                out,
-                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke-width="5" stroke-linecap="round"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" stroke-width="1" stroke-linejoin="round"/></g>"#,
-                start.0,
-                start.1,
-                base.0 + ux * 2.0,
-                base.1 + uy * 2.0,
-                tip.0,
-                tip.1,
-                left.0,
-                left.1,
-                right.0,
-                right.1
-            );
+            shape.draw(out);
+            out.push_str("</g>");
         }
     }
     out.push_str("</g>");
+}
+
+type Point = (f64, f64);
+
+fn along((x, y): Point, (ux, uy): Point, by: f64) -> Point {
+    (x + ux * by, y + uy * by)
+}
+
+/// Half the width of the band the hop keeps clear around a screen: its disc, its
+/// outline and half the arrow's stroke, with a little air.
+const HOP: f64 = 23.0;
+/// An arrowhead's length and half its width.
+const HEAD: (f64, f64) = (17.0, 9.0);
+
+/// Where the shaft of an arrow with its tip at `tip`, pointing along `dir`, stops:
+/// inside the head, so the shaft's round cap does not poke out of the tip.
+fn shaft_end(tip: Point, dir: Point) -> Point {
+    along(tip, dir, 2.0 - HEAD.0)
+}
+
+/// Where an arrow runs: its shaft (a path), and the tip with the direction it points.
+struct Shape {
+    shaft: String,
+    tip: Point,
+    dir: Point,
+    /// The screen a cannon's move jumps, and its centre.
+    screen: Option<(Square, Point)>,
+}
+
+impl Shape {
+    /// The arrow of `mv` on `setup`; none for a move that stays on its square.
+    fn of(mv: Move, setup: &Setup) -> Option<Shape> {
+        let from = point(mv.from.file(), mv.from.rank());
+        let to = point(mv.to.file(), mv.to.rank());
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let len = dx.hypot(dy);
+        if len == 0.0 {
+            return None;
+        }
+        let u = (dx / len, dy / len);
+        // An empty target gets the tip close to its point; a piece taken, its rim.
+        let stop = if setup.piece_at(mv.to).is_some() {
+            DISC + 1.0
+        } else {
+            5.0
+        };
+        let start = along(from, u, DISC + 1.0);
+        let straight_tip = along(to, u, -stop);
+        let end = shaft_end(straight_tip, u);
+        let Some(sq) = screen(setup, mv) else {
+            return Some(Shape {
+                shaft: format!("M{:.1},{:.1} L{:.1},{:.1}", start.0, start.1, end.0, end.1),
+                tip: straight_tip,
+                dir: u,
+                screen: None,
+            });
+        };
+        let s = point(sq.file(), sq.rank());
+        // The hop bulges toward the board's middle, where there is room for it.
+        let n = if u.1 == 0.0 {
+            (0.0, if sq.rank() < RANKS / 2 { -1.0 } else { 1.0 })
+        } else {
+            (if sq.file() < FILES / 2 { 1.0 } else { -1.0 }, 0.0)
+        };
+        let before = along(s, u, -HOP);
+        let after = along(s, u, HOP);
+        let room = (straight_tip.0 - after.0) * u.0 + (straight_tip.1 - after.1) * u.1;
+        let mut shaft = format!(
+            "M{:.1},{:.1} L{:.1},{:.1}",
+            start.0, start.1, before.0, before.1
+        );
+        let (tip, dir) = if room >= HEAD.0 + 2.0 {
+            // A half circle around the screen, then on along the line.
+            let cross = -u.0 * n.1 + u.1 * n.0;
+            let sweep = u8::from(cross > 0.0);
+            let _ = write!(
+                shaft,
+                " A{HOP},{HOP} 0 0 {sweep} {:.1},{:.1} L{:.1},{:.1}",
+                after.0, after.1, end.0, end.1
+            );
+            (straight_tip, u)
+        } else {
+            // The target stands right behind the screen: no room to come back to the
+            // line, so the hop lands on the target from the side it bulges to.
+            let d = ((to.0 - s.0) * u.0 + (to.1 - s.1) * u.1).max(CELL);
+            let landing = (u.0 - n.0, u.1 - n.1);
+            let norm = landing.0.hypot(landing.1);
+            let landing = (landing.0 / norm, landing.1 / norm);
+            let tip = along(to, landing, -stop);
+            let control = along(along(s, u, d / 2.0 - DISC), n, 3.0 * HOP);
+            let (ex, ey) = (tip.0 - control.0, tip.1 - control.1);
+            let el = ex.hypot(ey);
+            let dir = (ex / el, ey / el);
+            let end = shaft_end(tip, dir);
+            let _ = write!(
+                shaft,
+                " Q{:.1},{:.1} {:.1},{:.1}",
+                control.0, control.1, end.0, end.1
+            );
+            (tip, dir)
+        };
+        Some(Shape {
+            shaft,
+            tip,
+            dir,
+            screen: Some((sq, s)),
+        })
+    }
+
+    fn draw(&self, out: &mut String) {
+        let (head, half) = HEAD;
+        let (ux, uy) = self.dir;
+        let base = along(self.tip, self.dir, -head);
+        let left = (base.0 - uy * half, base.1 + ux * half);
+        let right = (base.0 + uy * half, base.1 - ux * half);
+        if let Some((_, (cx, cy))) = self.screen {
+            let _ = write!(
+                out,
+                r#"<circle class="screen" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke-width="2" stroke-dasharray="4 3"/>"#,
+                DISC + 3.0
+            );
+        }
+        let _ = write!(
+            out,
+            r#"<path d="{}" fill="none" stroke-width="5" stroke-linecap="round" stroke-linejoin="round"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" stroke-width="1" stroke-linejoin="round"/>"#,
+            self.shaft, self.tip.0, self.tip.1, left.0, left.1, right.0, right.1
+        );
+    }
 }
 
 #[cfg(test)]

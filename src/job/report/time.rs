@@ -1,50 +1,41 @@
-//! The report's timestamp, without a date library for one line of output.
+//! Times as a person reads them: the report's timestamp and how long something took.
+//! The calendar arithmetic is humantime's.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// Now, as RFC 3339 UTC to the second (`2026-11-30T14:55:07Z`).
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    rfc3339(secs)
+    rfc3339(SystemTime::now())
 }
 
-/// `secs` after the Unix epoch as RFC 3339 UTC.
-fn rfc3339(secs: u64) -> String {
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_date(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+fn rfc3339(at: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(at).to_string()
 }
 
-/// The proleptic Gregorian date `days` after 1970-01-01, counted in 400-year eras from
-/// 0000-03-01 so that leap days fall at the end of each counted year.
-fn civil_date(days: i64) -> (i64, u32, u32) {
-    let shifted = days + 719_468;
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+/// `seconds` in the unit that suits it: `250 µs`, `12 ms`, `3.25 s`, `2 min 59 s`. Each
+/// unit is chosen after rounding, so 179.6 s is `3 min 0 s` rather than `2 min 60 s`,
+/// and 0.9996 s is `1.00 s` rather than `1000 ms`.
+pub(crate) fn duration(seconds: f64) -> String {
+    let micros = (seconds * 1e6).round();
+    if micros < 1e3 {
+        return format!("{micros:.0} µs");
+    }
+    let millis = (seconds * 1e3).round();
+    if millis < 1e3 {
+        return format!("{millis:.0} ms");
+    }
+    // Two decimals up to two minutes, where `119.996` would print as `120.00 s`.
+    if (seconds * 100.0).round() < 120.0 * 100.0 {
+        return format!("{seconds:.2} s");
+    }
+    let whole = seconds.round() as u64;
+    format!("{} min {} s", whole / 60, whole % 60)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::rfc3339;
+    use super::{duration, rfc3339};
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn known_instants() {
@@ -57,7 +48,33 @@ mod tests {
             (4_107_542_400, "2100-03-01T00:00:00Z"),
         ];
         for &(secs, want) in table {
-            assert_eq!(rfc3339(secs), want, "{secs}");
+            assert_eq!(
+                rfc3339(UNIX_EPOCH + Duration::from_secs(secs)),
+                want,
+                "{secs}"
+            );
+        }
+    }
+
+    /// Each row: seconds and how they read. The rows at each unit's edge are the ones a
+    /// carry after rounding gets wrong (`2 min 60 s`, `1000 ms`, `120.00 s`).
+    #[test]
+    fn durations_carry_after_rounding() {
+        let table: &[(f64, &str)] = &[
+            (0.0, "0 µs"),
+            (0.000_25, "250 µs"),
+            (0.000_999_6, "1 ms"),
+            (0.012, "12 ms"),
+            (0.999_6, "1.00 s"),
+            (3.254, "3.25 s"),
+            (119.994, "119.99 s"),
+            (119.996, "2 min 0 s"),
+            (179.4, "2 min 59 s"),
+            (179.6, "3 min 0 s"),
+            (3_600.0, "60 min 0 s"),
+        ];
+        for &(seconds, want) in table {
+            assert_eq!(duration(seconds), want, "{seconds}");
         }
     }
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The report's boards as a person without a CJK font sees them (a container, a CI
+# artifact viewer): headless Chromium from Debian's package screenshots the boards of a
+# failing report, and .ci/screenshot.py requires pieces of different kinds to look
+# different and pieces of one kind alike. A character without a font renders as the
+# same empty box whatever it is, so boards that draw only the characters fail here.
+#
+#   bash .ci/screenshot.sh              a failing `xqdiff check` with a planted bug
+#   bash .ci/screenshot.sh PAGE.html    the boards of a report page already rendered
+#
+# The screenshots are left in target/screenshot/ to look at.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=target/screenshot
+mkdir -p "$out"
+
+# Debian's own Python, where python3-pil installs (a pyenv or venv python3 first on the
+# PATH would not see it).
+py=/usr/bin/python3
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v fc-list >/dev/null || missing+=(fontconfig)
+"$py" -c 'import PIL' 2>/dev/null || missing+=(python3 python3-pil)
+if ((${#missing[@]})); then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# No CJK font, whatever is installed: a CJK font found is rejected by a fontconfig file
+# of our own (uninstalling it would change the machine for everything else).
+cjk=$(fc-list :lang=zh file | sed 's/: *$//')
+if [[ -n "$cjk" ]]; then
+    conf="$out/no-cjk-fonts.conf"
+    {
+        echo '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+        echo '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
+        echo '<selectfont><rejectfont>'
+        while IFS= read -r f; do echo "<glob>$f</glob>"; done <<<"$cjk"
+        echo '</rejectfont></selectfont></fontconfig>'
+    } >"$conf"
+    export FONTCONFIG_FILE="$PWD/$conf"
+fi
+if [[ -n "$(fc-list :lang=zh)" ]]; then
+    echo "screenshot: a CJK font is still visible to fontconfig:" >&2
+    fc-list :lang=zh >&2
+    exit 1
+fi
+
+if (($#)); then
+    page=$1
+else
+    # A planted bug the engine check finds on its first positions: a failing report
+    # with boards. Exit 1 is the failed run this needs; anything else is a broken run.
+    cargo build --quiet --features planted --bin xqdiff --bin xqdiff-test-engine
+    rm -rf "$out/report"
+    status=0
+    target/debug/xqdiff check --quick --seconds 1 --max-nodes 20000 --no-save --seed 1 \
+        --engine "target/debug/xqdiff-test-engine --bug cannon-cannot-capture" \
+        --engine-positions 5 --report-dir "$out/report" >"$out/check.log" 2>&1 || status=$?
+    if ((status != 1)); then
+        echo "screenshot: xqdiff check exited $status, not 1 (a failed run):" >&2
+        cat "$out/check.log" >&2
+        exit 1
+    fi
+    page=$out/report/report.html
+fi
+
+# --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+shoot() {
+    local size
+    size=$("$py" .ci/screenshot.py size "$1")
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --force-device-scale-factor=1 --window-size="$size" --screenshot="$PWD/$2" \
+        "file://$PWD/$1" >/dev/null 2>&1
+}
+# The check must be able to fail: the same boards without the letters (characters
+# only, as the boards were drawn before) must fail it on this font-less machine.
+"$py" .ci/screenshot.py old "$page" "$out/old-boards.html"
+shoot "$out/old-boards.html" "$out/old-boards.png"
+if "$py" .ci/screenshot.py check "$out/old-boards.html" "$out/old-boards.png" >"$out/old-check.log"; then
+    echo "screenshot: the boards without letters passed the check, which therefore looks at nothing:" >&2
+    cat "$out/old-check.log" >&2
+    exit 1
+fi
+echo "screenshot: as it must, the boards without letters fail: $(grep -c FAIL "$out/old-check.log") pairs alike"
+"$py" .ci/screenshot.py boards "$page" "$out/boards.html"
+shoot "$out/boards.html" "$out/boards.png"
+"$py" .ci/screenshot.py check "$out/boards.html" "$out/boards.png"
