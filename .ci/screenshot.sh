@@ -51,11 +51,14 @@ if (($#)); then
 else
     # A planted bug the engine check finds on its first positions: a failing report
     # with boards. Exit 1 is the failed run this needs; anything else is a broken run.
-    cargo build --quiet --features planted --bin xqdiff --bin xqdiff-test-engine
+    # The release builds the README's commands already made (.ci/run runs them first),
+    # so in CI both are there and nothing is built again.
+    cargo build --release --quiet --bin xqdiff
+    cargo build --release --quiet --features planted --bin xqdiff-test-engine
     rm -rf "$out/report"
     status=0
-    target/debug/xqdiff check --quick --seconds 1 --max-nodes 20000 --no-save --seed 1 \
-        --engine "target/debug/xqdiff-test-engine --bug cannon-cannot-capture" \
+    target/release/xqdiff check --quick --seconds 1 --max-nodes 20000 --no-save --seed 1 \
+        --engine "target/release/xqdiff-test-engine --bug cannon-cannot-capture" \
         --engine-positions 5 --report-dir "$out/report" >"$out/check.log" 2>&1 || status=$?
     if ((status != 1)); then
         echo "screenshot: xqdiff check exited $status, not 1 (a failed run):" >&2
