@@ -13,7 +13,7 @@ mod minimize_cmd;
 mod moves_cmd;
 mod out;
 mod perft_cmd;
-pub mod progress;
+mod progress;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
@@ -33,7 +33,7 @@ use std::process::ExitCode;
 /// Differential verification of Xiangqi move generators.
 #[derive(Parser, Debug)]
 #[command(name = "xqdiff", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -69,7 +69,7 @@ enum Command {
 
 /// How a command ended; becomes the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Everything agreed with everything else and with the expected numbers (exit 0).
     Agree,
     /// Some generator disagreed, or a count missed its expected value (exit 1).
@@ -81,7 +81,7 @@ pub enum Outcome {
 
 /// What is wrong with a corpus directory given on the command line.
 #[derive(Debug, thiserror::Error)]
-pub enum CorpusProblem {
+pub(crate) enum CorpusProblem {
     /// A command that reads the corpus was given one that is not there.
     #[error("no such directory")]
     Missing,
@@ -96,7 +96,7 @@ pub enum CorpusProblem {
 
 /// Bad usage or bad input (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// The `--fen` argument.
     #[error("bad --fen: {0}")]
     Fen(#[from] FenError),
@@ -254,7 +254,7 @@ fn usage_line(rendered: &str) -> String {
 }
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<Outcome, CliError> {
+pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
     match cli.command {
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
