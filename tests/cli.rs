@@ -404,3 +404,19 @@ fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
         "{stdout}"
     );
 }
+
+/// An engine command line with a quote left open is bad usage: exit 2, one line.
+#[test]
+fn an_unbalanced_quote_in_an_engine_command_is_bad_usage() {
+    for args in [
+        ["engine", "--cmd", "engine 'one two"],
+        ["check", "--engine", "engine \"one"],
+        ["engine", "--cmd", "engine \\"],
+    ] {
+        let out = xqdiff(&args);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}\n{stdout}{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("unbalanced quote"), "{args:?}: {stderr}");
+    }
+}
