@@ -265,6 +265,7 @@ fn a_missing_corpus_is_refused_by_every_command_that_reads_it() {
             2,
             "corpus directory /no/such/dir: no such directory",
         ),
+        (vec!["replay", "--corpus", missing], 2, refused),
         (vec!["replay", new], 2, "no such directory"),
         (
             vec!["minimize", "--fen", agreeing, "--corpus", missing],
@@ -403,6 +404,132 @@ fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
         stdout.contains(&format!("from {}", corpus.display())),
         "{stdout}"
     );
+}
+
+/// Every command's help, as clap lays it out for `--help`: each flag with its help on
+/// the same line (clap moves every help under its flag, for one command alone, when that
+/// command's flags are long), value names chosen rather than clap's placeholder made
+/// from the field (`<ENGINE_DEPTH>`), and the flags every command shares spelled alike.
+#[test]
+fn every_command_lays_out_its_help_alike_with_named_values() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "check",
+            &["--corpus <DIR>", "--engine-depth <DEPTH>", "--seed <SEED>"],
+        ),
+        (
+            "perft",
+            &[
+                "--corpus <DIR>",
+                "--generator <NAME>",
+                "--depth <DEPTH>",
+                "--split-depth <DEPTH>",
+            ],
+        ),
+        ("moves", &["--generator <NAME>", "--fen <FEN>"]),
+        ("bench", &["--generator <NAME>", "--seed <SEED>"]),
+        (
+            "fuzz",
+            &[
+                "--corpus <DIR>",
+                "--source <arbitrary|playout|both>",
+                "--seed <SEED>",
+            ],
+        ),
+        ("minimize", &["--corpus <DIR>", "--fen <FEN>"]),
+        ("replay", &["--corpus <DIR>"]),
+        ("fuzz-seeds", &["--corpus <DIR>", "--out <DIR>"]),
+        (
+            "engine",
+            &["--corpus <DIR>", "--depth <DEPTH>", "--seed <SEED>"],
+        ),
+        ("report", &["--from <FILE>"]),
+        ("merge", &["--jobs <FILE>"]),
+    ];
+    for (command, spellings) in table {
+        let out = xqdiff(&[command, "--help"]);
+        let (help, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
+        let options: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .collect();
+        assert!(options.len() >= 2, "{command}: no options in\n{help}");
+        for line in &options {
+            // `  --flag <VALUE>   help`: the help follows two spaces or more.
+            let rest = line.trim_start();
+            let help_text = rest.split_once("  ").map(|(_, h)| h.trim());
+            assert!(
+                help_text.is_some_and(|h| !h.is_empty()),
+                "{command}: {line:?} has its help on a line of its own:\n{help}"
+            );
+            for value in rest.split('<').skip(1).filter_map(|v| v.split_once('>')) {
+                assert!(
+                    !value.0.contains('_'),
+                    "{command}: clap's placeholder <{}> in {line:?}",
+                    value.0
+                );
+            }
+        }
+        for spelling in *spellings {
+            assert!(
+                options.iter().any(|l| l.trim_start().starts_with(spelling)),
+                "{command}: no {spelling:?} in\n{help}"
+            );
+        }
+    }
+}
+
+/// `replay` takes `--corpus DIR` like every other command, and the directory as a bare
+/// argument as it always has; not both.
+#[test]
+fn replay_takes_the_corpus_as_a_flag_or_as_before() {
+    let table: &[(&[&str], i32, &str)] = &[
+        (&["replay", "--corpus", "corpus"], 0, "replayed"),
+        (&["replay", "corpus"], 0, "replayed"),
+        (
+            &["replay", "--corpus", "/no/such/dir"],
+            2,
+            "--corpus /no/such/dir: no such directory",
+        ),
+        (
+            &["replay", "--corpus", "corpus", "corpus"],
+            2,
+            "cannot be used with",
+        ),
+    ];
+    for (args, code, needle) in table {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(*args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run xqdiff replay");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}\n{stdout}{stderr}");
+        assert!(
+            stdout.contains(needle) || stderr.contains(needle),
+            "{args:?}: {needle:?} not in\n{stdout}{stderr}"
+        );
+        if *code == 2 {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+}
+
+/// `moves --generator` is repeatable like `perft --generator`: two names list two.
+#[test]
+fn moves_takes_several_generators() {
+    let out = xqdiff(&["moves", "--generator", "naive", "--generator", "mailbox"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let listed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" legal"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // Registry order, whatever the order asked.
+    assert_eq!(listed, ["mailbox", "naive"], "{stdout}");
+    assert!(stdout.contains("all 2 generators agree"), "{stdout}");
 }
 
 /// An engine command line with a quote left open is bad usage: exit 2, one line.

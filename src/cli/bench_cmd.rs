@@ -3,28 +3,28 @@
 //! them as ratios, not with numbers measured elsewhere.
 
 use super::out::outln;
-use super::{pool, select_generators, CliError, Outcome};
+use super::{pool, select_generator_list, CliError, Outcome};
 use crate::position::Position;
 use std::time::Instant;
 
 /// Arguments of `xqdiff bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Which generator: a name, or `all`.
-    #[arg(long, default_value = "all")]
-    generator: String,
+    /// Which generator: a name, or `all`; repeat to pick several.
+    #[arg(long, default_value = "all", value_name = "NAME")]
+    generator: Vec<String>,
     /// Subtract this from every depth (1 makes a quick run, about 40 times shorter).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     shallower: u32,
     /// Measure the whole oracle instead of perft: positions per second on one thread
     /// over a fixed seeded set of fuzz cases, and where the time goes.
     #[arg(long)]
     oracle: bool,
     /// With --oracle: how many fuzz cases (about 35 positions each).
-    #[arg(long, default_value_t = 1000, requires = "oracle")]
+    #[arg(long, default_value_t = 1000, requires = "oracle", value_name = "N")]
     cases: u64,
     /// With --oracle: the seed of the cases.
-    #[arg(long, default_value_t = 3, requires = "oracle")]
+    #[arg(long, default_value_t = 3, requires = "oracle", value_name = "SEED")]
     seed: u64,
 }
 
@@ -59,7 +59,7 @@ const PARTS: [(&str, &str); 9] = [
 /// `xqdiff bench --oracle`: the table of where one thread's time goes.
 fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     use crate::generators::timing::ORACLE;
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let single = pool(1)?;
     let bench = single
         .install(|| crate::diff::campaign::measure_oracle(args.seed, args.cases, &generators));
@@ -165,7 +165,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     if args.oracle {
         return oracle(args);
     }
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let single = pool(1)?;
     let all = pool(0)?;
     let threads = all.current_num_threads();

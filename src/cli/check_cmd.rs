@@ -28,15 +28,15 @@ pub struct CheckArgs {
     #[arg(long)]
     quick: bool,
     /// Seconds of fuzzing (default 60; 5 with --quick).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS")]
     seconds: Option<u64>,
     /// Seed of the fuzz cases and the engine's random positions (default: from the
     /// clock, printed and recorded in the report).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Skip published perft counts above this many nodes (default 10000000; 1000000
     /// with --quick).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// The regression corpus: replayed, and where findings are saved; it must exist
     /// (default: the repository's corpus/, wherever this is run from, else the
@@ -53,7 +53,7 @@ pub struct CheckArgs {
     #[arg(long)]
     latin: bool,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
     /// Also check this external engine's perft; quotes group words
     /// (`--engine "fairy-stockfish"`).
@@ -62,14 +62,14 @@ pub struct CheckArgs {
     #[command(flatten)]
     engine_flags: EngineFlags,
     /// The engine's perft depth (suite positions: at most this, within --max-nodes).
-    #[arg(long, default_value_t = 3, requires = "engine", value_parser = crate::depth::parse)]
+    #[arg(long, default_value_t = 3, requires = "engine", value_name = "DEPTH", value_parser = crate::depth::parse)]
     engine_depth: u32,
     /// Random positions to ask the engine about (default 100; 20 with --quick).
-    #[arg(long, requires = "engine")]
+    #[arg(long, requires = "engine", value_name = "N")]
     engine_positions: Option<usize>,
     /// Stop the engine check after this many distinct bugs that are not known (0: ask
     /// about every position).
-    #[arg(long, default_value_t = 1, requires = "engine")]
+    #[arg(long, default_value_t = 1, requires = "engine", value_name = "N")]
     engine_max_findings: usize,
     /// Known bugs: a file of signatures (one per line, a note after it), as `xqdiff fuzz`
     /// and `xqdiff engine --write-known` write them. Their findings are reported as known

@@ -26,7 +26,7 @@ pub(crate) struct EngineFlags {
     /// move lists, docs/moves-protocol.md).
     #[arg(
         long = "engine-protocol",
-        value_name = "PROTOCOL",
+        value_name = "uci|ucci|xboard|moves",
         default_value = "uci"
     )]
     pub protocol: Protocol,
@@ -139,13 +139,13 @@ pub struct EngineArgs {
     #[command(flatten)]
     engine: EngineFlags,
     /// Perft depth (suite positions: at most this).
-    #[arg(long, default_value_t = 3, value_parser = crate::depth::parse)]
+    #[arg(long, default_value_t = 3, value_name = "DEPTH", value_parser = crate::depth::parse)]
     depth: u32,
     /// How many random positions to check, from seeded playouts.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_name = "N")]
     positions: usize,
     /// Seed of the random positions (default: from the clock, printed).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Suite positions to check: `reference` (the built-in published suite), an EPD
     /// file, or `none`.
@@ -161,10 +161,10 @@ pub struct EngineArgs {
     no_save: bool,
     /// Run the start and each suite position at the deepest depth (up to --depth) whose
     /// published count is at most this many nodes.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// Stop after this many distinct bugs that are not known (0: check every position).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_name = "N")]
     max_findings: usize,
     /// Known bugs: a file of signatures (one per line, a note after it). Their findings
     /// are reported as known and neither fail the run nor count toward --max-findings.
@@ -174,7 +174,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
     /// Worker threads for the built-in generators (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
 }
 

@@ -15,19 +15,29 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct FuzzArgs {
     /// Run for this many seconds (default 60 when --cases is not given).
-    #[arg(long, conflicts_with = "cases")]
+    #[arg(long, conflicts_with = "cases", value_name = "SECONDS")]
     seconds: Option<u64>,
     /// Run exactly this many cases.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     cases: Option<u64>,
     /// Seed of the run (default: from the clock, printed so the run can be repeated).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
-    /// Where positions come from.
-    #[arg(long, value_enum, default_value = "both")]
+    /// Where positions come from: `arbitrary` (random bytes through the structured
+    /// decoder), `playout` (random legal playouts from the start or a reference
+    /// position), or `both` in turn.
+    // The values are listed in the help line: clap's own list, with a line per value,
+    // would switch this command's help alone to the long layout.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "both",
+        value_name = "arbitrary|playout|both",
+        hide_possible_values = true
+    )]
     source: Source,
     /// Stop at the first disagreement.
     #[arg(long)]
@@ -41,7 +51,7 @@ pub struct FuzzArgs {
     #[arg(long)]
     no_save: bool,
     /// Chance, in playouts, of choosing among captures when there are some.
-    #[arg(long, default_value_t = 0.35)]
+    #[arg(long, default_value_t = 0.35, value_name = "CHANCE")]
     capture_bias: f64,
     /// Known bugs: a file of signatures (one per line, a note after it). Their findings
     /// are reported as known and neither fail the run nor stop it.

@@ -15,6 +15,7 @@ pub struct MinimizeArgs {
     #[arg(
         long,
         allow_hyphen_values = true,
+        value_name = "FEN",
         required_unless_present = "from_artifact",
         conflicts_with = "from_artifact"
     )]

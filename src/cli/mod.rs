@@ -32,7 +32,10 @@ use std::process::ExitCode;
 
 /// Differential verification of Xiangqi move generators.
 #[derive(Parser, Debug)]
-#[command(name = "xqdiff", version, about, long_about = None)]
+// No term width: clap puts every flag's help under it, for one command alone, once its
+// longest flag takes 40% of the width (`--engine-fen-letters <auto|nb|he>` did);
+// without a width every command has the flag and its help on one line.
+#[command(name = "xqdiff", version, about, long_about = None, term_width = 0)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -517,5 +520,54 @@ mod tests {
         // Nothing was created on the way.
         assert!(!root.join("new").exists());
         std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// The one value name of each concept. A value name that is none of these is a
+    /// list of the literal values (`auto|0|1`) or a shape (`NAME=VALUE`, `I/N`).
+    const VALUE_NAMES: [&str; 10] = [
+        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS",
+    ];
+
+    /// Every flag of every command that takes a value names it (clap's default is the
+    /// field's name, `<ENGINE_DEPTH>`), from [`VALUE_NAMES`] or as its literal values,
+    /// and a flag that several commands take names its value the same in all of them.
+    #[test]
+    fn every_value_is_named_once_per_concept() {
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        let mut seen: std::collections::BTreeMap<String, (String, String)> = Default::default();
+        let mut checked = 0;
+        for cmd in cli.get_subcommands() {
+            for arg in cmd.get_arguments() {
+                if !arg.get_action().takes_values() {
+                    continue;
+                }
+                let flag = arg
+                    .get_long()
+                    .map_or_else(|| format!("<{}>", arg.get_id()), |l| format!("--{l}"));
+                let where_ = format!("xqdiff {} {flag}", cmd.get_name());
+                let names = arg
+                    .get_value_names()
+                    .unwrap_or_else(|| panic!("{where_} has clap's placeholder for a value name"));
+                let name = names
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let literal = ['|', '=', '/', '"'].iter().any(|c| name.contains(*c));
+                assert!(
+                    literal || VALUE_NAMES.contains(&name.as_str()),
+                    "{where_} <{name}>: not one of {VALUE_NAMES:?}"
+                );
+                if !literal {
+                    if let Some((other, first)) = seen.get(&flag) {
+                        assert_eq!(&name, first, "{where_} <{name}>, but {other} <{first}>");
+                    }
+                    seen.insert(flag, (where_, name));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} flags seen");
     }
 }

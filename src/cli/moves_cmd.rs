@@ -1,7 +1,7 @@
 //! `xqdiff moves`: each generator's legal moves for one position, and where they differ.
 
 use super::out::outln;
-use super::{select_generators, CliError, Outcome};
+use super::{select_generator_list, CliError, Outcome};
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::BTreeSet;
@@ -10,16 +10,17 @@ use std::collections::BTreeSet;
 #[derive(clap::Args, Debug)]
 pub struct MovesArgs {
     /// Position (default: the start position).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
-    /// Which generator: a name, or `all`.
-    #[arg(long, default_value = "all")]
-    generator: String,
+    /// Which generator: a name, or `all` to list and compare every one; repeat to pick
+    /// several.
+    #[arg(long, default_value = "all", value_name = "NAME")]
+    generator: Vec<String>,
 }
 
 /// Runs `xqdiff moves`.
 pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let pos = match &args.fen {
         Some(fen) => Position::from_fen(fen)?,
         None => Position::startpos(),

@@ -21,25 +21,25 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Position to start from (default: the start position).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
     /// Plies to search; with --suite, the deepest published depth to run.
-    #[arg(long, value_parser = crate::depth::parse)]
+    #[arg(long, value_name = "DEPTH", value_parser = crate::depth::parse)]
     depth: Option<u32>,
     /// Which generator: a name, or `all` to run and compare every one; repeat to pick several.
-    #[arg(long, default_value = "all")]
+    #[arg(long, default_value = "all", value_name = "NAME")]
     generator: Vec<String>,
     /// Print the count below every root move.
     #[arg(long)]
     divide: bool,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
     /// Run every `;Dn count` of an EPD perft file (`reference` for the built-in published suite).
-    #[arg(long, value_name = "FILE.epd", conflicts_with_all = ["fen", "divide"])]
+    #[arg(long, value_name = "reference|FILE", conflicts_with_all = ["fen", "divide"])]
     suite: Option<String>,
     /// With --suite, skip published counts above this many nodes.
-    #[arg(long, requires = "suite")]
+    #[arg(long, requires = "suite", value_name = "N")]
     max_nodes: Option<u64>,
     /// Directory that minimized disagreements are written into, made if only its parent
     /// exists (default: the repository's corpus/, else nowhere: the built-in copy is

@@ -10,13 +10,22 @@ use std::path::PathBuf;
 pub struct ReplayArgs {
     /// The corpus directory; it must exist (default: the repository's corpus/, wherever
     /// this is run from, else the copy built into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// The corpus directory as `replay` first took it, before every command named it
+    /// `--corpus`; kept so old scripts still run.
+    #[arg(value_name = "DIR", conflicts_with = "corpus", hide = true)]
     dir: Option<PathBuf>,
 }
 
 /// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged or
 /// the corpus holds no case at all (a replay of nothing is no pass).
 pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
-    let source = corpus_source(args.dir.as_deref(), "corpus directory", CorpusUse::Reads)?;
+    let (given, flag) = match (&args.corpus, &args.dir) {
+        (Some(dir), _) => (Some(dir.as_path()), "--corpus"),
+        (None, dir) => (dir.as_deref(), "corpus directory"),
+    };
+    let source = corpus_source(given, flag, CorpusUse::Reads)?;
     let engines = registry();
     let r = source.replay(&engines).map_err(|e| CliError::Io {
         path: source.to_string().into(),
