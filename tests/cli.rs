@@ -415,7 +415,12 @@ fn every_command_lays_out_its_help_alike_with_named_values() {
     let table: &[(&str, &[&str])] = &[
         (
             "check",
-            &["--corpus <DIR>", "--engine-depth <DEPTH>", "--seed <SEED>"],
+            &[
+                "--corpus <DIR>",
+                "--engine-depth <DEPTH>",
+                "--seed <SEED>",
+                "--json",
+            ],
         ),
         (
             "perft",
@@ -424,27 +429,34 @@ fn every_command_lays_out_its_help_alike_with_named_values() {
                 "--generator <NAME>",
                 "--depth <DEPTH>",
                 "--split-depth <DEPTH>",
+                "--json",
             ],
         ),
-        ("moves", &["--generator <NAME>", "--fen <FEN>"]),
-        ("bench", &["--generator <NAME>", "--seed <SEED>"]),
+        ("moves", &["--generator <NAME>", "--fen <FEN>", "--json"]),
+        ("bench", &["--generator <NAME>", "--seed <SEED>", "--json"]),
         (
             "fuzz",
             &[
                 "--corpus <DIR>",
                 "--source <arbitrary|playout|both>",
                 "--seed <SEED>",
+                "--json",
             ],
         ),
-        ("minimize", &["--corpus <DIR>", "--fen <FEN>"]),
-        ("replay", &["--corpus <DIR>"]),
+        ("minimize", &["--corpus <DIR>", "--fen <FEN>", "--json"]),
+        ("replay", &["--corpus <DIR>", "--json"]),
         ("fuzz-seeds", &["--corpus <DIR>", "--out <DIR>"]),
         (
             "engine",
-            &["--corpus <DIR>", "--depth <DEPTH>", "--seed <SEED>"],
+            &[
+                "--corpus <DIR>",
+                "--depth <DEPTH>",
+                "--seed <SEED>",
+                "--json",
+            ],
         ),
-        ("report", &["--from <FILE>"]),
-        ("merge", &["--jobs <FILE>"]),
+        ("report", &["--from <FILE>", "--json"]),
+        ("merge", &["--jobs <FILE>", "--json"]),
     ];
     for (command, spellings) in table {
         let out = xqdiff(&[command, "--help"]);
@@ -546,4 +558,161 @@ fn an_unbalanced_quote_in_an_engine_command_is_bad_usage() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains("unbalanced quote"), "{args:?}: {stderr}");
     }
+}
+
+/// Each row: a command with `--json`, its exit code (the one the text run gives), a
+/// JSON pointer into the one document on stdout and the value there. A line of human
+/// text before or after the document fails the parse.
+#[test]
+fn every_summary_can_be_one_json_document() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-cli-json-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong.epd");
+    std::fs::write(
+        &wrong,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 ;D1 45\n",
+    )
+    .unwrap();
+    let report_dir = dir.join("report");
+    let report = report_dir.join("report.json");
+    let engine = format!(
+        "{} --protocol uci",
+        env!("CARGO_BIN_EXE_xqdiff-test-engine")
+    );
+    let agreeing = "4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1";
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    type Row = (Vec<String>, i32, &'static str, serde_json::Value);
+    let row = |args: &[&str], code, pointer, value| -> Row {
+        (
+            args.iter().map(|a| a.to_string()).collect(),
+            code,
+            pointer,
+            value,
+        )
+    };
+    use serde_json::json;
+    let table: Vec<Row> = vec![
+        row(
+            &["perft", "--depth", "2", "--json"],
+            0,
+            "/phases/0/details/rows/0/results/2/nodes",
+            json!(1920),
+        ),
+        row(
+            &[
+                "perft",
+                "--suite",
+                "reference",
+                "--max-nodes",
+                "2000",
+                "--json",
+            ],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        row(
+            &["perft", "--suite", &s(&wrong), "--no-save", "--json"],
+            1,
+            "/status",
+            json!("failed"),
+        ),
+        row(&["moves", "--json"], 0, "/agree", json!(true)),
+        row(
+            &["moves", "--generator", "naive", "--json"],
+            0,
+            "/generators/0/legal/0",
+            json!("a0a1"),
+        ),
+        row(
+            &[
+                "bench",
+                "--shallower",
+                "4",
+                "--generator",
+                "naive",
+                "--json",
+            ],
+            0,
+            "/rows/0/nodes",
+            json!(44),
+        ),
+        row(
+            &["bench", "--oracle", "--cases", "2", "--json"],
+            0,
+            "/cases",
+            json!(2),
+        ),
+        row(
+            &["fuzz", "--cases", "3", "--seed", "1", "--no-save", "--json"],
+            0,
+            "/phases/0/details/cases",
+            json!(3),
+        ),
+        row(
+            &["minimize", "--fen", agreeing, "--no-save", "--json"],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        row(&["replay", "--json"], 0, "/phases/0/name", json!("replay")),
+        row(
+            &[
+                "engine",
+                "--cmd",
+                &engine,
+                "--depth",
+                "1",
+                "--positions",
+                "1",
+                "--suite",
+                "none",
+                "--no-save",
+                "--json",
+            ],
+            0,
+            "/phases/0/details/kind",
+            json!("engine"),
+        ),
+        row(
+            &[
+                "check",
+                "--quick",
+                "--seconds",
+                "1",
+                "--no-save",
+                "--report-dir",
+                &s(&report_dir),
+                "--json",
+            ],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        // Reads the report the row above wrote.
+        row(
+            &["report", "--from", &s(&report), "--json"],
+            0,
+            "/phases/0/name",
+            json!("perft"),
+        ),
+    ];
+    for (args, code, pointer, value) in &table {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run xqdiff");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}\n{stdout}{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not one JSON document ({e}):\n{stdout}"));
+        assert_eq!(
+            doc.pointer(pointer),
+            Some(value),
+            "{args:?} {pointer}:\n{stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -76,6 +76,8 @@ pub struct CheckArgs {
     /// and do not fail the run.
     #[arg(long, value_name = "FILE")]
     known: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 impl CheckArgs {
@@ -117,27 +119,10 @@ impl CheckArgs {
         config.corpus = corpus_source(self.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
         config.save = !self.no_save;
         config.engine = engine;
-        config.command = Some(command_line());
+        config.command = Some(super::json::command_line());
         config.known = super::load_known(self.known.as_deref())?;
         Ok(config)
     }
-}
-
-/// The command line as typed, quoting words that need it, for the report.
-fn command_line() -> String {
-    std::env::args()
-        .map(|a| {
-            if !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
-            {
-                a
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A progress bar for the running phase and a line for each finished one.
@@ -238,6 +223,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     out!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
     outln!("report: {}", files.join(", "));
+    args.json.emit_report(&report)?;
     // Whatever the report says, a run a signal stopped ends as one: a script that
     // sent SIGTERM must not read a 0 or a 1 as "it ran to the end".
     if let Some(sig) = signals::received() {

@@ -3,11 +3,14 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
+use super::json::report_of;
 use super::out::{errln, out, outln};
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
+use crate::job::check::engine::{record, Asked};
+use crate::job::report::EngineInfo;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
@@ -176,6 +179,8 @@ pub struct EngineArgs {
     /// Worker threads for the built-in generators (0 = one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -321,6 +326,19 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         report.nodes_compared(),
         report.elapsed.as_secs_f64()
     );
+    args.json.emit_report(&{
+        let mut doc = report_of(&engines);
+        doc.seed = Some(seed);
+        doc.engines.push(EngineInfo::from_config(&config, &name));
+        let asked = Asked {
+            generators: &engines,
+            depth: args.depth,
+            list: &list,
+            found_by: &options.found_by,
+        };
+        record(&mut doc, &asked, &report, Vec::new());
+        doc
+    })?;
     let new = report.new_findings().count() as u64;
     let known = report.findings.len() as u64 - new;
     if let Some(sig) = signals::received() {

@@ -1,5 +1,6 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
+use super::json::report_of;
 use super::out::{errln, outln};
 use super::{
     corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
@@ -7,6 +8,7 @@ use super::{
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
 use crate::generators::registry;
+use crate::job::check::FUZZ;
 use crate::job::report::counted;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -60,6 +62,8 @@ pub struct FuzzArgs {
     /// Write the signatures of the bugs this run found to FILE (for --known).
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff fuzz`: exit 0 when nothing disagreed, 1 on a finding, 2 on bad usage
@@ -178,6 +182,12 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         }
     );
     outln!("feature coverage:\n{}", report.coverage);
+    args.json.emit_report(&{
+        let mut doc = report_of(&engines);
+        doc.seed = Some(seed);
+        doc.add_fuzz(FUZZ, &report, &config);
+        doc
+    })?;
     if let Some(sig) = signals::received() {
         outln!(
             "interrupted by {} after {} (seed {seed})",

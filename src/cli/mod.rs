@@ -8,6 +8,7 @@ mod bench_cmd;
 mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
+mod json;
 mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
@@ -256,8 +257,32 @@ fn usage_line(rendered: &str) -> String {
     format!("{} (see xqdiff --help)", cut(text))
 }
 
+impl Command {
+    /// Whether `--json` was given: stdout then carries the command's JSON document only.
+    fn json(&self) -> bool {
+        let flag = match self {
+            Command::Check(a) => a.json,
+            Command::Perft(a) => a.json,
+            Command::Moves(a) => a.json,
+            Command::Bench(a) => a.json,
+            Command::Fuzz(a) => a.json,
+            Command::Minimize(a) => a.json,
+            Command::Replay(a) => a.json,
+            Command::Engine(a) => a.json,
+            Command::Report(a) => a.json,
+            Command::Merge(a) => a.json,
+            // It writes files and prints only where.
+            Command::FuzzSeeds(_) => json::JsonArg::default(),
+        };
+        flag.json
+    }
+}
+
 /// Runs a parsed command line.
 pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
+    if cli.command.as_ref().is_some_and(Command::json) {
+        out::document_only();
+    }
     match cli.command {
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),

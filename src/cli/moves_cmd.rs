@@ -1,7 +1,9 @@
 //! `xqdiff moves`: each generator's legal moves for one position, and where they differ.
 
+use super::json::{GeneratorMoves, MovesDoc};
 use super::out::outln;
 use super::{select_generator_list, CliError, Outcome};
+use crate::job::report::DisputedMove;
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::BTreeSet;
@@ -16,6 +18,8 @@ pub struct MovesArgs {
     /// several.
     #[arg(long, default_value = "all", value_name = "NAME")]
     generator: Vec<String>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff moves`.
@@ -38,8 +42,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         })
         .collect();
     for (name, moves, in_check) in &sets {
-        let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
-        text.sort();
+        let text = sorted_text(moves);
         let check = if *in_check { ", in check" } else { "" };
         outln!(
             "{name:<10} {} legal{check}: {}",
@@ -51,10 +54,12 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         .iter()
         .flat_map(|(_, m, _)| m.iter().copied())
         .collect();
-    let mut agree = sets.iter().all(|(_, _, c)| *c == sets[0].2);
+    let check_agrees = sets.iter().all(|(_, _, c)| *c == sets[0].2);
+    let mut agree = check_agrees;
     if !agree {
         outln!("generators disagree on whether the side to move is in check");
     }
+    let mut differences = Vec::new();
     for mv in &union {
         let (with, without): (Vec<_>, Vec<_>) = sets.iter().partition(|(_, m, _)| m.contains(mv));
         if !without.is_empty() {
@@ -63,8 +68,27 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
                 v.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
             };
             outln!("{mv}: only in {}; not in {}", names(&with), names(&without));
+            differences.push(DisputedMove {
+                mv: mv.to_string(),
+                has: with.iter().map(|s| s.0.to_owned()).collect(),
+                counts: Default::default(),
+            });
         }
     }
+    args.json.emit(|| MovesDoc {
+        fen: pos.fen(),
+        generators: sets
+            .iter()
+            .map(|(name, moves, in_check)| GeneratorMoves {
+                name: (*name).to_owned(),
+                in_check: *in_check,
+                legal: sorted_text(moves),
+            })
+            .collect(),
+        check_agrees,
+        differences,
+        agree,
+    })?;
     if agree {
         if sets.len() > 1 {
             outln!("all {} generators agree", sets.len());
@@ -73,4 +97,11 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
     } else {
         Ok(Outcome::Disagree)
     }
+}
+
+/// `moves` in ICCS, sorted as text (a set of moves sorts by square index instead).
+fn sorted_text(moves: &BTreeSet<Move>) -> Vec<String> {
+    let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
+    text.sort();
+    text
 }

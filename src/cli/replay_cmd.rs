@@ -1,9 +1,12 @@
 //! `xqdiff replay`: every corpus case through the oracle.
 
+use super::json::report_of;
 use super::out::{errln, outln};
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::generators::registry;
+use crate::job::check::REPLAY;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Arguments of `xqdiff replay`.
 #[derive(clap::Args, Debug)]
@@ -16,6 +19,8 @@ pub struct ReplayArgs {
     /// `--corpus`; kept so old scripts still run.
     #[arg(value_name = "DIR", conflicts_with = "corpus", hide = true)]
     dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged or
@@ -27,6 +32,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     };
     let source = corpus_source(given, flag, CorpusUse::Reads)?;
     let engines = registry();
+    let started = Instant::now();
     let r = source.replay(&engines).map_err(|e| CliError::Io {
         path: source.to_string().into(),
         source: e,
@@ -54,6 +60,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         r.unmet.len(),
         r.damaged.len()
     );
+    args.json.emit_report(&{
+        let mut report = report_of(&engines);
+        report.add_replay(REPLAY, &source, &r, started.elapsed());
+        report
+    })?;
     if !r.failures.is_empty() || !r.unmet.is_empty() {
         Ok(Outcome::Disagree)
     } else if !r.damaged.is_empty() {

@@ -13,6 +13,8 @@ pub struct ReportArgs {
     from: PathBuf,
     #[command(flatten)]
     out: OutputArgs,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Where a report goes besides its JSON; any command that makes a report can flatten
@@ -41,10 +43,16 @@ pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
         source,
     })?;
     let mut out = args.out.clone();
-    if out.html.is_none() && out.markdown.is_none() {
+    if args.json.json && out.markdown.as_deref() == Some(Path::new("-")) {
+        return Err(CliError::Usage(
+            "--json and --markdown - both want stdout; give --markdown a file".into(),
+        ));
+    }
+    if out.html.is_none() && out.markdown.is_none() && !args.json.json {
         out.markdown = Some(PathBuf::from("-"));
     }
     write_outputs(&report, &out)?;
+    args.json.emit_report(&report)?;
     Ok(if report.passed() {
         Outcome::Agree
     } else {
