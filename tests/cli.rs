@@ -716,3 +716,26 @@ fn every_summary_can_be_one_json_document() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An argument that is not UTF-8 (a path, say) is recorded in a report's command line,
+/// not a panic.
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_recorded_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("xqdiff-cli-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corpus = dir.join(OsStr::from_bytes(b"corpus-\xff"));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args(["perft", "--depth", "1", "--json", "--corpus"])
+        .arg(&corpus)
+        .output()
+        .expect("run xqdiff");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let command = doc["command"].as_str().expect("a command line");
+    assert!(command.contains("corpus-\u{fffd}"), "{command}");
+    std::fs::remove_dir_all(&dir).ok();
+}

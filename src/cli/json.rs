@@ -58,21 +58,20 @@ pub(crate) fn report_of(generators: &[&dyn Generator]) -> Report {
     report
 }
 
-/// The command line as typed, quoting words that need it, for the report.
+/// The command line as typed, for the report (an argument that is not UTF-8 shown with
+/// U+FFFD where it is not: `std::env::args` would panic on it).
 pub(crate) fn command_line() -> String {
-    std::env::args()
-        .map(|a| {
-            if !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
-            {
-                a
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    quoted(&args)
+}
+
+/// `words` quoted as a shell reads them, by the rules `--cmd` is split with, so a
+/// recorded command line splits back into the same words.
+fn quoted(words: &[String]) -> String {
+    // Only a NUL cannot be quoted, and no argument of a process can hold one.
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
 
 /// `xqdiff moves --json`: each generator's legal moves, and every move only some list.
@@ -160,4 +159,33 @@ pub(crate) struct OraclePart {
     pub microseconds_per_position: BTreeMap<String, f64>,
     /// Its share of the whole time, 0 to 1.
     pub share: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+    use crate::subject::external::split_command;
+
+    /// A recorded command line splits back into the words it was made of.
+    #[test]
+    fn a_quoted_command_line_splits_back_into_its_words() {
+        let table: &[&[&str]] = &[
+            &["xqdiff", "perft", "--depth", "3"],
+            &[
+                "xqdiff",
+                "perft",
+                "--fen",
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+            ],
+            &["xqdiff", "engine", "--cmd", "sjaakii -xboard 'x y'"],
+            &["xqdiff", "check", "--report-dir", "it's \"here\" $HOME"],
+            &["xqdiff", "minimize", "--corpus", ""],
+            &["xqdiff", "fuzz", "--known", "#not-a-comment"],
+        ];
+        for words in table {
+            let words: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+            let line = quoted(&words);
+            assert_eq!(split_command(&line).as_ref(), Ok(&words), "{line}");
+        }
+    }
 }
