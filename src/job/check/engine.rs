@@ -77,6 +77,9 @@ pub(super) fn run(
     let show = |s: &Status<'_>| {
         observer.progress(s.index as u64, of, &format!("{}: {}", s.label, s.stage));
     };
+    // Named, not a temporary in the struct: Rust 1.85 (the declared rust-version) ends
+    // a temporary closure's life with the statement.
+    let line = |c: &Checked| observer.line(&c.line());
     let options = Options {
         subject_dir: config
             .save_dir()
@@ -86,7 +89,7 @@ pub(super) fn run(
         known: config.known.clone(),
         found_by: found_by.clone(),
         progress: Some(&show),
-        on_checked: Some(&|c: &Checked| observer.line(&c.line())),
+        on_checked: Some(&line),
         stop: Some(stop),
     };
     let mut notes = engine.notes().to_vec();
