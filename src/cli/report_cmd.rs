@@ -34,7 +34,7 @@ pub struct OutputArgs {
 }
 
 /// Runs `xqdiff report`: with neither `--html` nor `--markdown` the Markdown goes to
-/// stdout. Exit 0 if the report says everything passed, 1 if it failed or a phase
+/// stdout, unless `--json` puts the report read there instead. Exit 0 if the report says everything passed, 1 if it failed or a phase
 /// errored, 2 if the file cannot be read as a report.
 pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
     let text = super::read_input(&args.from, super::INPUT_LIMIT)?;
