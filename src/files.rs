@@ -100,20 +100,32 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     }
 }
 
-/// A unique temporary in `path`'s folder, named after it and hidden (a leading dot), so
-/// loaders of the folder skip it; removed when dropped unless persisted.
-fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
+/// The folder `path` is in (`.` for a bare name), where its temporaries go: a rename
+/// is atomic only within one file system.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// A unique temporary in `path`'s folder, named after it and hidden (a leading dot), so
+/// loaders of the folder skip it; removed when dropped unless persisted. Its mode is
+/// what a plain create would give (the umask applied), not a temporary's owner-only,
+/// since it becomes the file others read.
+pub fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(folder_of(path))
 }
 
 #[cfg(test)]
@@ -164,6 +176,23 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A replaced or created file is readable as a plainly written one is: a
+    /// temporary's owner-only mode would survive the rename and lock out others.
+    #[cfg(unix)]
+    #[test]
+    fn written_files_get_the_mode_a_plain_create_gives() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir("mode");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        std::fs::write(d.join("plain"), b"x").unwrap();
+        replace(&d.join("replaced"), b"x").unwrap();
+        assert!(create_new(&d.join("created"), b"x").unwrap());
+        let plain = mode(&d.join("plain"));
+        assert_eq!(mode(&d.join("replaced")), plain);
+        assert_eq!(mode(&d.join("created")), plain);
         let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -1,4 +1,4 @@
-//! The `xqdiff` binary; all of it is in [`xqdiff::cli`].
+//! The `xqdiff` binary; all of it is in the library's `cli` module, where it can be tested.
 #![forbid(unsafe_code)]
 
 fn main() -> std::process::ExitCode {

@@ -5,6 +5,18 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move from one point to another, printed in ICCS as `h2e2`.
+///
+/// ```
+/// use xqdiff::{Move, Square};
+///
+/// // The central cannon: files a to i from Red's left, ranks 0 to 9 from Red's side.
+/// let mv: Move = "h2e2".parse()?;
+/// assert_eq!(mv.from, Square::new(7, 2).expect("on the board"));
+/// assert_eq!(mv, "H2-E2".parse()?);
+/// assert_eq!(mv.to_string(), "h2e2");
+/// assert_eq!(mv.mirror_files().to_string(), "b2e2");
+/// # Ok::<(), xqdiff::moves::ParseMoveError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move {
     /// Where the piece stands.

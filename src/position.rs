@@ -189,6 +189,24 @@ impl fmt::Display for PositionError {
 }
 
 /// A setup known to obey the domain rules. Build one with [`Position::new`] or from FEN.
+///
+/// ```
+/// use xqdiff::{Color, Piece, Position, Role, Setup, Violation};
+///
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1")?;
+/// assert_eq!(pos.turn(), Color::Black);
+/// let e1 = "e1".parse().expect("a square");
+/// assert_eq!(pos.piece_at(e1), Some(Piece::new(Color::Red, Role::Advisor)));
+/// assert_eq!(pos.fen(), "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1");
+///
+/// // A setup is only a position once every rule holds; the error names each one broken.
+/// let mut setup = Setup::empty(Color::Red);
+/// setup.board["e0".parse::<xqdiff::Square>().expect("a square").index()] =
+///     Some(Piece::new(Color::Red, Role::King));
+/// let err = Position::new(setup).unwrap_err();
+/// assert_eq!(err.violations, [Violation::MissingKing { color: Color::Black }]);
+/// # Ok::<(), xqdiff::fen::FenError>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     setup: Setup,

@@ -265,6 +265,7 @@ fn a_missing_corpus_is_refused_by_every_command_that_reads_it() {
             2,
             "corpus directory /no/such/dir: no such directory",
         ),
+        (vec!["replay", "--corpus", missing], 2, refused),
         (vec!["replay", new], 2, "no such directory"),
         (
             vec!["minimize", "--fen", agreeing, "--corpus", missing],
@@ -403,4 +404,338 @@ fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
         stdout.contains(&format!("from {}", corpus.display())),
         "{stdout}"
     );
+}
+
+/// Every command's help, as clap lays it out for `--help`: each flag with its help on
+/// the same line (clap moves every help under its flag, for one command alone, when that
+/// command's flags are long), value names chosen rather than clap's placeholder made
+/// from the field (`<ENGINE_DEPTH>`), and the flags every command shares spelled alike.
+#[test]
+fn every_command_lays_out_its_help_alike_with_named_values() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "check",
+            &[
+                "--corpus <DIR>",
+                "--engine-depth <DEPTH>",
+                "--seed <SEED>",
+                "--json",
+            ],
+        ),
+        (
+            "perft",
+            &[
+                "--corpus <DIR>",
+                "--generator <NAME>",
+                "--depth <DEPTH>",
+                "--split-depth <DEPTH>",
+                "--json",
+            ],
+        ),
+        ("moves", &["--generator <NAME>", "--fen <FEN>", "--json"]),
+        ("bench", &["--generator <NAME>", "--seed <SEED>", "--json"]),
+        (
+            "fuzz",
+            &[
+                "--corpus <DIR>",
+                "--source <arbitrary|playout|both>",
+                "--seed <SEED>",
+                "--json",
+            ],
+        ),
+        ("minimize", &["--corpus <DIR>", "--fen <FEN>", "--json"]),
+        ("replay", &["--corpus <DIR>", "--json"]),
+        ("fuzz-seeds", &["--corpus <DIR>", "--out <DIR>"]),
+        (
+            "engine",
+            &[
+                "--corpus <DIR>",
+                "--depth <DEPTH>",
+                "--seed <SEED>",
+                "--json",
+            ],
+        ),
+        ("report", &["--from <FILE>", "--json"]),
+        ("merge", &["--jobs <FILE>", "--json"]),
+    ];
+    for (command, spellings) in table {
+        let out = xqdiff(&[command, "--help"]);
+        let (help, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
+        let options: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .collect();
+        assert!(options.len() >= 2, "{command}: no options in\n{help}");
+        for line in &options {
+            // `  --flag <VALUE>   help`: the help follows two spaces or more.
+            let rest = line.trim_start();
+            let help_text = rest.split_once("  ").map(|(_, h)| h.trim());
+            assert!(
+                help_text.is_some_and(|h| !h.is_empty()),
+                "{command}: {line:?} has its help on a line of its own:\n{help}"
+            );
+            for value in rest.split('<').skip(1).filter_map(|v| v.split_once('>')) {
+                assert!(
+                    !value.0.contains('_'),
+                    "{command}: clap's placeholder <{}> in {line:?}",
+                    value.0
+                );
+            }
+        }
+        for spelling in *spellings {
+            assert!(
+                options.iter().any(|l| l.trim_start().starts_with(spelling)),
+                "{command}: no {spelling:?} in\n{help}"
+            );
+        }
+    }
+}
+
+/// `replay` takes `--corpus DIR` like every other command, and the directory as a bare
+/// argument as it always has; not both.
+#[test]
+fn replay_takes_the_corpus_as_a_flag_or_as_before() {
+    let table: &[(&[&str], i32, &str)] = &[
+        (&["replay", "--corpus", "corpus"], 0, "replayed"),
+        (&["replay", "corpus"], 0, "replayed"),
+        (
+            &["replay", "--corpus", "/no/such/dir"],
+            2,
+            "--corpus /no/such/dir: no such directory",
+        ),
+        (
+            &["replay", "--corpus", "corpus", "corpus"],
+            2,
+            "cannot be used with",
+        ),
+    ];
+    for (args, code, needle) in table {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(*args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run xqdiff replay");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}\n{stdout}{stderr}");
+        assert!(
+            stdout.contains(needle) || stderr.contains(needle),
+            "{args:?}: {needle:?} not in\n{stdout}{stderr}"
+        );
+        if *code == 2 {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+}
+
+/// `moves --generator` is repeatable like `perft --generator`: two names list two.
+#[test]
+fn moves_takes_several_generators() {
+    let out = xqdiff(&["moves", "--generator", "naive", "--generator", "mailbox"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let listed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" legal"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // Registry order, whatever the order asked.
+    assert_eq!(listed, ["mailbox", "naive"], "{stdout}");
+    assert!(stdout.contains("all 2 generators agree"), "{stdout}");
+}
+
+/// An engine command line with a quote left open is bad usage: exit 2, one line.
+#[test]
+fn an_unbalanced_quote_in_an_engine_command_is_bad_usage() {
+    for args in [
+        ["engine", "--cmd", "engine 'one two"],
+        ["check", "--engine", "engine \"one"],
+        ["engine", "--cmd", "engine \\"],
+    ] {
+        let out = xqdiff(&args);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}\n{stdout}{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("unbalanced quote"), "{args:?}: {stderr}");
+    }
+}
+
+/// Each row: a command with `--json`, its exit code (the one the text run gives), a
+/// JSON pointer into the one document on stdout and the value there. A line of human
+/// text before or after the document fails the parse.
+#[test]
+fn every_summary_can_be_one_json_document() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-cli-json-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong.epd");
+    std::fs::write(
+        &wrong,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 ;D1 45\n",
+    )
+    .unwrap();
+    let report_dir = dir.join("report");
+    let report = report_dir.join("report.json");
+    let engine = format!(
+        "{} --protocol uci",
+        env!("CARGO_BIN_EXE_xqdiff-test-engine")
+    );
+    let agreeing = "4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1";
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    type Row = (Vec<String>, i32, &'static str, serde_json::Value);
+    let row = |args: &[&str], code, pointer, value| -> Row {
+        (
+            args.iter().map(|a| a.to_string()).collect(),
+            code,
+            pointer,
+            value,
+        )
+    };
+    use serde_json::json;
+    let table: Vec<Row> = vec![
+        row(
+            &["perft", "--depth", "2", "--json"],
+            0,
+            "/phases/0/details/rows/0/results/2/nodes",
+            json!(1920),
+        ),
+        row(
+            &[
+                "perft",
+                "--suite",
+                "reference",
+                "--max-nodes",
+                "2000",
+                "--json",
+            ],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        row(
+            &["perft", "--suite", &s(&wrong), "--no-save", "--json"],
+            1,
+            "/status",
+            json!("failed"),
+        ),
+        row(&["moves", "--json"], 0, "/agree", json!(true)),
+        row(
+            &["moves", "--generator", "naive", "--json"],
+            0,
+            "/generators/0/legal/0",
+            json!("a0a1"),
+        ),
+        row(
+            &[
+                "bench",
+                "--shallower",
+                "4",
+                "--generator",
+                "naive",
+                "--json",
+            ],
+            0,
+            "/rows/0/nodes",
+            json!(44),
+        ),
+        row(
+            &["bench", "--oracle", "--cases", "2", "--json"],
+            0,
+            "/cases",
+            json!(2),
+        ),
+        row(
+            &["fuzz", "--cases", "3", "--seed", "1", "--no-save", "--json"],
+            0,
+            "/phases/0/details/cases",
+            json!(3),
+        ),
+        row(
+            &["minimize", "--fen", agreeing, "--no-save", "--json"],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        row(&["replay", "--json"], 0, "/phases/0/name", json!("replay")),
+        row(
+            &[
+                "engine",
+                "--cmd",
+                &engine,
+                "--depth",
+                "1",
+                "--positions",
+                "1",
+                "--suite",
+                "none",
+                "--no-save",
+                "--json",
+            ],
+            0,
+            "/phases/0/details/kind",
+            json!("engine"),
+        ),
+        row(
+            &[
+                "check",
+                "--quick",
+                "--seconds",
+                "1",
+                "--no-save",
+                "--report-dir",
+                &s(&report_dir),
+                "--json",
+            ],
+            0,
+            "/status",
+            json!("passed"),
+        ),
+        // Reads the report the row above wrote.
+        row(
+            &["report", "--from", &s(&report), "--json"],
+            0,
+            "/phases/0/name",
+            json!("perft"),
+        ),
+    ];
+    for (args, code, pointer, value) in &table {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run xqdiff");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}\n{stdout}{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not one JSON document ({e}):\n{stdout}"));
+        assert_eq!(
+            doc.pointer(pointer),
+            Some(value),
+            "{args:?} {pointer}:\n{stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An argument that is not UTF-8 (a path, say) is recorded in a report's command line,
+/// not a panic.
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_recorded_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("xqdiff-cli-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corpus = dir.join(OsStr::from_bytes(b"corpus-\xff"));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args(["perft", "--depth", "1", "--json", "--corpus"])
+        .arg(&corpus)
+        .output()
+        .expect("run xqdiff");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let command = doc["command"].as_str().expect("a command line");
+    assert!(command.contains("corpus-\u{fffd}"), "{command}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,6 +1,7 @@
 //! Where positions come from: any byte string read as a valid position
 //! ([`structured`]), random playouts along the generators' consensus ([`playout`]), the
-//! seeded generator behind both ([`rng`]), and what a position contains ([`features`]).
+//! seeded generator behind both (`rng`, internal: a run's `--seed` is the interface to
+//! it), and what a position contains ([`features`]).
 //!
 //! May use the vocabulary only: a playout is told its next moves by the caller (the
 //! oracle's consensus), so the oracle and everything that acts on its findings call in
@@ -8,5 +9,5 @@
 
 pub mod features;
 pub mod playout;
-pub mod rng;
+pub(crate) mod rng;
 pub mod structured;

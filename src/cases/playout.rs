@@ -54,7 +54,10 @@ pub fn walk(
 /// The seeded random choice of a playout. `capture_bias` in `0.0..=1.0` is the chance,
 /// when some move captures, of choosing among the captures only: higher values thin the
 /// board out faster and reach endgames.
-pub fn chooser(rng: &mut Rng, capture_bias: f64) -> impl FnMut(&[Candidate]) -> Option<usize> + '_ {
+pub(crate) fn chooser(
+    rng: &mut Rng,
+    capture_bias: f64,
+) -> impl FnMut(&[Candidate]) -> Option<usize> + '_ {
     let threshold = (capture_bias.clamp(0.0, 1.0) * 1_000_000.0) as u64;
     move |moves| {
         let captures: Vec<usize> = (0..moves.len())
@@ -69,7 +72,7 @@ pub fn chooser(rng: &mut Rng, capture_bias: f64) -> impl FnMut(&[Candidate]) -> 
 }
 
 /// A seeded random playout (see [`chooser`]).
-pub fn random(
+pub(crate) fn random(
     start: &Position,
     steps: impl FnMut(&Position) -> Vec<(Move, Position)>,
     rng: &mut Rng,

@@ -2,30 +2,33 @@
 //! a Markdown table. Rates in one table come from one run on one machine, so compare
 //! them as ratios, not with numbers measured elsewhere.
 
+use super::json::{BenchDoc, BenchRow, OracleBenchDoc, OraclePart};
 use super::out::outln;
-use super::{pool, select_generators, CliError, Outcome};
+use super::{pool, select_generator_list, CliError, Outcome};
 use crate::position::Position;
 use std::time::Instant;
 
 /// Arguments of `xqdiff bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Which generator: a name, or `all`.
-    #[arg(long, default_value = "all")]
-    generator: String,
+    /// Which generator: a name, or `all`; repeat to pick several.
+    #[arg(long, default_value = "all", value_name = "NAME")]
+    generator: Vec<String>,
     /// Subtract this from every depth (1 makes a quick run, about 40 times shorter).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     shallower: u32,
     /// Measure the whole oracle instead of perft: positions per second on one thread
     /// over a fixed seeded set of fuzz cases, and where the time goes.
     #[arg(long)]
     oracle: bool,
     /// With --oracle: how many fuzz cases (about 35 positions each).
-    #[arg(long, default_value_t = 1000, requires = "oracle")]
+    #[arg(long, default_value_t = 1000, requires = "oracle", value_name = "N")]
     cases: u64,
     /// With --oracle: the seed of the cases.
-    #[arg(long, default_value_t = 3, requires = "oracle")]
+    #[arg(long, default_value_t = 3, requires = "oracle", value_name = "SEED")]
     seed: u64,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// The parts of the oracle's work, in the order the table lists them.
@@ -59,7 +62,7 @@ const PARTS: [(&str, &str); 9] = [
 /// `xqdiff bench --oracle`: the table of where one thread's time goes.
 fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     use crate::generators::timing::ORACLE;
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let single = pool(1)?;
     let bench = single
         .install(|| crate::diff::campaign::measure_oracle(args.seed, args.cases, &generators));
@@ -75,6 +78,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     who.push(ORACLE);
     let per_pos = |d: std::time::Duration| d.as_secs_f64() * 1e6 / bench.positions.max(1) as f64;
     let total = bench.timings.total();
+    let mut parts = Vec::new();
     outln!();
     outln!("µs per position, by part (rows) and by who does the work (columns):");
     outln!();
@@ -106,12 +110,24 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
                 }
             })
             .collect();
+        let share = row.as_secs_f64() / total.as_secs_f64().max(1e-12);
         outln!(
             "| {part} ({what}) | {} | {:.1} | {:.0}% |",
             shown.join(" | "),
             per_pos(row),
-            100.0 * row.as_secs_f64() / total.as_secs_f64().max(1e-12)
+            100.0 * share
         );
+        parts.push(OraclePart {
+            part: part.to_owned(),
+            description: what.to_owned(),
+            microseconds_per_position: who
+                .iter()
+                .zip(&cells)
+                .filter(|(_, d)| !d.is_zero())
+                .map(|(w, d)| ((*w).to_owned(), per_pos(*d)))
+                .collect(),
+            share,
+        });
     }
     let sums: Vec<String> = who
         .iter()
@@ -138,6 +154,14 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
             1e6 / own.max(1e-9)
         );
     }
+    args.json.emit(|| OracleBenchDoc {
+        seed: args.seed,
+        cases: bench.cases,
+        positions: bench.positions,
+        seconds: secs,
+        positions_per_second: bench.positions as f64 / secs,
+        parts,
+    })?;
     Ok(Outcome::Agree)
 }
 
@@ -165,13 +189,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     if args.oracle {
         return oracle(args);
     }
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let single = pool(1)?;
     let all = pool(0)?;
     let threads = all.current_num_threads();
     outln!("| position | depth | nodes | generator | 1 thread (M nodes/s) | {threads} threads (M nodes/s) | 1 thread vs slowest |");
     outln!("|---|---|---|---|---|---|---|");
     let mut agree = true;
+    let mut doc_rows = Vec::new();
     for (label, fen, depth) in POSITIONS {
         let pos = Position::from_fen(fen)?;
         let depth = depth.saturating_sub(args.shallower).max(1);
@@ -193,8 +218,22 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
                 "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |",
                 one / slowest
             );
+            doc_rows.push(BenchRow {
+                position: label.to_owned(),
+                fen: fen.to_owned(),
+                depth,
+                generator: name.to_owned(),
+                nodes,
+                single_thread_mnps: one,
+                all_threads_mnps: many,
+            });
         }
     }
+    args.json.emit(|| BenchDoc {
+        threads,
+        rows: doc_rows,
+        agree,
+    })?;
     if !agree {
         outln!("node counts DISAGREE between generators or thread counts");
         return Ok(Outcome::Disagree);

@@ -28,15 +28,15 @@ pub struct CheckArgs {
     #[arg(long)]
     quick: bool,
     /// Seconds of fuzzing (default 60; 5 with --quick).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS")]
     seconds: Option<u64>,
     /// Seed of the fuzz cases and the engine's random positions (default: from the
     /// clock, printed and recorded in the report).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Skip published perft counts above this many nodes (default 10000000; 1000000
     /// with --quick).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// The regression corpus: replayed, and where findings are saved; it must exist
     /// (default: the repository's corpus/, wherever this is run from, else the
@@ -53,7 +53,7 @@ pub struct CheckArgs {
     #[arg(long)]
     latin: bool,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
     /// Also check this external engine's perft; quotes group words
     /// (`--engine "fairy-stockfish"`).
@@ -62,20 +62,22 @@ pub struct CheckArgs {
     #[command(flatten)]
     engine_flags: EngineFlags,
     /// The engine's perft depth (suite positions: at most this, within --max-nodes).
-    #[arg(long, default_value_t = 3, requires = "engine", value_parser = crate::depth::parse)]
+    #[arg(long, default_value_t = 3, requires = "engine", value_name = "DEPTH", value_parser = crate::depth::parse)]
     engine_depth: u32,
     /// Random positions to ask the engine about (default 100; 20 with --quick).
-    #[arg(long, requires = "engine")]
+    #[arg(long, requires = "engine", value_name = "N")]
     engine_positions: Option<usize>,
     /// Stop the engine check after this many distinct bugs that are not known (0: ask
     /// about every position).
-    #[arg(long, default_value_t = 1, requires = "engine")]
+    #[arg(long, default_value_t = 1, requires = "engine", value_name = "N")]
     engine_max_findings: usize,
     /// Known bugs: a file of signatures (one per line, a note after it), as `xqdiff fuzz`
     /// and `xqdiff engine --write-known` write them. Their findings are reported as known
     /// and do not fail the run.
     #[arg(long, value_name = "FILE")]
     known: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 impl CheckArgs {
@@ -117,27 +119,10 @@ impl CheckArgs {
         config.corpus = corpus_source(self.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
         config.save = !self.no_save;
         config.engine = engine;
-        config.command = Some(command_line());
+        config.command = Some(super::json::command_line());
         config.known = super::load_known(self.known.as_deref())?;
         Ok(config)
     }
-}
-
-/// The command line as typed, quoting words that need it, for the report.
-fn command_line() -> String {
-    std::env::args()
-        .map(|a| {
-            if !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
-            {
-                a
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A progress bar for the running phase and a line for each finished one.
@@ -243,6 +228,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     out!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
     outln!("report: {}", files.join(", "));
+    args.json.emit_report(&report)?;
     if let Some(sig) = report.signal {
         errln!(
             "xqdiff: interrupted by {}: the report covers what ran before it",

@@ -3,13 +3,16 @@
 //! is followed down, minimized, printed beside the consensus and saved under
 //! `<corpus>/external/<engine>/`.
 
+use super::json::report_of;
 use super::out::{errln, out, outln};
 use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
+use crate::job::check::engine::{record, Asked};
 use crate::job::check::Unit;
 use crate::job::report::counted;
+use crate::job::report::EngineInfo;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
@@ -28,7 +31,7 @@ pub(crate) struct EngineFlags {
     /// move lists, docs/moves-protocol.md).
     #[arg(
         long = "engine-protocol",
-        value_name = "PROTOCOL",
+        value_name = "uci|ucci|xboard|moves",
         default_value = "uci"
     )]
     pub protocol: Protocol,
@@ -141,13 +144,13 @@ pub struct EngineArgs {
     #[command(flatten)]
     engine: EngineFlags,
     /// Perft depth (suite positions: at most this).
-    #[arg(long, default_value_t = 3, value_parser = crate::depth::parse)]
+    #[arg(long, default_value_t = 3, value_name = "DEPTH", value_parser = crate::depth::parse)]
     depth: u32,
     /// How many random positions to check, from seeded playouts.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_name = "N")]
     positions: usize,
     /// Seed of the random positions (default: from the clock, printed).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Suite positions to check: `reference` (the built-in published suite), an EPD
     /// file, or `none`.
@@ -163,10 +166,10 @@ pub struct EngineArgs {
     no_save: bool,
     /// Run the start and each suite position at the deepest depth (up to --depth) whose
     /// published count is at most this many nodes.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// Stop after this many distinct bugs that are not known (0: check every position).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_name = "N")]
     max_findings: usize,
     /// Known bugs: a file of signatures (one per line, a note after it). Their findings
     /// are reported as known and neither fail the run nor count toward --max-findings.
@@ -176,8 +179,10 @@ pub struct EngineArgs {
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
     /// Worker threads for the built-in generators (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -323,6 +328,19 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         counted(report.nodes_compared(), "node"),
         report.elapsed.as_secs_f64()
     );
+    args.json.emit_report(&{
+        let mut doc = report_of(&engines);
+        doc.seed = Some(seed);
+        doc.engines.push(EngineInfo::from_config(&config, &name));
+        let asked = Asked {
+            generators: &engines,
+            depth: args.depth,
+            list: &list,
+            found_by: &options.found_by,
+        };
+        record(&mut doc, &asked, &report, Vec::new());
+        doc
+    })?;
     let new = report.new_findings().count() as u64;
     let known = report.findings.len() as u64 - new;
     if let Some(sig) = signals::received() {

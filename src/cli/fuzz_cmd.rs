@@ -1,5 +1,6 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
+use super::json::report_of;
 use super::out::{errln, outln};
 use super::{
     corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
@@ -8,6 +9,7 @@ use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
 use crate::generators::registry;
 use crate::job::check::Unit;
+use crate::job::check::FUZZ;
 use crate::job::report::counted;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,19 +18,29 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct FuzzArgs {
     /// Run for this many seconds (default 60 when --cases is not given).
-    #[arg(long, conflicts_with = "cases")]
+    #[arg(long, conflicts_with = "cases", value_name = "SECONDS")]
     seconds: Option<u64>,
     /// Run exactly this many cases.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     cases: Option<u64>,
     /// Seed of the run (default: from the clock, printed so the run can be repeated).
-    #[arg(long)]
+    #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
-    /// Where positions come from.
-    #[arg(long, value_enum, default_value = "both")]
+    /// Where positions come from: `arbitrary` (random bytes through the structured
+    /// decoder), `playout` (random legal playouts from the start or a reference
+    /// position), or `both` in turn.
+    // The values are listed in the help line: clap's own list, with a line per value,
+    // would switch this command's help alone to the long layout.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "both",
+        value_name = "arbitrary|playout|both",
+        hide_possible_values = true
+    )]
     source: Source,
     /// Stop at the first disagreement.
     #[arg(long)]
@@ -42,7 +54,7 @@ pub struct FuzzArgs {
     #[arg(long)]
     no_save: bool,
     /// Chance, in playouts, of choosing among captures when there are some.
-    #[arg(long, default_value_t = 0.35)]
+    #[arg(long, default_value_t = 0.35, value_name = "CHANCE")]
     capture_bias: f64,
     /// Known bugs: a file of signatures (one per line, a note after it). Their findings
     /// are reported as known and neither fail the run nor stop it.
@@ -51,6 +63,8 @@ pub struct FuzzArgs {
     /// Write the signatures of the bugs this run found to FILE (for --known).
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff fuzz`: exit 0 when nothing disagreed, 1 on a finding, 2 on bad usage
@@ -174,6 +188,12 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         }
     );
     outln!("feature coverage:\n{}", report.coverage);
+    args.json.emit_report(&{
+        let mut doc = report_of(&engines);
+        doc.seed = Some(seed);
+        doc.add_fuzz(FUZZ, &report, &config);
+        doc
+    })?;
     if let Some(sig) = signals::received() {
         outln!(
             "interrupted by {} after {} (seed {seed})",

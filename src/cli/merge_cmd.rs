@@ -15,9 +15,8 @@ pub struct MergeArgs {
     /// The shards' result files.
     #[arg(value_name = "RESULTS")]
     results: Vec<PathBuf>,
-    /// Print the merged totals as one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff merge`: exit 0 when every job has one result and the generators agree on
@@ -25,8 +24,8 @@ pub struct MergeArgs {
 /// or do not match their checks, or a total passes 2^64 - 1.
 pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
     let merged = merge(&args.jobs, &args.results)?;
-    if args.json {
-        outln!("{}", merged.to_json());
+    if args.json.json {
+        args.json.emit(|| merged.to_json())?;
     } else {
         print_text(&merged);
     }

@@ -1,12 +1,17 @@
 //! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
 
+use super::json::report_of;
 use super::out::outln;
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
 use crate::diff::corpus::{write_case, Case};
 use crate::diff::minimize::minimize_first;
 use crate::generators::registry;
+use crate::job::report::Dispute;
 use crate::position::Position;
 use std::path::PathBuf;
+
+/// What the disagreement of a `--json` report was found by.
+const MINIMIZE: &str = "minimize";
 
 /// Arguments of `xqdiff minimize`.
 #[derive(clap::Args, Debug)]
@@ -15,6 +20,7 @@ pub struct MinimizeArgs {
     #[arg(
         long,
         allow_hyphen_values = true,
+        value_name = "FEN",
         required_unless_present = "from_artifact",
         conflicts_with = "from_artifact"
     )]
@@ -30,6 +36,8 @@ pub struct MinimizeArgs {
     /// Print only; write nothing.
     #[arg(long)]
     no_save: bool,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff minimize`.
@@ -67,6 +75,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             "all {} generators agree on this position: nothing to minimize",
             engines.len()
         );
+        args.json.emit_report(&report_of(&engines))?;
         return Ok(Outcome::Agree);
     };
     outln!(
@@ -75,6 +84,9 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         small.pieces().count()
     );
     outln!("{d}");
+    let mut dispute = Dispute::from_oracle(MINIMIZE, &d)
+        .with_original(&pos.fen())
+        .with_found_by(&how);
     if let Some(dir) = corpus.and_then(|c| save_dir(&c, false)) {
         let case = Case::from_disagreement(&d, &pos.fen(), &how)?;
         let (path, new) = write_case(&dir, &case).map_err(|source| CliError::Io {
@@ -86,6 +98,12 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             if new { "saved" } else { "already in corpus:" },
             path.display()
         );
+        dispute = dispute.with_corpus_file(&path);
     }
+    args.json.emit_report(&{
+        let mut report = report_of(&engines);
+        report.disagreements.push(dispute);
+        report
+    })?;
     Ok(Outcome::Disagree)
 }

@@ -8,12 +8,13 @@ mod bench_cmd;
 mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
+mod json;
 mod merge_cmd;
 mod minimize_cmd;
 mod moves_cmd;
 mod out;
 mod perft_cmd;
-pub mod progress;
+mod progress;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
@@ -32,8 +33,11 @@ use std::process::ExitCode;
 
 /// Differential verification of Xiangqi move generators.
 #[derive(Parser, Debug)]
-#[command(name = "xqdiff", version, about, long_about = None)]
-pub struct Cli {
+// No term width: clap puts every flag's help under it, for one command alone, once its
+// longest flag takes 40% of the width (`--engine-fen-letters <auto|nb|he>` did);
+// without a width every command has the flag and its help on one line.
+#[command(name = "xqdiff", version, about, long_about = None, term_width = 0)]
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -69,7 +73,7 @@ enum Command {
 
 /// How a command ended; becomes the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Everything agreed with everything else and with the expected numbers (exit 0).
     Agree,
     /// Some generator disagreed, or a count missed its expected value (exit 1).
@@ -107,7 +111,7 @@ pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outc
 
 /// What is wrong with a corpus directory given on the command line.
 #[derive(Debug, thiserror::Error)]
-pub enum CorpusProblem {
+pub(crate) enum CorpusProblem {
     /// A command that reads the corpus was given one that is not there.
     #[error("no such directory")]
     Missing,
@@ -122,7 +126,7 @@ pub enum CorpusProblem {
 
 /// Bad usage or bad input (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// The `--fen` argument.
     #[error("bad --fen: {0}")]
     Fen(#[from] FenError),
@@ -279,8 +283,32 @@ fn usage_line(rendered: &str) -> String {
     format!("{} (see xqdiff --help)", cut(text))
 }
 
+impl Command {
+    /// Whether `--json` was given: stdout then carries the command's JSON document only.
+    fn json(&self) -> bool {
+        let flag = match self {
+            Command::Check(a) => a.json,
+            Command::Perft(a) => a.json,
+            Command::Moves(a) => a.json,
+            Command::Bench(a) => a.json,
+            Command::Fuzz(a) => a.json,
+            Command::Minimize(a) => a.json,
+            Command::Replay(a) => a.json,
+            Command::Engine(a) => a.json,
+            Command::Report(a) => a.json,
+            Command::Merge(a) => a.json,
+            // It writes files and prints only where.
+            Command::FuzzSeeds(_) => json::JsonArg::default(),
+        };
+        flag.json
+    }
+}
+
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<Outcome, CliError> {
+pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
+    if cli.command.as_ref().is_some_and(Command::json) {
+        out::document_only();
+    }
     match cli.command {
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
@@ -543,5 +571,54 @@ mod tests {
         // Nothing was created on the way.
         assert!(!root.join("new").exists());
         std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// The one value name of each concept. A value name that is none of these is a
+    /// list of the literal values (`auto|0|1`) or a shape (`NAME=VALUE`, `I/N`).
+    const VALUE_NAMES: [&str; 10] = [
+        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS",
+    ];
+
+    /// Every flag of every command that takes a value names it (clap's default is the
+    /// field's name, `<ENGINE_DEPTH>`), from [`VALUE_NAMES`] or as its literal values,
+    /// and a flag that several commands take names its value the same in all of them.
+    #[test]
+    fn every_value_is_named_once_per_concept() {
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        let mut seen: std::collections::BTreeMap<String, (String, String)> = Default::default();
+        let mut checked = 0;
+        for cmd in cli.get_subcommands() {
+            for arg in cmd.get_arguments() {
+                if !arg.get_action().takes_values() {
+                    continue;
+                }
+                let flag = arg
+                    .get_long()
+                    .map_or_else(|| format!("<{}>", arg.get_id()), |l| format!("--{l}"));
+                let where_ = format!("xqdiff {} {flag}", cmd.get_name());
+                let names = arg
+                    .get_value_names()
+                    .unwrap_or_else(|| panic!("{where_} has clap's placeholder for a value name"));
+                let name = names
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let literal = ['|', '=', '/', '"'].iter().any(|c| name.contains(*c));
+                assert!(
+                    literal || VALUE_NAMES.contains(&name.as_str()),
+                    "{where_} <{name}>: not one of {VALUE_NAMES:?}"
+                );
+                if !literal {
+                    if let Some((other, first)) = seen.get(&flag) {
+                        assert_eq!(&name, first, "{where_} <{name}>, but {other} <{first}>");
+                    }
+                    seen.insert(flag, (where_, name));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} flags seen");
     }
 }

@@ -1,7 +1,9 @@
 //! `xqdiff moves`: each generator's legal moves for one position, and where they differ.
 
+use super::json::{GeneratorMoves, MovesDoc};
 use super::out::outln;
-use super::{select_generators, CliError, Outcome};
+use super::{select_generator_list, CliError, Outcome};
+use crate::job::report::DisputedMove;
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::BTreeSet;
@@ -10,16 +12,19 @@ use std::collections::BTreeSet;
 #[derive(clap::Args, Debug)]
 pub struct MovesArgs {
     /// Position (default: the start position).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
-    /// Which generator: a name, or `all`.
-    #[arg(long, default_value = "all")]
-    generator: String,
+    /// Which generator: a name, or `all` to list and compare every one; repeat to pick
+    /// several.
+    #[arg(long, default_value = "all", value_name = "NAME")]
+    generator: Vec<String>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff moves`.
 pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
-    let generators = select_generators(&args.generator)?;
+    let generators = select_generator_list(&args.generator)?;
     let pos = match &args.fen {
         Some(fen) => Position::from_fen(fen)?,
         None => Position::startpos(),
@@ -37,8 +42,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         })
         .collect();
     for (name, moves, in_check) in &sets {
-        let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
-        text.sort();
+        let text = sorted_text(moves);
         let check = if *in_check { ", in check" } else { "" };
         outln!(
             "{name:<10} {} legal{check}: {}",
@@ -50,10 +54,12 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
         .iter()
         .flat_map(|(_, m, _)| m.iter().copied())
         .collect();
-    let mut agree = sets.iter().all(|(_, _, c)| *c == sets[0].2);
+    let check_agrees = sets.iter().all(|(_, _, c)| *c == sets[0].2);
+    let mut agree = check_agrees;
     if !agree {
         outln!("generators disagree on whether the side to move is in check");
     }
+    let mut differences = Vec::new();
     for mv in &union {
         let (with, without): (Vec<_>, Vec<_>) = sets.iter().partition(|(_, m, _)| m.contains(mv));
         if !without.is_empty() {
@@ -62,8 +68,27 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
                 v.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
             };
             outln!("{mv}: only in {}; not in {}", names(&with), names(&without));
+            differences.push(DisputedMove {
+                mv: mv.to_string(),
+                has: with.iter().map(|s| s.0.to_owned()).collect(),
+                counts: Default::default(),
+            });
         }
     }
+    args.json.emit(|| MovesDoc {
+        fen: pos.fen(),
+        generators: sets
+            .iter()
+            .map(|(name, moves, in_check)| GeneratorMoves {
+                name: (*name).to_owned(),
+                in_check: *in_check,
+                legal: sorted_text(moves),
+            })
+            .collect(),
+        check_agrees,
+        differences,
+        agree,
+    })?;
     if agree {
         if sets.len() > 1 {
             outln!("all {} generators agree", sets.len());
@@ -72,4 +97,11 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
     } else {
         Ok(Outcome::Disagree)
     }
+}
+
+/// `moves` in ICCS, sorted as text (a set of moves sorts by square index instead).
+fn sorted_text(moves: &BTreeSet<Move>) -> Vec<String> {
+    let mut text: Vec<String> = moves.iter().map(Move::to_string).collect();
+    text.sort();
+    text
 }

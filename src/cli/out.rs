@@ -16,6 +16,18 @@ pub(super) const SIGPIPE: i32 = 13;
 static CLOSED: AtomicBool = AtomicBool::new(false);
 /// The first write error other than a closed pipe.
 static FAILED: Mutex<Option<String>> = Mutex::new(None);
+/// Set by `--json`: stdout carries one JSON document, so the human lines are dropped.
+static DOCUMENT_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// From now on only [`document`] reaches stdout.
+pub(super) fn document_only() {
+    DOCUMENT_ONLY.store(true, Ordering::Relaxed);
+}
+
+/// Prints a `--json` document to stdout, which [`document_only`] leaves open to it.
+pub(super) fn document(args: fmt::Arguments<'_>) {
+    write(args);
+}
 
 /// Prints one line to stdout (use [`outln!`]).
 pub(crate) fn line(args: fmt::Arguments<'_>) {
@@ -24,6 +36,12 @@ pub(crate) fn line(args: fmt::Arguments<'_>) {
 
 /// Prints to stdout without a newline (use [`out!`]).
 pub(crate) fn text(args: fmt::Arguments<'_>) {
+    if !DOCUMENT_ONLY.load(Ordering::Relaxed) {
+        write(args);
+    }
+}
+
+fn write(args: fmt::Arguments<'_>) {
     // Asked on every line, so without copying the error out.
     let failed = FAILED.lock().is_ok_and(|f| f.is_some());
     if CLOSED.load(Ordering::Relaxed) || failed {

@@ -2,6 +2,7 @@
 //! When the generators' counts differ, it follows the difference down to the position
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
+use super::json::{report_of, JsonArg};
 use super::out::{errln, outln};
 use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
@@ -11,8 +12,10 @@ use crate::diff::oracle::tally::{self, Tally};
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
 use crate::job::check::perft::{self, SuiteJob};
-use crate::job::check::{Observer, Unit};
-use crate::job::report::counted;
+use crate::job::check::{disputes, Observer, Unit, PERFT};
+use crate::job::report::{
+    counted, Dispute, PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, Report, Status,
+};
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,27 +24,30 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `xqdiff perft`.
 #[derive(clap::Args, Debug)]
+// A --json run prints a report, which has no place for a divide table nor for the
+// split modes' jobs and result lines.
+#[command(mut_arg("json", |a| a.conflicts_with_all(["divide", "emit_jobs", "jobs"])))]
 pub struct PerftArgs {
     /// Position to start from (default: the start position).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
     /// Plies to search; with --suite, the deepest published depth to run.
-    #[arg(long, value_parser = crate::depth::parse)]
+    #[arg(long, value_name = "DEPTH", value_parser = crate::depth::parse)]
     depth: Option<u32>,
     /// Which generator: a name, or `all` to run and compare every one; repeat to pick several.
-    #[arg(long, default_value = "all")]
+    #[arg(long, default_value = "all", value_name = "NAME")]
     generator: Vec<String>,
     /// Print the count below every root move.
     #[arg(long)]
     divide: bool,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
     /// Run every `;Dn count` of an EPD perft file (`reference` for the built-in published suite).
-    #[arg(long, value_name = "FILE.epd", conflicts_with_all = ["fen", "divide"])]
+    #[arg(long, value_name = "reference|FILE", conflicts_with_all = ["fen", "divide"])]
     suite: Option<String>,
     /// With --suite, skip published counts above this many nodes.
-    #[arg(long, requires = "suite")]
+    #[arg(long, requires = "suite", value_name = "N")]
     max_nodes: Option<u64>,
     /// Directory that minimized disagreements are written into, made if only its parent
     /// exists (default: the repository's corpus/, else nowhere: the built-in copy is
@@ -53,6 +59,8 @@ pub struct PerftArgs {
     no_save: bool,
     #[command(flatten)]
     split: SplitArgs,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 impl PerftArgs {
@@ -86,7 +94,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
             max_nodes: args.max_nodes.unwrap_or(u64::MAX),
             save_dir: save.as_deref(),
         };
-        return pool.install(|| run_suite(&job, read_only));
+        return pool.install(|| run_suite(&job, read_only, args.json));
     }
     let depth = args
         .depth
@@ -101,7 +109,10 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         read_only,
         found_by: &found_by,
     };
-    Ok(pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation)))
+    let (outcome, report) =
+        pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation));
+    args.json.emit_report(&report)?;
+    Ok(outcome)
 }
 
 /// What to do with a disagreement once it is found.
@@ -117,8 +128,15 @@ struct Investigation<'a> {
 
 impl Investigation<'_> {
     /// Follows the disagreement seen in `runs` (one per generator, at `depth` from `pos`)
-    /// down to where the move sets differ, minimizes it, prints it and saves it.
-    fn run(&self, pos: &Position, depth: u32, generators: &[&dyn Generator], runs: &[Run]) {
+    /// down to where the move sets differ, minimizes it, prints it and saves it; returns
+    /// it for the report.
+    fn run(
+        &self,
+        pos: &Position,
+        depth: u32,
+        generators: &[&dyn Generator],
+        runs: &[Run],
+    ) -> Option<Dispute> {
         let known: Vec<Vec<(Move, u64)>> = runs.iter().map(|r| r.divide.clone()).collect();
         let bar = Progress::new("descent", Unit::Subtrees);
         let report = |ply: usize, done: u64, total: u64| {
@@ -133,7 +151,7 @@ impl Investigation<'_> {
                  disagreement when asked afresh: a generator's answers depend on more \
                  than the position (its board's history, or chance)"
             );
-            return;
+            return None;
         };
         let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
         outln!(
@@ -157,13 +175,26 @@ impl Investigation<'_> {
         if self.read_only {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
+        let mut saved = None;
         if let Some(dir) = self.save {
             match f.save(dir, self.found_by) {
-                Ok((file, true)) => outln!("saved:     {}", file.display()),
-                Ok((file, false)) => outln!("already in corpus: {}", file.display()),
+                Ok((file, new)) => {
+                    if new {
+                        outln!("saved:     {}", file.display());
+                    } else {
+                        outln!("already in corpus: {}", file.display());
+                    }
+                    saved = Some(file);
+                }
                 Err(e) => errln!("xqdiff: could not save the finding: {e}"),
             }
         }
+        Some(disputes::from_descent(
+            PERFT,
+            &f,
+            self.found_by,
+            saved.as_deref(),
+        ))
     }
 }
 
@@ -209,7 +240,8 @@ fn run_one(
     generators: &[&dyn Generator],
     divide: bool,
     investigation: Investigation<'_>,
-) -> Outcome {
+) -> (Outcome, Report) {
+    let started = Instant::now();
     outln!("position  {}", pos.fen());
     outln!(
         "depth     {depth}  ({} threads)",
@@ -240,18 +272,45 @@ fn run_one(
         }
         print_divide(&runs, &rows);
     }
-    match (runs.len(), agree) {
-        (1, _) => Outcome::Agree,
+    let (outcome, dispute) = match (runs.len(), agree) {
+        (1, _) => (Outcome::Agree, None),
         (n, true) => {
             outln!("all {n} generators agree: {}", runs[0].nodes);
-            Outcome::Agree
+            (Outcome::Agree, None)
         }
         (_, false) => {
             outln!("generators DISAGREE");
-            investigation.run(pos, depth, generators, &runs);
-            Outcome::Disagree
+            let dispute = investigation.run(pos, depth, generators, &runs);
+            (Outcome::Disagree, dispute)
         }
+    };
+    let row = PerftRow {
+        position: if *pos == Position::startpos() {
+            "start".to_owned()
+        } else {
+            "--fen".to_owned()
+        },
+        fen: pos.fen(),
+        depth,
+        expected: None,
+        results: runs
+            .iter()
+            .map(|r| PerftResult::measured(r.name, r.nodes, r.elapsed))
+            .collect(),
+    };
+    let mut report = report_of(generators);
+    let mut phase = Phase::finished(
+        PERFT,
+        started.elapsed(),
+        PhaseDetails::Perft(PerftPhase { rows: vec![row] }),
+    );
+    // Equal totals over different divides are a disagreement the row cannot show.
+    if outcome == Outcome::Disagree {
+        phase.status = Status::Failed;
     }
+    report.phases.push(phase);
+    report.disagreements.extend(dispute);
+    (outcome, report)
 }
 
 /// Whether every run has the same total and the same count below every root move, a
@@ -304,7 +363,7 @@ impl Observer for SuiteBar {
 
 /// Renders the check's perft phase ([`perft::run_suite`]): one line per published count,
 /// then each position whose counts disagree, followed down and minimized.
-fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
+fn run_suite(job: &SuiteJob<'_>, read_only: bool, json: JsonArg) -> Result<Outcome, CliError> {
     let started = Instant::now();
     let bar = SuiteBar(Progress::new("suite", Unit::Nodes));
     let outcome = perft::run_suite(job, &bar, signals::install());
@@ -361,6 +420,13 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool) -> Result<Outcome, CliError> {
             format!("{mismatches} MISMATCHED")
         }
     );
+    if !outcome.rows.is_empty() {
+        json.emit_report(&{
+            let mut report = report_of(job.generators);
+            outcome.record(&mut report, started.elapsed());
+            report
+        })?;
+    }
     if let Some(sig) = signals::received() {
         Ok(Outcome::Interrupted(sig))
     } else if mismatches > 0 {

@@ -1,24 +1,39 @@
 //! `xqdiff replay`: every corpus case through the oracle.
 
+use super::json::report_of;
 use super::out::{errln, outln};
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::generators::registry;
+use crate::job::check::REPLAY;
 use crate::job::report::counted;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Arguments of `xqdiff replay`.
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
     /// The corpus directory; it must exist (default: the repository's corpus/, wherever
     /// this is run from, else the copy built into the program).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// The corpus directory as `replay` first took it, before every command named it
+    /// `--corpus`; kept so old scripts still run.
+    #[arg(value_name = "DIR", conflicts_with = "corpus", hide = true)]
     dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged or
 /// the corpus holds no case at all (a replay of nothing is no pass).
 pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
-    let source = corpus_source(args.dir.as_deref(), "corpus directory", CorpusUse::Reads)?;
+    let (given, flag) = match (&args.corpus, &args.dir) {
+        (Some(dir), _) => (Some(dir.as_path()), "--corpus"),
+        (None, dir) => (dir.as_deref(), "corpus directory"),
+    };
+    let source = corpus_source(given, flag, CorpusUse::Reads)?;
     let engines = registry();
+    let started = Instant::now();
     let r = source.replay(&engines).map_err(|e| CliError::Io {
         path: source.to_string().into(),
         source: e,
@@ -46,6 +61,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         counted(r.unmet.len() as u64, "unmet expectation"),
         counted(r.damaged.len() as u64, "damaged file")
     );
+    args.json.emit_report(&{
+        let mut report = report_of(&engines);
+        report.add_replay(REPLAY, &source, &r, started.elapsed());
+        report
+    })?;
     if !r.failures.is_empty() || !r.unmet.is_empty() {
         Ok(Outcome::Disagree)
     } else if !r.damaged.is_empty() {

@@ -13,6 +13,8 @@ pub struct ReportArgs {
     from: PathBuf,
     #[command(flatten)]
     out: OutputArgs,
+    #[command(flatten)]
+    pub(super) json: super::json::JsonArg,
 }
 
 /// Where a report goes besides its JSON; any command that makes a report can flatten
@@ -32,8 +34,9 @@ pub struct OutputArgs {
 }
 
 /// Runs `xqdiff report`: with neither `--html` nor `--markdown` the Markdown goes to
-/// stdout. It exits as the run that wrote the report did: 0 passed, 1 failed, 2 error
-/// (or a file that cannot be read as a report), 128 + the signal's number interrupted.
+/// stdout, unless `--json` puts the report read there instead. It exits as the run
+/// that wrote the report did: 0 passed, 1 failed, 2 error (or a file that cannot be
+/// read as a report), 128 + the signal's number interrupted.
 pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
     let text = super::read_input(&args.from, super::INPUT_LIMIT)?;
     let report = Report::from_json(&text).map_err(|source| CliError::Report {
@@ -41,10 +44,16 @@ pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
         source,
     })?;
     let mut out = args.out.clone();
-    if out.html.is_none() && out.markdown.is_none() {
+    if args.json.json && out.markdown.as_deref() == Some(Path::new("-")) {
+        return Err(CliError::Usage(
+            "--json and --markdown - both want stdout; give --markdown a file".into(),
+        ));
+    }
+    if out.html.is_none() && out.markdown.is_none() && !args.json.json {
         out.markdown = Some(PathBuf::from("-"));
     }
     write_outputs(&report, &out)?;
+    args.json.emit_report(&report)?;
     super::report_outcome(&report)
 }
 

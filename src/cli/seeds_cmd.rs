@@ -17,7 +17,7 @@ pub struct SeedsArgs {
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
     /// Where the fuzz corpora live; one directory per target is written under it.
-    #[arg(long, default_value = "fuzz/corpus")]
+    #[arg(long, default_value = "fuzz/corpus", value_name = "DIR")]
     out: PathBuf,
 }
 

@@ -29,7 +29,7 @@ pub struct SplitArgs {
     )]
     emit_jobs: Option<PathBuf>,
     /// Plies from the root to where --emit-jobs cuts the tree into jobs.
-    #[arg(long, value_name = "K", requires = "emit_jobs", value_parser = crate::depth::parse)]
+    #[arg(long, value_name = "DEPTH", requires = "emit_jobs", value_parser = crate::depth::parse)]
     split_depth: Option<u32>,
     /// Run jobs from FILE (written by --emit-jobs) and write one result line per job.
     #[arg(

@@ -12,7 +12,7 @@ use std::path::Path;
 /// A perft disagreement among the generators, followed down and minimized: the
 /// minimized position with its moves, the position the descent ended on as where it
 /// was found, and the path from the perft's root to it.
-pub(super) fn from_descent(
+pub(crate) fn from_descent(
     phase: &str,
     f: &descent::PerftFinding,
     found_by: &str,

@@ -7,6 +7,7 @@
 //! the board after each move, which no engine protocol gives.
 
 use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, Unit, ENGINE};
+use crate::generators::face::Generator;
 use crate::job::report::{
     counted, seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
     Status as PhaseStatus,
@@ -122,21 +123,44 @@ pub(super) fn run(
     }
     drop(engine);
     all.elapsed = started.elapsed();
-    record(report, config, check, &list, all, &found_by, notes);
+    let asked = Asked {
+        generators: &config.generators,
+        depth: check.depth,
+        list: &list,
+        found_by: &found_by,
+    };
+    record(report, &asked, &all, notes);
 }
 
-/// Puts the engine phase, its disputes, and the engine's counts in the perft table.
-fn record(
+/// What an engine check asked: of whom, how deep, about which positions, and how the
+/// findings say they were found.
+pub(crate) struct Asked<'a> {
+    /// The built-in generators the engine was held to.
+    pub generators: &'a [&'a dyn Generator],
+    /// The perft depth asked.
+    pub depth: u32,
+    /// The positions.
+    pub list: &'a [Target],
+    /// How to run the check again, for the findings.
+    pub found_by: &'a str,
+}
+
+/// Puts the engine phase, its disputes, and the engine's counts in the perft table
+/// (`xqdiff check`'s engine phase, and `xqdiff engine --json`'s report).
+pub(crate) fn record(
     report: &mut Report,
-    config: &Config<'_>,
-    check: &EngineCheck,
-    list: &[Target],
-    all: crosscheck::Report,
-    found_by: &str,
+    asked: &Asked<'_>,
+    all: &crosscheck::Report,
     mut notes: Vec<String>,
 ) {
+    let Asked {
+        generators,
+        depth,
+        list,
+        found_by,
+    } = *asked;
     let name = all.subject.clone();
-    let builtins = config.names();
+    let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
     let mut rows: Vec<EngineRow> = all
         .checked
         .iter()
@@ -164,7 +188,9 @@ fn record(
                 position: t.label.clone(),
                 fen: t.position.fen(),
                 depth: t.depth,
-                consensus: config.generators[0].perft_parallel(&t.position, t.depth, None),
+                consensus: generators
+                    .first()
+                    .map_or(0, |g| g.perft_parallel(&t.position, t.depth, None)),
                 subject: None,
                 seconds: 0.0,
                 error: Some(f.error.to_string()),
@@ -190,7 +216,7 @@ fn record(
     notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
     let details = EnginePhase {
         engine: name.clone(),
-        depth: check.depth,
+        depth,
         positions: all.checked.len() as u64,
         nodes: all.nodes_compared(),
         findings: (all.new_findings().count() + all.ours.len()) as u64,

@@ -16,8 +16,8 @@
 //! without one it is `skipped`. A stop request (a signal) makes the running phase
 //! `interrupted` and every phase after it `interrupted` with "did not run".
 
-mod disputes;
-mod engine;
+pub(crate) mod disputes;
+pub(crate) mod engine;
 mod metamorphic;
 pub mod perft;
 mod summary;

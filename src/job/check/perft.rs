@@ -88,17 +88,25 @@ pub(super) fn run(
         max_nodes: config.max_nodes,
         save_dir: config.save_dir(),
     };
-    let outcome = run_suite(&job, observer, stop);
-    let mut phase = Phase::finished(
-        PERFT,
-        started.elapsed(),
-        PhaseDetails::Perft(PerftPhase { rows: outcome.rows }),
-    );
-    if !outcome.notes.is_empty() {
-        phase.message = Some(outcome.notes.join("; "));
+    run_suite(&job, observer, stop).record(report, started.elapsed());
+}
+
+impl SuiteOutcome {
+    /// Adds the perft phase this run was, which took `elapsed`, and its disputes.
+    pub fn record(&self, report: &mut Report, elapsed: Duration) {
+        let mut phase = Phase::finished(
+            PERFT,
+            elapsed,
+            PhaseDetails::Perft(PerftPhase {
+                rows: self.rows.clone(),
+            }),
+        );
+        if !self.notes.is_empty() {
+            phase.message = Some(self.notes.join("; "));
+        }
+        report.phases.push(phase);
+        report.disagreements.extend(self.disputes.iter().cloned());
     }
-    report.phases.push(phase);
-    report.disagreements.extend(outcome.disputes);
 }
 
 /// The smallest subtree whose end redraws the suite's bar: about a millisecond of

@@ -297,29 +297,6 @@ fn check_header(header: &Header, at: &Location) -> Result<(), SplitError> {
     Ok(())
 }
 
-/// The folder `path` is in, for temporaries that must be renamed onto it.
-pub(super) fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    }
-}
-
-/// A uniquely named temporary beside `path`, to be persisted over it: a rename within one
-/// folder is atomic, so readers see the old file or the new one, never a part. It is
-/// removed when dropped unpersisted. Its mode is what a plain create would give (the
-/// umask applied), not the temporary's usual owner-only.
-pub(super) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".xqdiff-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    builder.tempfile_in(folder_of(path))
-}
-
 /// A header or job as its JSON line, newline included.
 pub(super) fn json_line<T: serde::Serialize>(value: &T) -> io::Result<String> {
     let mut line = serde_json::to_string(value).map_err(io::Error::other)?;
@@ -472,7 +449,7 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         });
     }
     if dropped.is_some() || duplicates > 0 || unended {
-        let mut fresh = temp_beside(path).map_err(write_err)?;
+        let mut fresh = crate::files::temporary_beside(path).map_err(write_err)?;
         let mut w = io::BufWriter::new(fresh.as_file_mut());
         for (i, (at, r)) in done.iter_mut().enumerate() {
             w.write_all(json_line(r).map_err(write_err)?.as_bytes())

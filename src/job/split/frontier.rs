@@ -3,9 +3,10 @@
 //! answer; below it, each shard compares the generators' counts job by job. Together
 //! that compares as much as one unsplit perft does.
 
-use super::files::{folder_of, json_line, temp_beside, MAX_FILE_BYTES};
+use super::files::{json_line, MAX_FILE_BYTES};
 use super::{Check, Header, JobLine, SplitError, SplitHasher, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
+use crate::files::{folder_of, temporary_beside};
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -112,7 +113,7 @@ pub fn emit(
         jobs,
         checked_by,
     };
-    let mut whole = temp_beside(out).map_err(write_err)?;
+    let mut whole = temporary_beside(out).map_err(write_err)?;
     let mut w = BufWriter::new(whole.as_file_mut());
     w.write_all(json_line(&header).map_err(write_err)?.as_bytes())
         .map_err(write_err)?;

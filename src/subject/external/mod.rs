@@ -25,7 +25,9 @@ mod uci;
 mod xboard;
 
 pub use driver::ExternalEngine;
-pub use process::{split_command, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE};
+pub use process::{
+    split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
+};
 
 use crate::subject::SubjectError;
 use std::str::FromStr;

@@ -61,70 +61,26 @@ const GRACE: Duration = Duration::from_millis(200);
 /// How much of a line an [`SubjectError::Overrun`] quotes.
 const QUOTE_CHARS: usize = 100;
 
-/// Splits a command line into words the way a POSIX shell does for plain words:
-/// white space separates, single quotes keep everything literally, double quotes keep
-/// white space and honour `\"` and `\\`, a backslash outside quotes escapes the next
-/// character. No variables, globs or redirections.
-pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    // A word can be empty yet present (`''`), so track it apart from its text.
-    let mut in_word = false;
-    let mut chars = cmd.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated single quote in {cmd:?}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated double quote in {cmd:?}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated double quote in {cmd:?}")),
-                    }
-                }
-            }
-            '\\' => match chars.next() {
-                Some(c) => {
-                    in_word = true;
-                    word.push(c);
-                }
-                None => return Err(format!("trailing backslash in {cmd:?}")),
-            },
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
+/// Why a command line could not be split into words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandLineError {
+    /// A quote with no partner, or a backslash with nothing after it to escape.
+    #[error("unbalanced quote or trailing backslash in {0:?}")]
+    Unbalanced(String),
+    /// Only white space (or a comment): no program to start.
+    #[error("empty command")]
+    Empty,
+}
+
+/// Splits a command line into words the way a POSIX shell does for plain words (the
+/// `shlex` crate): white space separates, single quotes keep everything literally, double
+/// quotes keep white space and honour `\"` and `\\`, a backslash outside quotes escapes
+/// the next character, and `#` at the start of a word begins a comment. No variables,
+/// globs or redirections.
+pub fn split_command(cmd: &str) -> Result<Vec<String>, CommandLineError> {
+    let words = shlex::split(cmd).ok_or_else(|| CommandLineError::Unbalanced(cmd.to_owned()))?;
     if words.is_empty() {
-        return Err("empty command".to_string());
+        return Err(CommandLineError::Empty);
     }
     Ok(words)
 }
@@ -717,7 +673,7 @@ fn send_line(tx: &SyncSender<Event>, line: &mut Vec<u8>, stderr: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::split_command;
+    use super::{split_command, CommandLineError};
 
     #[test]
     fn commands_split_like_a_shell() {
@@ -729,13 +685,23 @@ mod tests {
             (r"a b\ c", &["a", "b c"]),
             ("a '' b", &["a", "", "b"]),
             ("x'y'\"z\"", &["xyz"]),
+            ("engine # a comment", &["engine"]),
+            ("a\tb\nc", &["a", "b", "c"]),
         ];
         for (cmd, words) in ok {
             let got = split_command(cmd).unwrap_or_else(|e| panic!("{cmd}: {e}"));
             assert_eq!(got, *words, "{cmd}");
         }
-        for bad in ["", "   ", "a 'b", "a \"b", "a \\"] {
-            assert!(split_command(bad).is_err(), "{bad:?}");
+        let bad: &[(&str, CommandLineError)] = &[
+            ("", CommandLineError::Empty),
+            ("   ", CommandLineError::Empty),
+            ("# only a comment", CommandLineError::Empty),
+            ("a 'b", CommandLineError::Unbalanced("a 'b".into())),
+            ("a \"b", CommandLineError::Unbalanced("a \"b".into())),
+            ("a \\", CommandLineError::Unbalanced("a \\".into())),
+        ];
+        for (cmd, want) in bad {
+            assert_eq!(split_command(cmd).as_ref(), Err(want), "{cmd:?}");
         }
     }
 }
