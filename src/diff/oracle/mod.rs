@@ -548,6 +548,116 @@ mod tests {
         assert!(d.only_in.iter().all(|o| o.mv.from.to_string() == "b7"));
     }
 
+    /// Each row: the check, the generators compared, the odd one out, who has the one
+    /// disputed move (the king's step into the rook's file), and the signature. The
+    /// extra side is the odd one's, or without one the minority; a legal list classes
+    /// the move by legality too, a pseudo-legal one and a repeat by movement alone;
+    /// other checks have no move class.
+    #[test]
+    fn a_disagreement_is_signed_by_its_check_side_and_class_of_move() {
+        use CheckKind::*;
+        let fen = "5k3/9/9/9/9/9/9/9/3r5/4K4 w";
+        let table: &[(CheckKind, &[&str], Option<&str>, &[&str], &str)] = &[
+            (
+                Legal,
+                &["a", "b", "c"],
+                Some("c"),
+                &["c"],
+                "legal/c/extra-king-in-check",
+            ),
+            (
+                Legal,
+                &["a", "b", "c"],
+                Some("c"),
+                &["a", "b"],
+                "legal/c/missing-king-in-check",
+            ),
+            (
+                Legal,
+                &["a", "b", "c"],
+                None,
+                &["a"],
+                "legal/none/extra-king-in-check",
+            ),
+            (
+                Legal,
+                &["a", "b", "c"],
+                None,
+                &["a", "b"],
+                "legal/none/missing-king-in-check",
+            ),
+            (
+                Legal,
+                &["a", "b"],
+                None,
+                &["a"],
+                "legal/none/missing-king-in-check",
+            ),
+            (
+                Legal,
+                &["a", "b", "c", "d"],
+                None,
+                &["a"],
+                "legal/none/extra-king-in-check",
+            ),
+            (
+                PseudoLegal,
+                &["a", "b", "c"],
+                Some("c"),
+                &["c"],
+                "pseudo-legal/c/extra-king-plain",
+            ),
+            (
+                ListedTwice,
+                &["a", "b", "c"],
+                Some("c"),
+                &["c"],
+                "listed-twice/c/extra-king-plain",
+            ),
+            (Count, &["a", "b", "c"], Some("c"), &["c"], "count/c"),
+        ];
+        for &(check, generators, odd, has, want) in table {
+            let d = Disagreement {
+                check,
+                fen: fen.to_owned(),
+                generators: generators.iter().map(|g| g.to_string()).collect(),
+                odd_one_out: odd.map(str::to_owned),
+                only_in: vec![OnlyIn {
+                    mv: "e0d0".parse().unwrap(),
+                    has: has.iter().map(|g| g.to_string()).collect(),
+                }],
+                detail: String::new(),
+                line: Vec::new(),
+            };
+            assert_eq!(
+                d.signature().to_string(),
+                want,
+                "{check} {generators:?} {odd:?} {has:?}"
+            );
+        }
+    }
+
+    /// The position after a move is the one every generator but the odd one out plays
+    /// to: a generator whose make is wrong must not lead the walk, and where no one is
+    /// odd and the players disagree there is no honest position.
+    #[test]
+    fn honest_play_leaves_the_odd_one_out_out() {
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let planted = Planted::new(Bug::MakeTicksClock);
+        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1").unwrap();
+        let mv: Move = "i0i5".parse().unwrap();
+        let honest = MailboxGen.play(&pos, mv).unwrap();
+        assert_ne!(
+            planted.play(&pos, mv).unwrap(),
+            honest,
+            "the planted make differs"
+        );
+        assert_eq!(honest_play(&pos, &gens, Some("planted"), mv), Some(honest));
+        assert_eq!(honest_play(&pos, &gens, None, mv), None);
+    }
+
     #[test]
     fn names_round_trip() {
         for k in CheckKind::ALL {
