@@ -557,7 +557,15 @@ mod tests {
     fn a_disagreement_is_signed_by_its_check_side_and_class_of_move() {
         use CheckKind::*;
         let fen = "5k3/9/9/9/9/9/9/9/3r5/4K4 w";
-        let table: &[(CheckKind, &[&str], Option<&str>, &[&str], &str)] = &[
+        /// (check, generators, odd one out, who has the move, signature)
+        type Row<'a> = (
+            CheckKind,
+            &'a [&'a str],
+            Option<&'a str>,
+            &'a [&'a str],
+            &'a str,
+        );
+        let table: &[Row] = &[
             (
                 Legal,
                 &["a", "b", "c"],
