@@ -51,8 +51,8 @@ if (($#)); then
 else
     # A planted bug the engine check finds on its first positions: a failing report
     # with boards. Exit 1 is the failed run this needs; anything else is a broken run.
-    # The release builds the README's commands already made (.ci/run runs them first),
-    # so in CI both are there and nothing is built again.
+    # The release builds the README's commands use too (.ci/readme.py, after this in
+    # .ci/run), so they are made once.
     cargo build --release --quiet --bin xqdiff
     cargo build --release --quiet --features planted --bin xqdiff-test-engine
     rm -rf "$out/report"
