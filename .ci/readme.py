@@ -106,6 +106,12 @@ def main() -> int:
     finally:
         for name in untracked() - before:
             (ROOT / name).unlink(missing_ok=True)
+            # And the folders that held only it (a new engine's corpus/external/ folder);
+            # git keeps no empty folder, so none of these was in the checkout.
+            try:
+                os.removedirs((ROOT / name).parent)
+            except OSError:
+                pass
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0
