@@ -387,6 +387,43 @@ fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
     }
 }
 
+/// With `--json` a signal still ends fuzz with 128 + its number, and the document on
+/// stdout says so: status `interrupted`, the signal on record, as `check`'s report.
+#[test]
+fn a_signal_during_fuzz_json_is_an_interrupted_document() {
+    let mut child = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args([
+                "fuzz",
+                "--seconds",
+                "60",
+                "--no-save",
+                "--seed",
+                "3",
+                "--json",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xqdiff fuzz"),
+    );
+    let pid = child.0.id();
+    // No line comes before the document; the handler is in place long before this.
+    std::thread::sleep(Duration::from_secs(3));
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.0.stdout.take().unwrap(), &mut stdout).unwrap();
+    let status = child.0.wait().expect("wait for xqdiff");
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    assert_eq!(doc["status"], "interrupted", "{stdout}");
+    assert_eq!(doc["signal"], 15, "{stdout}");
+}
+
 /// `cargo` runs this from the repository; the corpus is found from the crate root, not
 /// the current directory, so `replay` with no argument works from anywhere.
 #[test]
