@@ -666,6 +666,75 @@ mod tests {
         assert_eq!(honest_play(&pos, &gens, None, mv), None);
     }
 
+    /// A rule bug the mirror or the colour swap caught is shown on the image when the
+    /// image shows it by itself, and not when only the symmetry check sees it there (the
+    /// image is then the right side of the comparison, and the position the wrong one).
+    #[test]
+    fn a_symmetry_finding_is_shown_on_its_image_only_where_the_image_is_wrong() {
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let symmetric = |k: CheckKind| matches!(k, CheckKind::Mirror | CheckKind::ColorSwap);
+        // (bug, position, the symmetry check that sees it, whether the image shows it)
+        let table = [
+            // The horse on h0 with its leg blocked moves right; mirrored to b0 the bug
+            // ignores the leg.
+            (
+                Bug::LeftHorseLegIgnored,
+                "4k4/9/9/9/9/9/9/9/7R1/3K3N1 w",
+                CheckKind::Mirror,
+                true,
+            ),
+            // The same bug acting on the position itself: its mirror image is right.
+            (
+                Bug::LeftHorseLegIgnored,
+                "4k4/9/9/9/9/9/9/9/1R7/1N3K3 w",
+                CheckKind::Mirror,
+                false,
+            ),
+            // A red pawn before the river, swapped into a black one that the bug lets
+            // step sideways.
+            (
+                Bug::BlackPawnSidewaysBeforeRiver,
+                "5k3/9/9/9/9/9/2P6/9/9/3K5 w",
+                CheckKind::ColorSwap,
+                true,
+            ),
+        ];
+        for (bug, fen, kind, image_shows) in table {
+            let planted = Planted::new(bug);
+            let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
+            let pos = Position::from_fen(fen).unwrap();
+            let found = check_position(&pos, &gens);
+            let d = found
+                .iter()
+                .find(|d| d.check == kind)
+                .unwrap_or_else(|| panic!("{fen}: {kind} sees {bug:?}"));
+            assert_eq!(d.odd_one_out.as_deref(), Some("planted"), "{fen}");
+            assert_eq!(
+                found.iter().any(|d| !symmetric(d.check)),
+                !image_shows,
+                "{fen}: the position shows the bug by itself only where the image does not"
+            );
+            let image = match kind {
+                CheckKind::Mirror => pos.mirror_files(),
+                _ => pos.swap_colors(),
+            };
+            match through_image(&pos, d, &gens) {
+                Some((there, shown)) => {
+                    assert!(image_shows, "{fen}: the image agrees by itself");
+                    assert_eq!(there, image, "{fen}");
+                    assert_eq!(shown.odd_one_out.as_deref(), Some("planted"), "{fen}");
+                    assert!(!symmetric(shown.check), "{fen}: shown as {}", shown.check);
+                }
+                None => assert!(!image_shows, "{fen}: the image shows {bug:?} by itself"),
+            }
+            // Only a symmetry finding has an image.
+            if let Some(direct) = found.iter().find(|d| !symmetric(d.check)) {
+                assert_eq!(through_image(&pos, direct, &gens), None, "{fen}");
+            }
+        }
+    }
+
     #[test]
     fn names_round_trip() {
         for k in CheckKind::ALL {
