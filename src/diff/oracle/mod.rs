@@ -735,6 +735,92 @@ mod tests {
         }
     }
 
+    /// The naive generator with a legal list built apart from its pseudo-legal one, as a
+    /// fast generator builds it, that lists its first legal move twice: the pseudo-legal
+    /// list has no repeat to show it.
+    struct LegalTwice;
+
+    impl crate::generators::MoveGen for LegalTwice {
+        type Board = <NaiveGen as crate::generators::MoveGen>::Board;
+        type Undo = <NaiveGen as crate::generators::MoveGen>::Undo;
+        fn name(&self) -> &'static str {
+            "legal-twice"
+        }
+        fn load(&self, pos: &Position) -> Self::Board {
+            NaiveGen.load(pos)
+        }
+        fn to_setup(&self, b: &Self::Board) -> crate::position::Setup {
+            NaiveGen.to_setup(b)
+        }
+        fn turn(&self, b: &Self::Board) -> crate::piece::Color {
+            NaiveGen.turn(b)
+        }
+        fn piece_at(
+            &self,
+            b: &Self::Board,
+            sq: crate::square::Square,
+        ) -> Option<crate::piece::Piece> {
+            NaiveGen.piece_at(b, sq)
+        }
+        fn pseudo_legal(&self, b: &Self::Board, out: &mut crate::moves::MoveList) {
+            NaiveGen.pseudo_legal(b, out);
+        }
+        fn king_attacked(&self, b: &Self::Board, c: crate::piece::Color) -> bool {
+            NaiveGen.king_attacked(b, c)
+        }
+        fn make(&self, b: &mut Self::Board, mv: Move) -> Self::Undo {
+            NaiveGen.make(b, mv)
+        }
+        fn unmake(&self, b: &mut Self::Board, mv: Move, undo: Self::Undo) {
+            NaiveGen.unmake(b, mv, undo);
+        }
+        fn legal(&self, b: &mut Self::Board, out: &mut crate::moves::MoveList) {
+            NaiveGen.legal(b, out);
+            if let Some(&first) = out.iter().next() {
+                out.push(first);
+            }
+        }
+    }
+
+    use crate::generators::naive::NaiveGen;
+
+    /// A move listed twice is its own finding, named by the vote and said in words,
+    /// whether the repeat is in the legal list alone (the oracle's probes) or in the
+    /// moves a walker follows (the consensus every playout, descent and frontier uses);
+    /// where everyone agrees, the consensus is every legal move with the position after it.
+    #[test]
+    fn a_move_listed_twice_in_the_legal_list_alone_is_found_and_named() {
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let pos = Position::startpos();
+        let honest: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &NaiveGen];
+        let children = walk::consensus_children(&pos, &honest).expect("the three agree");
+        assert_eq!(children.len(), 44);
+        for (mv, after) in &children {
+            assert_eq!(
+                Some(after),
+                MailboxGen.play(&pos, *mv).ok().as_ref(),
+                "{mv}"
+            );
+        }
+
+        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &LegalTwice];
+        let found = check_position(&pos, &gens);
+        let twice = found
+            .iter()
+            .find(|d| d.check == CheckKind::ListedTwice)
+            .expect("the repeat is a finding");
+        assert_eq!(twice.odd_one_out.as_deref(), Some("legal-twice"));
+        assert!(
+            twice
+                .detail
+                .contains("listed twice by legal-twice (legal moves)"),
+            "{}",
+            twice.detail
+        );
+        let d = walk::consensus_children(&pos, &gens).expect_err("the consensus sees it");
+        assert_eq!(d.check, CheckKind::ListedTwice);
+        assert_eq!(d.odd_one_out.as_deref(), Some("legal-twice"));
+    }
     #[test]
     fn names_round_trip() {
         for k in CheckKind::ALL {
