@@ -52,116 +52,137 @@ const EXPECTED: &[(Bug, &[CheckKind])] = &[
     ),
 ];
 
-/// Each planted bug on a position that shows it, and the check that must name it there
-/// first: every check of the oracle is the first to see some bug, so none can be
-/// dropped or weakened unnoticed.
-const WITNESSES: &[(Bug, &str, CheckKind)] = &[
+/// Each planted bug on a position that shows it, the check that must name it there
+/// first, and what the finding says: every check of the oracle is the first to see some
+/// bug, so none can be dropped or weakened unnoticed, nor its words lose what a reader
+/// needs (which generator, which move, what it answered).
+const WITNESSES: &[(Bug, &str, CheckKind, &str)] = &[
     (
         Bug::CannonCannotCapture,
         "4k4/9/9/9/9/Pp6c/9/9/9/3K5 b",
         CheckKind::PseudoLegal,
+        "i4a4 only in mailbox+bitboard",
     ),
     (
         Bug::HorseLegIgnored,
         "4k4/9/5aN2/9/9/9/9/9/9/3K5 w",
         CheckKind::PseudoLegal,
+        "g7e6 only in planted, g7e8 only in planted",
     ),
     (
         Bug::ElephantCrossesRiver,
         "4k4/9/9/9/6b2/9/9/9/9/3K5 b",
         CheckKind::PseudoLegal,
+        "g5e3 only in planted, g5i3 only in planted",
     ),
     (
         Bug::ElephantEyeIgnored,
         "3k5/3n5/4b4/9/9/9/9/9/9/3K5 b",
         CheckKind::PseudoLegal,
+        "e7c9 only in planted",
     ),
     (
         Bug::PawnSidewaysBeforeRiver,
         "4k4/9/9/9/9/9/P8/9/9/3K5 w",
         CheckKind::PseudoLegal,
+        "a3b3 only in planted",
     ),
     (
         Bug::KingLeavesPalace,
         "4k4/9/9/9/9/9/9/9/9/3K5 w",
         CheckKind::PseudoLegal,
+        "d0c0 only in planted",
     ),
     (
         Bug::RookJumpsOne,
         "4k4/9/9/9/9/9/9/9/9/R2K5 w",
         CheckKind::PseudoLegal,
+        "a0e0 only in planted",
     ),
     (
         Bug::HorseTakesHorseTwice,
         "5k3/9/9/9/1N7/9/2n6/9/9/3K5 w",
         CheckKind::ListedTwice,
+        "b5c3 listed twice by planted (legal moves)",
     ),
     (
         Bug::CountShortInDoubleCheck,
         "4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b",
         CheckKind::Count,
+        "planted: count_legal says 0 where it lists 1 legal moves",
     ),
     (
         Bug::CountShortInDoubleCheck,
         "4k4/R8/9/9/9/9/9/9/9/3KC4 w",
         CheckKind::CountAfter,
+        "a8e8: mailbox: 2 replies, bitboard: 2 replies, planted: 1 replies",
     ),
     (
         Bug::InCheckMissesDoubleCheck,
         "4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b",
         CheckKind::InCheck,
+        "in check: mailbox: true, bitboard: true, planted: false",
     ),
     (
         Bug::InCheckMissesDoubleCheck,
         "4k4/R8/9/9/9/9/9/9/9/3KC4 w",
         CheckKind::GivesCheck,
+        "a8e8: mailbox: gives check true, bitboard: gives check true, planted: gives check false",
     ),
     (
         Bug::UnmakeForgetsPawnSlot,
         "4k4/9/9/9/9/p8/P8/9/9/3K5 w",
         CheckKind::ReusedBoard,
+        "planted: after make+unmake of d0d1 (with the position after it asked, as the probe asks it, and of the legal moves before it) the board lists 2 pseudo-legal moves where a fresh board lists 3, lacking a3a4, lists 1 legal moves where a fresh board lists 2, lacking a3a4, counts 1 where a fresh board counts 2",
     ),
     (
         Bug::ReadBackSaysRedToMove,
         "4k4/9/9/9/9/9/9/9/9/3K5 b",
         CheckKind::RoundTrip,
+        "planted reads back 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
     ),
     (
         Bug::CapturedMissesPawn,
         "4k4/9/9/9/9/2p6/2P6/9/9/3K5 w",
         CheckKind::Captured,
+        "c3c4: mailbox: takes p, bitboard: takes p, planted: takes nothing",
     ),
     (
         Bug::MakeTicksClock,
         "3k5/3P5/9/9/9/9/9/9/9/3K5 b",
         CheckKind::AfterMake,
+        "d9e9: mailbox: gives 4k4/3P5/9/9/9/9/9/9/9/3K5 w - - 0 1, bitboard: gives 4k4/3P5/9/9/9/9/9/9/9/3K5 w - - 0 1, planted: gives 4k4/3P5/9/9/9/9/9/9/9/3K5 w - - 1 1",
     ),
     (
         Bug::UnmakeBringsBackHorseAsPawn,
         "r3k4/9/9/9/9/9/9/9/9/N2K5 w",
         CheckKind::Unmake,
+        "planted: after make+unmake of d0d1 (with the position after it asked, as the probe asks it, and of the legal moves before it) the board reads back r3k4/9/9/9/9/9/9/9/9/P2K5 w - - 0 1, lists 3 pseudo-legal moves where a fresh board lists 4, lacking a0c1 a0b2, adding a0a1, lists 2 legal moves where a fresh board lists 3, lacking a0c1 a0b2, adding a0a1, counts 2 where a fresh board counts 3",
     ),
     (
         Bug::MakeForgetsKingSlot,
         "3k5/9/3P1r3/9/9/9/9/9/3K5/9 w",
         CheckKind::WalkedBoard,
+        "board walked along d1e1 f7e7: planted: the walked board lists 3 pseudo-legal moves where a fresh board lists 7, lacking e1e0 e1d1 e1f1 e1e2, lists 1 legal moves where a fresh board lists 3, lacking e1d1 e1f1, counts 1 where a fresh board counts 3",
     ),
     (
         Bug::LeftHorseLegIgnored,
         "4k4/9/9/9/9/9/9/6r2/6N2/3K5 w",
         CheckKind::Mirror,
+        "planted on 4k4/9/9/9/9/9/9/2r6/2N6/5K3 w - - 0 1: 7 legal moves where the mapped position has 5; in check false vs false",
     ),
     (
         Bug::BlackPawnSidewaysBeforeRiver,
         "4k4/9/9/9/9/9/P8/9/9/3K5 w",
         CheckKind::ColorSwap,
+        "planted on 3k5/9/9/p8/9/9/9/9/9/4K4 b - - 0 1: 3 legal moves where the mapped position has 2; in check false vs false",
     ),
 ];
 
 #[test]
 fn each_check_names_its_bug_first_on_a_witness() {
     let mut seen: Vec<CheckKind> = Vec::new();
-    for &(bug, fen, want) in WITNESSES {
+    for &(bug, fen, want, detail) in WITNESSES {
         let planted = Planted::new(bug);
         let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let pos = xqdiff::Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -171,6 +192,7 @@ fn each_check_names_its_bug_first_on_a_witness() {
             .unwrap_or_else(|| panic!("{bug:?} not seen on {fen}"));
         assert_eq!(first.check, want, "{bug:?} on {fen}: {first}");
         assert_eq!(first.odd_one_out.as_deref(), Some("planted"), "{first}");
+        assert_eq!(first.detail, detail, "{bug:?} on {fen}");
         // The honest generators agree there, so the witness is about the bug alone.
         let honest = xqdiff::generators::registry();
         assert!(

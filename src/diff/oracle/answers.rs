@@ -251,7 +251,11 @@ fn reuse(run: &mut Run<'_>, pos: &Position, gens: &[&dyn Generator], probes: &[P
         let fresh = p.listing();
         let mut walker = gens[i].walker(pos);
         let culprit = p.legal.iter().map(|l| l.mv).find(|&mv| {
+            // As the probe did: the position after the move is asked too (its count
+            // makes and unmakes moves of its own) before the move is unmade; a bug that
+            // needs both is otherwise never named.
             walker.play(mv);
+            walker.listing();
             walker.take_back();
             let now = walker.listing();
             if check == CheckKind::Unmake {
@@ -268,7 +272,8 @@ fn reuse(run: &mut Run<'_>, pos: &Position, gens: &[&dyn Generator], probes: &[P
                     has: vec![name.to_owned()],
                 });
                 details.push(format!(
-                    "{name}: after make+unmake of {mv} (and of the legal moves before it) \
+                    "{name}: after make+unmake of {mv} (with the position after it asked, as the probe \
+                     asks it, and of the legal moves before it) \
                      the board {}",
                     describe(&fresh, &now)
                 ));
@@ -466,7 +471,8 @@ fn per_move<F: Facts>(run: &mut Run<'_>, per_gen: &[&[F]], legal: &[Tally]) -> V
         let all_same = |f: &dyn Fn(&F, &F) -> bool| rows.windows(2).all(|w| f(w[0], w[1]));
         let captured_same = all_same(&|a, b| a.captured() == b.captured());
         vote(CheckKind::Captured, captured_same, &|r| {
-            format!("takes {:?}", r.captured())
+            r.captured()
+                .map_or_else(|| "takes nothing".to_owned(), |p| format!("takes {p}"))
         });
         let after_same = all_same(&|a, b| a.after() == b.after());
         vote(CheckKind::AfterMake, after_same, &|r| {
