@@ -153,6 +153,17 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
             100.0 * own / per_pos(total).max(1e-9),
             1e6 / own.max(1e-9)
         );
+        // And all of them together: what the oracle could reach if its own comparing,
+        // validating and walking cost nothing.
+        let all_own: f64 = generators
+            .iter()
+            .map(|g| per_pos(bench.timings.of(g.name())))
+            .sum();
+        outln!(
+            "the generators' own work together is {all_own:.1} µs: at most {:.0} positions/s \
+             on one thread if the oracle's own work were free",
+            1e6 / all_own.max(1e-9)
+        );
     }
     args.json.emit(|| OracleBenchDoc {
         seed: args.seed,
