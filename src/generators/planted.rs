@@ -59,6 +59,12 @@ pub enum Bug {
     /// A black pawn steps sideways before the river: right for one side, wrong for the
     /// other, which only the colour swap shows when Red has the pawn.
     BlackPawnSidewaysBeforeRiver,
+    /// Unmake puts back what the board's own history of captures says, a ring of two
+    /// entries (an engine's history array too short for its search), not what the undo
+    /// record says. A move made and unmade at once is restored right, and so is a reply
+    /// made and unmade under it; only a line of moves taken back one after another
+    /// (three plies deep, as a search goes) restores a wrong piece.
+    HistoryTooShort,
 }
 
 /// How many bugs one planted generator can carry at once.
@@ -195,6 +201,10 @@ pub struct PlantedBoard {
     slots: Vec<Option<Square>>,
     /// Half-moves the clock has been advanced by make (only with `MakeTicksClock`).
     clock: u32,
+    /// What the last two moves took, at `ply % 2` (read back only with `HistoryTooShort`).
+    history: [Option<Piece>; 2],
+    /// How many moves are made on the board and not yet unmade.
+    ply: usize,
 }
 
 /// What make took, and from which slot of the list.
@@ -221,6 +231,8 @@ impl MoveGen for Planted {
             naive: NaiveGen.load(pos),
             slots: pos.pieces().map(|(sq, _)| Some(sq)).collect(),
             clock: 0,
+            history: [None; 2],
+            ply: 0,
         }
     }
     fn to_setup(&self, b: &Self::Board) -> Setup {
@@ -317,8 +329,11 @@ impl MoveGen for Planted {
         if self.has(Bug::MakeTicksClock) {
             b.clock += 1;
         }
+        let captured = NaiveGen.make(&mut b.naive, mv);
+        b.history[b.ply % 2] = captured;
+        b.ply += 1;
         PlantedUndo {
-            naive: NaiveGen.make(&mut b.naive, mv),
+            naive: captured,
             slot: taken,
         }
     }
@@ -333,7 +348,13 @@ impl MoveGen for Planted {
             }
         }
         b.clock = b.clock.saturating_sub(1);
-        let restored = match u.naive {
+        b.ply = b.ply.saturating_sub(1);
+        let taken = if self.has(Bug::HistoryTooShort) {
+            b.history[b.ply % 2]
+        } else {
+            u.naive
+        };
+        let restored = match taken {
             Some(p) if self.has(Bug::UnmakeBringsBackHorseAsPawn) && p.role == Role::Horse => {
                 Some(Piece::new(p.color, Role::Pawn))
             }
@@ -345,7 +366,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 18] = [
+    pub const ALL: [Bug; 19] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -364,6 +385,7 @@ impl Bug {
         Bug::MakeForgetsKingSlot,
         Bug::LeftHorseLegIgnored,
         Bug::BlackPawnSidewaysBeforeRiver,
+        Bug::HistoryTooShort,
     ];
 
     /// Whether the bug changes perft counts, so that a subject answering only perft
@@ -402,6 +424,7 @@ impl Bug {
             Bug::MakeForgetsKingSlot => "make-forgets-king-slot",
             Bug::LeftHorseLegIgnored => "left-horse-leg-ignored",
             Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
+            Bug::HistoryTooShort => "history-too-short",
         }
     }
 }
