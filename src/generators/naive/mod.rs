@@ -72,9 +72,14 @@ impl NaiveBoard {
             Color::Red => 0..=2,
             Color::Black => 7..=9,
         };
-        ranks
-            .flat_map(|rank| (3..=5).map(move |file| (file, rank)))
-            .find(|&(file, rank)| self.get(file, rank) == Some(king))
+        for rank in ranks {
+            for file in 3..=5 {
+                if self.grid[rank as usize][file as usize] == Some(king) {
+                    return Some((file, rank));
+                }
+            }
+        }
+        None
     }
 
     /// Whether the two kings stand on one file with no piece between them (the flying
@@ -100,27 +105,46 @@ impl NaiveBoard {
         if self.kings_facing(red_king, black_king) {
             return true;
         }
-        let attacks = |file: i8, rank: i8| {
-            let Some(piece) = self.get(file, rank) else {
-                return false;
-            };
-            if piece.color == color || !rules::within_reach(piece.role, (file, rank), king) {
-                return false;
-            }
-            let mut captures_king = false;
-            rules::targets(self, file, rank, piece, &mut |to_file, to_rank| {
-                captures_king |= (to_file, to_rank) == king;
-            });
-            captures_king
-        };
         // Only the points from which some kind of piece could reach the king at all can
-        // hold a piece that does: the king's file and rank, and a leap away.
+        // hold a piece that does. Along the king's file and rank that is the first two
+        // pieces met each way (a rook, king or pawn needs a clear way, a cannon exactly one
+        // screen); beyond that, a leap away.
         let (file, rank) = king;
-        (0..RANKS).any(|r| r != rank && attacks(file, r))
-            || (0..FILES).any(|f| f != file && attacks(f, rank))
-            || rules::LEAPS_IN_REACH
-                .iter()
-                .any(|&(df, dr)| attacks(file + df, rank + dr))
+        for (df, dr) in rules::ORTHOGONAL {
+            let (mut f, mut r) = (file + df, rank + dr);
+            let mut met = 0;
+            while met < 2 && Self::on_board(f, r) {
+                if self.grid[r as usize][f as usize].is_some() {
+                    met += 1;
+                    if self.captures_king(f, r, color, king) {
+                        return true;
+                    }
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        rules::LEAPS_IN_REACH
+            .iter()
+            .any(|&(df, dr)| self.captures_king(file + df, rank + dr, color, king))
+    }
+
+    /// Whether an enemy of `color` stands on (file, rank) and could capture `color`'s
+    /// king on `king` by its own move rule. Inlined: the check detector asks it of some
+    /// thirty points for every move tried, and most of them are empty.
+    #[inline(always)]
+    fn captures_king(&self, file: i8, rank: i8, color: Color, king: (i8, i8)) -> bool {
+        let Some(piece) = self.get(file, rank) else {
+            return false;
+        };
+        if piece.color == color || !rules::within_reach(piece.role, (file, rank), king) {
+            return false;
+        }
+        let mut captures_king = false;
+        rules::targets(self, file, rank, piece, &mut |to_file, to_rank| {
+            captures_king |= (to_file, to_rank) == king;
+        });
+        captures_king
     }
 }
 

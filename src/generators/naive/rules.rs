@@ -8,7 +8,7 @@ use super::NaiveBoard;
 use crate::piece::{Color, Piece, Role};
 
 /// The four orthogonal unit steps: up the board (toward Black), down, left, right.
-const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
+pub(super) const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
 /// The four diagonal unit steps.
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
