@@ -108,7 +108,7 @@ impl NaiveBoard {
         // Only the points from which some kind of piece could reach the king at all can
         // hold a piece that does. Along the king's file and rank that is the first two
         // pieces met each way (a rook, king or pawn needs a clear way, a cannon exactly one
-        // screen); beyond that, a leap away.
+        // screen); off them, a horse's leap away.
         let (file, rank) = king;
         for (df, dr) in rules::ORTHOGONAL {
             let (mut f, mut r) = (file + df, rank + dr);
@@ -124,7 +124,7 @@ impl NaiveBoard {
                 r += dr;
             }
         }
-        rules::LEAPS_IN_REACH
+        rules::HORSE_LEAPS
             .iter()
             .any(|&(df, dr)| self.captures_king(file + df, rank + dr, color, king))
     }
@@ -206,16 +206,19 @@ impl MoveGen for NaiveGen {
     }
 
     fn pseudo_legal(&self, board: &NaiveBoard, out: &mut MoveList) {
-        for rank in 0..RANKS {
-            for file in 0..FILES {
-                let Some(piece) = board.get(file, rank) else {
+        for (rank, row) in (0..RANKS).zip(&board.grid) {
+            for (file, &point) in (0..FILES).zip(row) {
+                let Some(piece) = point else {
                     continue;
                 };
                 if piece.color != board.turn {
                     continue;
                 }
+                let Some(from) = square(file, rank) else {
+                    continue;
+                };
                 rules::targets(board, file, rank, piece, &mut |to_file, to_rank| {
-                    if let (Some(from), Some(to)) = (square(file, rank), square(to_file, to_rank)) {
+                    if let Some(to) = square(to_file, to_rank) {
                         out.push(Move::new(from, to));
                     }
                 });

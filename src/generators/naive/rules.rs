@@ -45,10 +45,11 @@ pub(super) fn within_reach(role: Role, from: (i8, i8), to: (i8, i8)) -> bool {
     }
 }
 
-/// The steps off a file and rank after which [`within_reach`] holds for some kind of
-/// piece: a horse's, an advisor's and an elephant's. With the file and rank of a point,
-/// they are every point from which a piece could reach it at all.
-pub(super) const LEAPS_IN_REACH: [(i8, i8); 16] = [
+/// The steps from a point to the points a horse could reach it from. With the point's
+/// file and rank they are every point from which an enemy piece could capture a king:
+/// the other leapers, advisors and elephants, never leave their own palace or their own
+/// half, and an enemy king stands in its own palace.
+pub(super) const HORSE_LEAPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (-1, 2),
@@ -57,14 +58,6 @@ pub(super) const LEAPS_IN_REACH: [(i8, i8); 16] = [
     (2, -1),
     (-1, -2),
     (-2, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-    (2, 2),
-    (2, -2),
-    (-2, 2),
-    (-2, -2),
 ];
 
 /// Every point the piece on (file, rank) may move to, by its kind.

@@ -1,6 +1,6 @@
 //! Hand-made positions for each piece rule, and the board's plumbing.
 
-use super::rules::{in_palace, on_own_half, targets, within_reach, LEAPS_IN_REACH};
+use super::rules::{in_palace, on_own_half, targets, within_reach, HORSE_LEAPS};
 use super::*;
 
 /// A validated position with `turn` to move and `pieces` as (square name, FEN letter).
@@ -327,21 +327,50 @@ fn perft_from_the_start() {
     );
 }
 
-/// The check detector looks only at the king's file and rank and a leap away: every
-/// point from which some kind of piece is within reach of a point must be among them,
-/// or a checker standing there would go unseen.
+/// The check detector looks only at the first two pieces met along the king's file and
+/// rank, and a horse's leap away: every point from which some piece's own rule lands on
+/// a point of the other side's palace (where the detector finds a king) must be among
+/// them, or a checker standing there would go unseen. Each piece on every point, alone
+/// (the sliders' longest reach) and surrounded by enemies (every capture).
 #[test]
-fn the_detector_looks_at_every_point_in_reach() {
-    for to in Square::all() {
-        let t = coords(to);
-        for from in Square::all().filter(|&s| s != to) {
-            let f = coords(from);
-            if !Role::ALL.iter().any(|&r| within_reach(r, f, t)) {
-                continue;
+fn the_detector_looks_at_every_point_a_king_can_be_taken_from() {
+    for color in Color::ALL {
+        for role in Role::ALL {
+            for crowded in [false, true] {
+                for sq in Square::all() {
+                    let piece = Piece::new(color, role);
+                    let enemy = crowded.then_some(Piece::new(color.other(), Role::Pawn));
+                    let mut board = NaiveBoard {
+                        grid: [[enemy; FILES as usize]; RANKS as usize],
+                        turn: color,
+                        halfmoves: 0,
+                        fullmoves: 1,
+                    };
+                    let from = coords(sq);
+                    board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
+                    targets(&board, from.0, from.1, piece, &mut |f, r| {
+                        if !in_palace(color.other(), f, r) {
+                            return;
+                        }
+                        let leap = HORSE_LEAPS.contains(&(from.0 - f, from.1 - r));
+                        let between = if f == from.0 {
+                            (from.1.min(r) + 1..from.1.max(r))
+                                .filter(|&k| board.get(f, k).is_some())
+                                .count()
+                        } else if r == from.1 {
+                            (from.0.min(f) + 1..from.0.max(f))
+                                .filter(|&k| board.get(k, r).is_some())
+                                .count()
+                        } else {
+                            usize::MAX
+                        };
+                        assert!(
+                            leap || between <= 1,
+                            "{piece} on {sq} takes a king on {f},{r} unseen"
+                        );
+                    });
+                }
             }
-            let looked_at =
-                f.0 == t.0 || f.1 == t.1 || LEAPS_IN_REACH.contains(&(f.0 - t.0, f.1 - t.1));
-            assert!(looked_at, "{from} reaches {to} but is not looked at");
         }
     }
 }
