@@ -136,6 +136,15 @@ const WITNESSES: &[(Bug, &str, CheckKind, &str)] = &[
         CheckKind::ReusedBoard,
         "planted: after make+unmake of d0d1 (with the position after it asked, as the probe asks it, and of the legal moves before it) the board lists 2 pseudo-legal moves where a fresh board lists 3, lacking a3a4, lists 1 legal moves where a fresh board lists 2, lacking a3a4, counts 1 where a fresh board counts 2",
     ),
+    // The pawn taken is the side's not to move: the board's own answers stay right, and
+    // only the answers about the moves tried after the capture lack its moves, which a
+    // freshly loaded board gives right.
+    (
+        Bug::UnmakeForgetsPawnSlot,
+        "4k4/9/9/9/9/9/9/9/p8/R2K5 w",
+        CheckKind::ReusedBoard,
+        "d0d1: mailbox: 4 replies, bitboard: 4 replies, planted: 2 replies; made on a freshly loaded board, d0d1 answers as the others do: the moves made and unmade before it on the same board left state behind (was count-after)",
+    ),
     (
         Bug::ReadBackSaysRedToMove,
         "4k4/9/9/9/9/9/9/9/9/3K5 b",
