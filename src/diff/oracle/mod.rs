@@ -508,6 +508,7 @@ mod tests {
         assert_eq!(d.odd_one_out.as_deref(), Some("planted"));
         assert_eq!(d.only_in.len(), 1);
         assert_eq!(d.only_in[0].mv.to_string(), "f0g0");
+        assert_eq!(d.only_in[0].has, ["planted"]);
         assert!(check_position(&pos, &[&crate::generators::naive::NaiveGen]).is_empty());
     }
 
@@ -735,16 +736,54 @@ mod tests {
         }
     }
 
-    /// The naive generator with a legal list built apart from its pseudo-legal one, as a
-    /// fast generator builds it, that lists its first legal move twice: the pseudo-legal
-    /// list has no repeat to show it.
-    struct LegalTwice;
+    /// The naive generator with one answer changed, as a fast generator that builds each
+    /// answer on its own might get it wrong.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Tweak {
+        /// The legal list (built apart from the pseudo-legal one) lists its first move
+        /// twice: the pseudo-legal list has no repeat to show it.
+        LegalTwice,
+        /// The legal list leaves out the king's moves while the king is on files a-d.
+        LeftKingStillLegal,
+        /// The pseudo-legal list does; the legal list is right.
+        LeftKingStillPseudo,
+        /// `in_check` says no while the king is on files a-d; the lists are right.
+        LeftCheckMissed,
+    }
 
-    impl crate::generators::MoveGen for LegalTwice {
+    struct Tweaked(Tweak);
+
+    /// Whether the side to move has its king on files a-d.
+    fn king_on_left(b: &<NaiveGen as crate::generators::MoveGen>::Board) -> bool {
+        let s = NaiveGen.to_setup(b);
+        let king = crate::piece::Piece::new(s.turn, Role::King);
+        let on_left = s.pieces().any(|(sq, p)| p == king && sq.file() <= 3);
+        on_left
+    }
+
+    /// `list` without the moves of the king of the side to move.
+    fn without_king_moves(
+        b: &<NaiveGen as crate::generators::MoveGen>::Board,
+        list: &mut MoveList,
+    ) {
+        let kept: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| NaiveGen.piece_at(b, m.from).map(|p| p.role) != Some(Role::King))
+            .collect();
+        *list = MoveList::new();
+        kept.into_iter().for_each(|m| list.push(m));
+    }
+
+    use crate::generators::MoveGen as _;
+    use crate::moves::MoveList;
+    use crate::piece::Role;
+
+    impl crate::generators::MoveGen for Tweaked {
         type Board = <NaiveGen as crate::generators::MoveGen>::Board;
         type Undo = <NaiveGen as crate::generators::MoveGen>::Undo;
         fn name(&self) -> &'static str {
-            "legal-twice"
+            "tweaked"
         }
         fn load(&self, pos: &Position) -> Self::Board {
             NaiveGen.load(pos)
@@ -762,11 +801,17 @@ mod tests {
         ) -> Option<crate::piece::Piece> {
             NaiveGen.piece_at(b, sq)
         }
-        fn pseudo_legal(&self, b: &Self::Board, out: &mut crate::moves::MoveList) {
+        fn pseudo_legal(&self, b: &Self::Board, out: &mut MoveList) {
             NaiveGen.pseudo_legal(b, out);
+            if self.0 == Tweak::LeftKingStillPseudo && king_on_left(b) {
+                without_king_moves(b, out);
+            }
         }
         fn king_attacked(&self, b: &Self::Board, c: crate::piece::Color) -> bool {
             NaiveGen.king_attacked(b, c)
+        }
+        fn in_check(&self, b: &Self::Board) -> bool {
+            NaiveGen.in_check(b) && !(self.0 == Tweak::LeftCheckMissed && king_on_left(b))
         }
         fn make(&self, b: &mut Self::Board, mv: Move) -> Self::Undo {
             NaiveGen.make(b, mv)
@@ -774,10 +819,16 @@ mod tests {
         fn unmake(&self, b: &mut Self::Board, mv: Move, undo: Self::Undo) {
             NaiveGen.unmake(b, mv, undo);
         }
-        fn legal(&self, b: &mut Self::Board, out: &mut crate::moves::MoveList) {
+        fn legal(&self, b: &mut Self::Board, out: &mut MoveList) {
             NaiveGen.legal(b, out);
-            if let Some(&first) = out.iter().next() {
-                out.push(first);
+            match self.0 {
+                Tweak::LegalTwice => {
+                    if let Some(&first) = out.iter().next() {
+                        out.push(first);
+                    }
+                }
+                Tweak::LeftKingStillLegal if king_on_left(b) => without_king_moves(b, out),
+                _ => {}
             }
         }
     }
@@ -803,24 +854,101 @@ mod tests {
             );
         }
 
-        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &LegalTwice];
+        let twice = Tweaked(Tweak::LegalTwice);
+        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &twice];
         let found = check_position(&pos, &gens);
         let twice = found
             .iter()
             .find(|d| d.check == CheckKind::ListedTwice)
             .expect("the repeat is a finding");
-        assert_eq!(twice.odd_one_out.as_deref(), Some("legal-twice"));
+        assert_eq!(twice.odd_one_out.as_deref(), Some("tweaked"));
         assert!(
             twice
                 .detail
-                .contains("listed twice by legal-twice (legal moves)"),
+                .contains("listed twice by tweaked (legal moves)"),
             "{}",
             twice.detail
         );
         let d = walk::consensus_children(&pos, &gens).expect_err("the consensus sees it");
         assert_eq!(d.check, CheckKind::ListedTwice);
-        assert_eq!(d.odd_one_out.as_deref(), Some("legal-twice"));
+        assert_eq!(d.odd_one_out.as_deref(), Some("tweaked"));
     }
+    /// The mirror maps each answer on its own: a generator wrong on one wing only in its
+    /// legal list, only in its pseudo-legal list, or only in whether it is in check is
+    /// caught by the mirror alone, whatever its other answers.
+    #[test]
+    fn the_mirror_maps_each_answer_on_its_own() {
+        let table = [
+            (Tweak::LeftKingStillLegal, "4k4/9/9/9/9/9/9/9/9/3K5 w"),
+            (Tweak::LeftKingStillPseudo, "4k4/9/9/9/9/9/9/9/9/3K5 w"),
+            (Tweak::LeftCheckMissed, "3rk4/9/9/9/9/9/9/9/9/3K5 w"),
+        ];
+        for (tweak, fen) in table {
+            let tweaked = Tweaked(tweak);
+            let pos = Position::from_fen(fen).unwrap();
+            let found = check_position(&pos, &[&tweaked]);
+            let mirror = found.iter().find(|d| d.check == CheckKind::Mirror);
+            let mirror = mirror.unwrap_or_else(|| panic!("{fen}: {found:?}"));
+            assert_eq!(mirror.odd_one_out.as_deref(), Some("tweaked"), "{fen}");
+            assert!(
+                check_position(&pos, &[&NaiveGen]).is_empty(),
+                "{fen}: the untweaked generator is right there"
+            );
+        }
+    }
+
+    /// A move listed twice by a lone generator names it, as any check a generator fails
+    /// alone does; when every generator lists it twice, no one is outvoted.
+    #[test]
+    fn a_repeat_names_a_lone_generator_and_not_a_shared_one() {
+        let tweaked = Tweaked(Tweak::LegalTwice);
+        let pos = Position::startpos();
+        let table: &[(&[&dyn Generator], Option<&str>)] = &[
+            (&[&tweaked], Some("tweaked")),
+            (&[&tweaked, &tweaked, &tweaked], None),
+        ];
+        for (gens, odd) in table {
+            let found = check_position(&pos, gens);
+            let twice = found.iter().find(|d| d.check == CheckKind::ListedTwice);
+            let twice = twice.unwrap_or_else(|| panic!("{} generators: {found:?}", gens.len()));
+            assert_eq!(
+                twice.odd_one_out.as_deref(),
+                *odd,
+                "{} generators",
+                gens.len()
+            );
+        }
+    }
+
+    /// A position left invalid after a legal move is blamed on whoever produced it, by
+    /// vote, where the generators give different positions after the move: here one that
+    /// reads back Red to move after Red's check, so Black stands in check not to move.
+    #[test]
+    fn an_invalid_position_after_a_move_is_blamed_by_vote() {
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let planted = Planted::new(Bug::ReadBackSaysRedToMove);
+        let gens: [&dyn Generator; 3] = [&MailboxGen, &BitboardGen, &planted];
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        let found = check_position(&pos, &gens);
+        let invalid: Vec<&Disagreement> = found
+            .iter()
+            .filter(|d| d.check == CheckKind::AfterMakeInvalid)
+            .collect();
+        assert_eq!(invalid.len(), 1, "only a0a9 gives check: {found:?}");
+        let d = invalid[0];
+        assert_eq!(d.odd_one_out.as_deref(), Some("planted"));
+        assert_eq!(d.only_in.len(), 1);
+        assert_eq!(d.only_in[0].mv.to_string(), "a0a9");
+        assert_eq!(d.only_in[0].has, ["planted"]);
+        assert!(
+            d.detail
+                .starts_with("planted after a0a9 give R3k4/9/9/9/9/9/9/9/9/3K5 w"),
+            "{}",
+            d.detail
+        );
+    }
+
     #[test]
     fn names_round_trip() {
         for k in CheckKind::ALL {
