@@ -949,6 +949,26 @@ mod tests {
         );
     }
 
+    /// A line goes where its chooser says, among the moves every generator agrees on
+    /// (sorted), an index past the end wrapping around: a playout's bias toward captures
+    /// is only as good as this.
+    #[test]
+    fn a_line_follows_its_chooser() {
+        use crate::generators::registry;
+        let gens = registry();
+        let start = Position::startpos();
+        let children = consensus_children(&start, &gens).expect("the three agree");
+        for (pick, want) in [(5, 5), (children.len() + 2, 2)] {
+            let out = check_line(&start, &gens, 1, |candidates| {
+                assert_eq!(candidates.len(), children.len());
+                Some(pick)
+            });
+            assert!(out.disagreements.is_empty(), "{:?}", out.disagreements);
+            assert_eq!(out.positions.len(), 2);
+            assert_eq!(out.positions[1], children[want].1, "pick {pick}");
+        }
+    }
+
     #[test]
     fn names_round_trip() {
         for k in CheckKind::ALL {
