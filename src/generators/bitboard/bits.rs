@@ -1,7 +1,7 @@
 //! The 90-point bitboard: bit `rank * 9 + file` of a `u128`.
 
 use crate::square::Square;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of points. The top 38 bits of the `u128` are always clear.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
@@ -65,13 +65,6 @@ impl BitXor for Bitboard {
     #[inline(always)]
     fn bitxor(self, rhs: Bitboard) -> Bitboard {
         Bitboard(self.0 ^ rhs.0)
-    }
-}
-
-impl BitAndAssign for Bitboard {
-    #[inline(always)]
-    fn bitand_assign(&mut self, rhs: Bitboard) {
-        self.0 &= rhs.0;
     }
 }
 
