@@ -208,6 +208,7 @@ mod tests {
                 &["h2e2"],
                 &[],
             ),
+            (&[("h2e2", 5)], &[("h2e2", 4)], &[], &[], &["h2e2"]),
         ];
         for &(a, b, only, twice, counts) in table {
             let ta = Tally::of_divide(a.iter().map(|&(m, n)| (mv(m), n)));
@@ -222,10 +223,13 @@ mod tests {
                 d.is_empty(),
                 only.is_empty() && twice.is_empty() && counts.is_empty()
             );
+            // Counts that differ under the same moves are a perft question, not a list's.
+            assert_eq!(d.moves_differ(), !only.is_empty() || !twice.is_empty());
         }
         let t = Tally::of_moves(&[mv("h2e2"), mv("h2e2"), mv("a3a4")]);
         assert_eq!(t.total(), 3);
         assert_eq!(t.len(), 2);
+        assert!(!t.is_empty() && Tally::of_moves(&[]).is_empty());
         assert_eq!(t.repeated().collect::<Vec<_>>(), vec![mv("h2e2")]);
     }
 }
