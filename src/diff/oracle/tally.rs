@@ -230,6 +230,10 @@ mod tests {
         assert_eq!(t.total(), 3);
         assert_eq!(t.len(), 2);
         assert!(!t.is_empty() && Tally::of_moves(&[]).is_empty());
+        // A repeat names who repeats it, not who lists it once.
+        let once = Tally::of_moves(&[mv("h2e2")]);
+        let d = compare(&["a", "b", "c"], &[&once, &t, &once]);
+        assert_eq!(d.repeated[0].has, ["b"]);
         assert_eq!(t.repeated().collect::<Vec<_>>(), vec![mv("h2e2")]);
     }
 }
