@@ -1006,4 +1006,47 @@ mod tests {
             assert_eq!(d.to_string(), *want);
         }
     }
+
+    /// A walk stops at its first mismatch: a board that went wrong on the way along is
+    /// one finding, not a second one for the way back. The planted board forgets where
+    /// a king went (wrong three plies on) and restores captures from a two-entry ring
+    /// (the rook's capture is lost by the time the line is taken back).
+    #[test]
+    fn a_board_gone_wrong_along_a_line_is_not_reported_again_on_the_way_back() {
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
+        let planted = Planted::with(&[Bug::MakeForgetsKingSlot, Bug::HistoryTooShort]);
+        let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
+        let start = Position::from_fen("4k4/9/9/9/9/9/9/9/p8/R2K5 w").unwrap();
+        let mut line = ["a0a1", "e9f9", "a1a2"].into_iter();
+        let out = check_line(&start, &gens, 4, |candidates| {
+            let want: Move = line.next()?.parse().unwrap();
+            candidates.iter().position(|c| c.mv == want)
+        });
+        let walked: Vec<&Disagreement> = out
+            .disagreements
+            .iter()
+            .filter(|d| d.check == CheckKind::WalkedBoard)
+            .collect();
+        assert_eq!(walked.len(), 1, "{:#?}", out.disagreements);
+        assert!(
+            walked[0]
+                .detail
+                .starts_with("board walked along a0a1 e9f9 a1a2"),
+            "{}",
+            walked[0]
+        );
+        assert_eq!(walked[0].odd_one_out.as_deref(), Some("planted"));
+    }
+
+    /// Where a move leads, as every generator agrees; nowhere for a move that is not legal.
+    #[test]
+    fn consensus_play_goes_where_the_move_asked_goes() {
+        let gens = crate::generators::registry();
+        let start = Position::startpos();
+        for (mv, after) in consensus_children(&start, &gens).expect("the three agree") {
+            assert_eq!(consensus_play(&start, &gens, mv), Some(after), "{mv}");
+        }
+        assert_eq!(consensus_play(&start, &gens, "a0a5".parse().unwrap()), None);
+    }
 }
