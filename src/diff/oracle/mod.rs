@@ -512,22 +512,41 @@ mod tests {
         assert!(check_position(&pos, &[&crate::generators::naive::NaiveGen]).is_empty());
     }
 
-    /// A check each generator answers alone (its count against its own list) names a
-    /// lone generator that fails it, and no one when every generator fails it alike.
+    /// A check a generator fails alone names it, whether the generator answers the check
+    /// by itself (its count against its own list) or by comparison (a move it lists
+    /// twice); when every generator fails it alike, no one is outvoted.
     #[test]
-    fn a_self_check_names_the_lone_failure_and_not_a_shared_one() {
+    fn a_lone_failure_is_named_and_a_shared_one_is_not() {
         use crate::generators::planted::{Bug, Planted};
         let planted = Planted::new(Bug::CountShortInDoubleCheck);
-        let pos = Position::from_fen("4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b").unwrap();
-        let table: &[(&[&dyn Generator], Option<&str>)] = &[
-            (&[&planted], Some("planted")),
-            (&[&planted, &planted, &planted], None),
+        let tweaked = Tweaked(Tweak::LegalTwice);
+        let table: [(&dyn Generator, Position, CheckKind, &str); 2] = [
+            (
+                &planted,
+                Position::from_fen("4k4/2N6/9/4p4/9/9/9/9/9/3KC4 b").unwrap(),
+                CheckKind::Count,
+                "planted",
+            ),
+            (
+                &tweaked,
+                Position::startpos(),
+                CheckKind::ListedTwice,
+                "tweaked",
+            ),
         ];
-        for (gens, odd) in table {
-            let found = check_position(&pos, gens);
-            let count = found.iter().find(|d| d.check == CheckKind::Count);
-            let count = count.unwrap_or_else(|| panic!("{} generators: {found:?}", gens.len()));
-            assert_eq!(count.odd_one_out.as_deref(), *odd);
+        for (g, pos, check, name) in table {
+            for (gens, odd) in [(vec![g], Some(name)), (vec![g, g, g], None)] {
+                let found = check_position(&pos, &gens);
+                let d = found.iter().find(|d| d.check == check);
+                let d =
+                    d.unwrap_or_else(|| panic!("{check}, {} generators: {found:?}", gens.len()));
+                assert_eq!(
+                    d.odd_one_out.as_deref(),
+                    odd,
+                    "{check}, {} generators",
+                    gens.len()
+                );
+            }
         }
     }
 
@@ -893,29 +912,6 @@ mod tests {
             assert!(
                 check_position(&pos, &[&NaiveGen]).is_empty(),
                 "{fen}: the untweaked generator is right there"
-            );
-        }
-    }
-
-    /// A move listed twice by a lone generator names it, as any check a generator fails
-    /// alone does; when every generator lists it twice, no one is outvoted.
-    #[test]
-    fn a_repeat_names_a_lone_generator_and_not_a_shared_one() {
-        let tweaked = Tweaked(Tweak::LegalTwice);
-        let pos = Position::startpos();
-        let table: &[(&[&dyn Generator], Option<&str>)] = &[
-            (&[&tweaked], Some("tweaked")),
-            (&[&tweaked, &tweaked, &tweaked], None),
-        ];
-        for (gens, odd) in table {
-            let found = check_position(&pos, gens);
-            let twice = found.iter().find(|d| d.check == CheckKind::ListedTwice);
-            let twice = twice.unwrap_or_else(|| panic!("{} generators: {found:?}", gens.len()));
-            assert_eq!(
-                twice.odd_one_out.as_deref(),
-                *odd,
-                "{} generators",
-                gens.len()
             );
         }
     }
