@@ -157,6 +157,8 @@ pub(crate) struct OracleBenchDoc {
     pub seconds: f64,
     /// Positions checked per second.
     pub positions_per_second: f64,
+    /// Wall time of the second, timed run the parts come from.
+    pub timed_seconds: f64,
     /// The parts of the work, in the text table's order (parts that took no time left
     /// out).
     pub parts: Vec<OraclePart>,
