@@ -14,7 +14,7 @@
 use crate::diff::oracle::{check_position, check_position_along, Disagreement};
 use crate::generators::face::Generator;
 use crate::piece::{Color, Piece, Role};
-use crate::position::{Position, Setup};
+use crate::position::{in_palace, Position, Setup};
 use crate::square::Square;
 
 /// Kinds from simplest to most complex: a replacement must move left in this list.
@@ -110,7 +110,8 @@ fn toward_corner(sq: Square) -> Vec<Square> {
 /// never asked about `pos`: the caller already knows it fails there.
 ///
 /// When the one-step passes are stuck, two escapes from the local minimum are tried:
-/// two changes at once (remove two pieces; make one simpler and remove another), and a
+/// two changes at once (remove two pieces; make one simpler and remove another; a king
+/// in the place of a piece in its palace, the other king moved if need be), and a
 /// piece moved onto a king's file or rank (or, for an advisor or elephant, to any of its
 /// points) followed by the one-step passes, kept only if that ends with fewer pieces.
 /// Both lower the piece count, so the loop ends; the result is 1-minimal (no single
@@ -169,8 +170,11 @@ fn escape(best: &Position, still_fails: &mut impl FnMut(&Position) -> bool) -> O
     None
 }
 
-/// Two changes at once, each leaving fewer pieces: two pieces removed, or one made
-/// simpler and another removed (a cannon turned into a rook once its screen is gone).
+/// Two changes at once, each leaving fewer pieces: two pieces removed, one made
+/// simpler and another removed (a cannon turned into a rook once its screen is gone),
+/// or a king moved onto a piece's point in its palace in place of that piece (a king
+/// blocks an eye or a leg, or screens a cannon, as well as any piece does), the other
+/// king standing anywhere in its own palace so that the two need not face each other.
 fn pairs(pos: &Position) -> Vec<Setup> {
     let base = pos.setup();
     let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.role != Role::King).collect();
@@ -189,6 +193,24 @@ fn pairs(pos: &Position) -> Vec<Setup> {
                 let mut s = base.clone();
                 s.board[a.index()] = Some(Piece::new(p.color, simpler));
                 s.board[b.index()] = None;
+                out.push(s);
+            }
+        }
+    }
+    for color in [Color::Red, Color::Black] {
+        let (king, other) = (pos.king(color), pos.king(color.other()));
+        for &(a, _) in pieces.iter().filter(|(a, _)| in_palace(color, *a)) {
+            let mut moved = base.clone();
+            moved.board[a.index()] = moved.board[king.index()].take();
+            // Where the other king stands now first, then its palace's other points.
+            let stands = std::iter::once(other)
+                .chain(Square::all().filter(|&sq| sq != other && in_palace(color.other(), sq)));
+            for to in stands {
+                if moved.board[to.index()].is_some() && to != other {
+                    continue;
+                }
+                let mut s = moved.clone();
+                s.board[to.index()] = s.board[other.index()].take();
                 out.push(s);
             }
         }
@@ -352,5 +374,28 @@ mod tests {
         }
         let unchanged = shrink(&start, |_| false);
         assert_eq!(unchanged, start);
+    }
+
+    /// A bug that needs an elephant's eye blocked, found with a horse on the eye: no
+    /// one step shrinks it (the horse is the blocker, and nothing simpler may stand on
+    /// that point), but the king may block the eye in the horse's place once the other
+    /// king steps off the file the two would face on.
+    #[test]
+    fn a_king_takes_the_place_of_a_blocker() {
+        let start = Position::from_fen("3k5/9/9/9/9/9/9/4B4/3N5/3K5 w").unwrap();
+        let e2 = Square::new(4, 2).unwrap();
+        let d1 = Square::new(3, 1).unwrap();
+        let eye_blocked = |c: &Position| {
+            c.piece_at(e2) == Some(Piece::new(Color::Red, Role::Elephant))
+                && c.piece_at(d1).is_some()
+        };
+        let small = shrink(&start, eye_blocked);
+        assert_eq!(small.pieces().count(), 3, "{}", small.fen());
+        assert_eq!(
+            small.piece_at(d1),
+            Some(Piece::new(Color::Red, Role::King)),
+            "{}",
+            small.fen()
+        );
     }
 }
