@@ -143,11 +143,12 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     bar.finish();
     for f in &report.findings {
         outln!(
-            "BUG {}{}: {} (first in case {})",
+            "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
             f.signature,
             if f.known { " (known)" } else { "" },
             counted(f.hits, "hit"),
-            f.case
+            f.first_case,
+            f.found_after.as_secs_f64()
         );
         outln!("  {}", f.disagreement);
         outln!(
@@ -158,9 +159,12 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         for w in &f.witnesses {
             outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
         }
-        outln!("  original:  {}", f.original.fen());
+        outln!("  original:  {}  (case {})", f.original.fen(), f.case);
         if let Some(path) = &f.file {
             outln!("  saved:     {}", path.display());
+        }
+        for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
+            outln!("  also saved: {}", path.display());
         }
     }
     if let Some(path) = &args.write_known {

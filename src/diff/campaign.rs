@@ -5,6 +5,7 @@
 //! checks the same positions whatever the thread count, and any finding can be
 //! reproduced from the seed and case number it prints.
 
+use crate::cases::features::Coverage;
 use crate::cases::playout;
 use crate::cases::rng::Rng;
 use crate::cases::structured;
@@ -19,7 +20,6 @@ use crate::position::Position;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Where positions come from.
@@ -92,6 +92,8 @@ pub struct FuzzFinding {
     pub hits: u64,
     /// The first case that hit it: findings are listed in this order.
     pub first_case: u64,
+    /// How long into the run the batch with the first hit was checked.
+    pub found_after: Duration,
     /// The case that found the smallest witness (what `found_by` names).
     pub case: u64,
     /// The position it was found on, before minimizing.
@@ -106,6 +108,9 @@ pub struct FuzzFinding {
     pub witnesses: Vec<Position>,
     /// The corpus file of the smallest witness (or the one already there), if saving.
     pub file: Option<PathBuf>,
+    /// Every corpus file written (or already there) for this bug's witnesses, in the
+    /// order found; `file` is one of them.
+    pub saved: Vec<PathBuf>,
 }
 
 /// What a campaign did.
@@ -226,15 +231,15 @@ pub fn run(
     let started = Instant::now();
     let mut starts = structured::playout_starts().to_vec();
     starts.extend(config.extra_starts.iter().cloned());
-    let found: Mutex<Vec<FuzzFinding>> = Mutex::new(Vec::new());
-    let write_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut found: Vec<FuzzFinding> = Vec::new();
+    let mut write_errors: Vec<String> = Vec::new();
     let mut report = Report::default();
     let batch = (rayon::current_num_threads() as u64 * 16).max(16);
     let mut next = 0u64;
     loop {
         let time_up = config.duration.is_some_and(|d| started.elapsed() >= d);
         let cases_done = config.cases.is_some_and(|n| next >= n);
-        let first_found = config.stop_on_first && lock(&found).iter().any(|f| !f.known);
+        let first_found = config.stop_on_first && found.iter().any(|f| !f.known);
         if stop.load(Ordering::Relaxed) {
             report.interrupted = true;
             break;
@@ -243,39 +248,53 @@ pub fn run(
             break;
         }
         let end = config.cases.map_or(next + batch, |n| n.min(next + batch));
-        let results: Vec<crate::cases::features::Coverage> = (next..end)
+        let results: Vec<(Coverage, Option<Hit>)> = (next..end)
             .into_par_iter()
             .map(|i| {
                 let outcome = run_case(config, i, gens, &starts);
-                let mut coverage = crate::cases::features::Coverage::default();
+                let mut coverage = Coverage::default();
                 for pos in &outcome.positions {
                     coverage.add(pos);
                 }
                 // The line ended at its first disagreement; that one stands for it.
-                if let Some(d) = outcome.disagreements.into_iter().next() {
-                    if let Some(pos) = finding_position(&outcome.positions, &d) {
-                        record(config, i, &pos, &d, gens, &found, &write_errors);
-                    }
-                }
-                coverage
+                let hit = outcome.disagreements.into_iter().next().and_then(|d| {
+                    let pos = finding_position(&outcome.positions, &d)?;
+                    Some(Hit::new(i, pos, &d, gens))
+                });
+                (coverage, hit)
             })
             .collect();
-        for cov in results {
+        let mut hits = Vec::new();
+        for (cov, hit) in results {
             report.coverage.merge(&cov);
+            hits.extend(hit);
         }
+        if config.stop_on_first {
+            // The run stops at the first new bug: other new bugs the batch's cases hit
+            // are left out, while every hit of that one still offers a witness.
+            if let Some(first) = hits
+                .iter()
+                .find(|h| !h.signature.is_known(&config.known))
+                .map(|h| h.signature.clone())
+            {
+                hits.retain(|h| h.signature == first || h.signature.is_known(&config.known));
+            }
+        }
+        let now = started.elapsed();
+        record(config, hits, now, gens, &mut found, &mut write_errors);
         report.positions = report.coverage.total();
         report.cases += end - next;
         next = end;
-        progress(report.cases, lock(&found).len());
+        progress(report.cases, found.len());
     }
     report.elapsed = started.elapsed();
-    report.findings = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.findings = found;
     report.findings.sort_by_key(|f| f.first_case);
     for f in &mut report.findings {
         // The smallest witness is the finding; the others follow it.
         f.witnesses.retain(|w| *w != f.minimized);
     }
-    report.write_errors = write_errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.write_errors = write_errors;
     report
 }
 
@@ -284,94 +303,141 @@ fn finding_position(positions: &[Position], d: &Disagreement) -> Option<Position
     positions.iter().rev().find(|p| p.fen() == d.fen).cloned()
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A worker that panicked mid-push leaves the data intact enough to report.
-    m.lock().unwrap_or_else(|e| e.into_inner())
+/// A disagreement a case ended on: the position the line found it on, and the position
+/// and disagreement that show it once followed back along a walked line (and, for a
+/// symmetry finding, seen on the image).
+struct Hit {
+    case: u64,
+    original: Position,
+    shown: Position,
+    disagreement: Disagreement,
+    signature: Signature,
 }
 
-/// Counts a hit of `d` (seen on `pos` in case `case`) on its bug, and minimizes it when
-/// the bug still wants witnesses: a new bug, or one with fewer than [`WITNESSES`]. A
-/// witness smaller than the bug's smallest takes its place.
+impl Hit {
+    fn new(case: u64, original: Position, d: &Disagreement, gens: &[&dyn Generator]) -> Hit {
+        let (shown, d, _) = follow(&original, d, gens);
+        let (shown, disagreement) = through_image(&shown, &d, gens).unwrap_or((shown, d));
+        Hit {
+            case,
+            original,
+            shown,
+            signature: disagreement.signature(),
+            disagreement,
+        }
+    }
+}
+
+/// Counts a batch's hits on their bugs, in case order, and minimizes each hit of a bug
+/// that still wants witnesses (a new bug, or one with fewer than [`WITNESSES`]); a
+/// witness with fewer pieces than the bug's smallest, or as few from an earlier case,
+/// takes its place. What is kept is a function of the hits in case order alone, so a
+/// seed gives the same findings at any thread count: the hits likely to be wanted are
+/// minimized in parallel beforehand, and any other the order comes to is minimized then.
 fn record(
     config: &Config,
-    case: u64,
-    pos: &Position,
-    d: &Disagreement,
+    hits: Vec<Hit>,
+    now: Duration,
     gens: &[&dyn Generator],
-    found: &Mutex<Vec<FuzzFinding>>,
-    errors: &Mutex<Vec<String>>,
+    found: &mut Vec<FuzzFinding>,
+    errors: &mut Vec<String>,
 ) {
-    let (shown, d, _) = follow(pos, d, gens);
-    let (shown, d) = through_image(&shown, &d, gens).unwrap_or((shown, d));
-    let signature = d.signature();
-    let counted = {
-        let mut all = lock(found);
-        match all.iter_mut().find(|f| f.signature == signature) {
-            Some(f) if f.witnesses.len() >= WITNESSES => {
-                f.hits += 1;
-                return;
+    let mut likely = vec![false; hits.len()];
+    for i in 0..hits.len() {
+        let sig = &hits[i].signature;
+        let have = found
+            .iter()
+            .find(|f| f.signature == *sig)
+            .map_or(0, |f| f.witnesses.len());
+        let planned = (0..i)
+            .filter(|&j| likely[j] && hits[j].signature == *sig)
+            .count();
+        likely[i] = have + planned < WITNESSES;
+    }
+    let ahead: Vec<Option<(Position, Disagreement)>> = hits
+        .par_iter()
+        .zip(&likely)
+        .map(|(h, &want)| want.then(|| minimize(&h.shown, &h.disagreement, gens)))
+        .collect();
+    for (hit, ahead) in hits.into_iter().zip(ahead) {
+        let index = found.iter().position(|f| f.signature == hit.signature);
+        let wants = index.is_none_or(|i| found[i].witnesses.len() < WITNESSES);
+        let smallest = match ahead {
+            Some(done) => Some(done),
+            None if wants => Some(minimize(&hit.shown, &hit.disagreement, gens)),
+            None => None,
+        };
+        let index = match (index, &smallest) {
+            (Some(i), _) => i,
+            (None, Some((minimized, disagreement))) => {
+                found.push(FuzzFinding {
+                    signature: hit.signature.clone(),
+                    known: hit.signature.is_known(&config.known),
+                    hits: 0,
+                    first_case: hit.case,
+                    found_after: now,
+                    case: hit.case,
+                    original: hit.original.clone(),
+                    original_disagreement: hit.disagreement.clone(),
+                    minimized: minimized.clone(),
+                    disagreement: disagreement.clone(),
+                    witnesses: Vec::new(),
+                    file: None,
+                    saved: Vec::new(),
+                });
+                found.len() - 1
             }
-            Some(f) => {
-                f.hits += 1;
-                true
-            }
-            None => false,
+            // A new bug always wants a witness.
+            (None, None) => continue,
+        };
+        let f = &mut found[index];
+        f.hits += 1;
+        f.first_case = f.first_case.min(hit.case);
+        if let Some((minimized, disagreement)) = smallest {
+            add_witness(config, f, &hit, minimized, disagreement, errors);
         }
-    };
-    let (minimized, disagreement) = minimize(&shown, &d, gens);
-    let known = signature.is_known(&config.known);
-    let mut all = lock(found);
-    let index = match all.iter().position(|f| f.signature == signature) {
-        Some(i) => {
-            // Another worker found the same bug meanwhile.
-            all[i].hits += u64::from(!counted);
-            i
-        }
-        None => {
-            all.push(FuzzFinding {
-                signature,
-                known,
-                hits: 1,
-                first_case: case,
-                case,
-                original: pos.clone(),
-                original_disagreement: d.clone(),
-                minimized: minimized.clone(),
-                disagreement: disagreement.clone(),
-                witnesses: Vec::new(),
-                file: None,
-            });
-            all.len() - 1
-        }
-    };
-    let f = &mut all[index];
-    f.first_case = f.first_case.min(case);
+    }
+}
+
+/// Adds a minimized witness of `f`'s bug, from `hit`, and saves it to the corpus.
+fn add_witness(
+    config: &Config,
+    f: &mut FuzzFinding,
+    hit: &Hit,
+    minimized: Position,
+    disagreement: Disagreement,
+    errors: &mut Vec<String>,
+) {
     if f.witnesses.contains(&minimized) || f.witnesses.len() >= WITNESSES {
         return;
     }
     f.witnesses.push(minimized.clone());
-    let smaller = minimized.pieces().count() < f.minimized.pieces().count();
+    let size = |p: &Position| p.pieces().count();
+    let smaller = (size(&minimized), hit.case) < (size(&f.minimized), f.case);
     if smaller {
-        f.case = case;
-        f.original = pos.clone();
-        f.original_disagreement = d.clone();
+        f.case = hit.case;
+        f.original = hit.original.clone();
+        f.original_disagreement = hit.disagreement.clone();
         f.minimized = minimized;
         f.disagreement = disagreement.clone();
     }
     let Some(dir) = &config.corpus else { return };
     let how = format!(
-        "xqdiff fuzz --seed {} (case {case}, source {:?})",
-        config.seed, config.source
+        "xqdiff fuzz --seed {} (case {}, source {:?})",
+        config.seed, hit.case, config.source
     );
-    match Case::from_disagreement(&disagreement, &pos.fen(), &how) {
+    match Case::from_disagreement(&disagreement, &hit.original.fen(), &how) {
         Ok(c) => match write_case(dir, &c) {
             Ok((path, _)) => {
                 if smaller || f.file.is_none() {
-                    f.file = Some(path);
+                    f.file = Some(path.clone());
+                }
+                if !f.saved.contains(&path) {
+                    f.saved.push(path);
                 }
             }
-            Err(e) => lock(errors).push(format!("{}: {e}", dir.display())),
+            Err(e) => errors.push(format!("{}: {e}", dir.display())),
         },
-        Err(e) => lock(errors).push(format!("minimized FEN unreadable: {e}")),
+        Err(e) => errors.push(format!("minimized FEN unreadable: {e}")),
     }
 }

@@ -19,7 +19,7 @@ pub use walk::{
     WALK_PLIES,
 };
 
-use crate::diff::signature::{Lists, Signature};
+use crate::diff::signature::{Lists, Signature, STALE_BOARD};
 use crate::generators::face::{Generator, Probe};
 use crate::moves::Move;
 use crate::position::Position;
@@ -113,6 +113,17 @@ impl CheckKind {
     }
 }
 
+impl CheckKind {
+    /// The check's name in a [`Signature`]: its own, but [`STALE_BOARD`] for the two
+    /// checks that see state a used board keeps and the squares do not show.
+    pub const fn signature_name(self) -> &'static str {
+        match self {
+            CheckKind::ReusedBoard | CheckKind::WalkedBoard => STALE_BOARD,
+            _ => self.as_str(),
+        }
+    }
+}
+
 impl fmt::Display for CheckKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -172,7 +183,7 @@ impl Disagreement {
     /// Which bug this is, independent of the position: the check, the odd one out (or
     /// `none`), and for the move lists the class of the moves that differ.
     pub fn signature(&self) -> Signature {
-        let check = self.check.as_str();
+        let check = self.check.signature_name();
         let side = self.odd_one_out.as_deref().unwrap_or("none");
         let lists = matches!(
             self.check,
