@@ -14,6 +14,9 @@ for a mutant replaces an earlier one's.
 `--list FILE` is `cargo mutants --list` of the code the table is about: outcomes of
 mutants no longer in it (the code changed between passes) are dropped, and a mutant in
 it that no folder has an outcome for is counted as not run, which `check` also fails.
+Code added above a mutant moves its line: where a file has as many mutants of one kind
+(its name without line and column) in the list as outcomes, they are paired in line
+order, so a later pass need only test the mutants of the new code.
 
 A survivor is justified by a line of the "Survivors" section of docs/mutation.md that
 starts with the mutant in backquotes, without its line and column (they move with
@@ -73,15 +76,30 @@ def justified(text):
     return found
 
 
+def position(name):
+    """A mutant's file, line and column, for ordering."""
+    m = re.match(r"^([^:]+):(\d+):(\d+):", name)
+    return (m.group(1), int(m.group(2)), int(m.group(3))) if m else (name, 0, 0)
+
+
 def current(last, listing):
     """The outcomes of the mutants in `cargo mutants --list`, "not run" for the rest."""
     if listing is None:
         return last
     names = [line.strip() for line in Path(listing).read_text().splitlines() if line.strip()]
-    return {
-        n: last.get(n, (n.split(":", 1)[0], "not run"))
-        for n in names
-    }
+    listed, known = {}, {}
+    for n in sorted(names, key=position):
+        listed.setdefault(key(n), []).append(n)
+    for n in sorted(last, key=position):
+        known.setdefault(key(n), []).append(n)
+    out = {}
+    for k, now in listed.items():
+        before = known.get(k, [])
+        if len(before) == len(now):
+            out.update({n: last[b] for n, b in zip(now, before)})
+        else:
+            out.update({n: last.get(n, (n.split(":", 1)[0], "not run")) for n in now})
+    return out
 
 
 def table(last):
