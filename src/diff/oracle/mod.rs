@@ -111,9 +111,7 @@ impl CheckKind {
             CheckKind::ColorSwap => "color-swap",
         }
     }
-}
 
-impl CheckKind {
     /// The check's name in a [`Signature`]: its own, but [`STALE_BOARD`] for the two
     /// checks that see state a used board keeps and the squares do not show.
     pub const fn signature_name(self) -> &'static str {
