@@ -111,7 +111,8 @@ fn toward_corner(sq: Square) -> Vec<Square> {
 ///
 /// When the one-step passes are stuck, two escapes from the local minimum are tried:
 /// two changes at once (remove two pieces; make one simpler and remove another; a king
-/// in the place of a piece in its palace, the other king moved if need be), and a
+/// in the place of a piece in its palace, the other king moved if need be; a piece
+/// removed and a king moved within its palace), and a
 /// piece moved onto a king's file or rank (or, for an advisor or elephant, to any of its
 /// points) followed by the one-step passes, kept only if that ends with fewer pieces.
 /// Both lower the piece count, so the loop ends; the result is 1-minimal (no single
@@ -172,9 +173,11 @@ fn escape(best: &Position, still_fails: &mut impl FnMut(&Position) -> bool) -> O
 
 /// Two changes at once, each leaving fewer pieces: two pieces removed, one made
 /// simpler and another removed (a cannon turned into a rook once its screen is gone),
-/// or a king moved onto a piece's point in its palace in place of that piece (a king
+/// a king moved onto a piece's point in its palace in place of that piece (a king
 /// blocks an eye or a leg, or screens a cannon, as well as any piece does), the other
-/// king standing anywhere in its own palace so that the two need not face each other.
+/// king standing anywhere in its own palace so that the two need not face each other,
+/// or a piece removed and a king moved anywhere in its palace (the piece stood only
+/// between the two kings).
 fn pairs(pos: &Position) -> Vec<Setup> {
     let base = pos.setup();
     let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.role != Role::King).collect();
@@ -212,6 +215,16 @@ fn pairs(pos: &Position) -> Vec<Setup> {
                 let mut s = moved.clone();
                 s.board[to.index()] = s.board[other.index()].take();
                 out.push(s);
+            }
+        }
+        for &(a, _) in &pieces {
+            for to in Square::all().filter(|&sq| in_palace(color, sq) && sq != king) {
+                let mut s = base.clone();
+                s.board[a.index()] = None;
+                if s.board[to.index()].is_none() {
+                    s.board[to.index()] = s.board[king.index()].take();
+                    out.push(s);
+                }
             }
         }
     }
@@ -374,6 +387,30 @@ mod tests {
         }
         let unchanged = shrink(&start, |_| false);
         assert_eq!(unchanged, start);
+    }
+
+    /// A bug that needs a red rook on g3 next to a black horse on h3 with Red's king on
+    /// f2, found with Black's king on f9 and an advisor between the kings only to keep
+    /// them apart: removing the advisor alone leaves the kings facing, so the black king
+    /// must step off the file in the same change.
+    #[test]
+    fn a_piece_that_only_parts_the_kings_goes_with_a_king_step() {
+        let start = Position::from_fen("5k3/9/5a3/9/9/9/6Rn1/5K3/3nA4/9 w").unwrap();
+        let at = |fen_sq: &str| -> Square {
+            let b = fen_sq.as_bytes();
+            Square::new(b[0] - b'a', b[1] - b'0').unwrap()
+        };
+        let needed = [
+            ("g3", Piece::new(Color::Red, Role::Rook)),
+            ("h3", Piece::new(Color::Black, Role::Horse)),
+            ("f2", Piece::new(Color::Red, Role::King)),
+            ("d1", Piece::new(Color::Black, Role::Horse)),
+            ("e1", Piece::new(Color::Red, Role::Advisor)),
+        ];
+        let needs = |c: &Position| needed.iter().all(|&(sq, p)| c.piece_at(at(sq)) == Some(p));
+        let small = shrink(&start, needs);
+        assert_eq!(small.pieces().count(), 6, "{}", small.fen());
+        assert!(small.piece_at(at("f7")).is_none(), "{}", small.fen());
     }
 
     /// A bug that needs an elephant's eye blocked, found with a horse on the eye: no
