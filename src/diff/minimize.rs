@@ -389,10 +389,10 @@ mod tests {
         assert_eq!(unchanged, start);
     }
 
-    /// A bug that needs a red rook on g3 next to a black horse on h3 with Red's king on
-    /// f2, found with Black's king on f9 and an advisor between the kings only to keep
-    /// them apart: removing the advisor alone leaves the kings facing, so the black king
-    /// must step off the file in the same change.
+    /// A bug that needs five pieces where they stand (Red's king on f2 among them),
+    /// found with Black's king on f9 and an advisor on f7 only to keep the kings apart:
+    /// removing the advisor alone leaves them facing, so Black's king must step off the
+    /// file in the same change.
     #[test]
     fn a_piece_that_only_parts_the_kings_goes_with_a_king_step() {
         let start = Position::from_fen("5k3/9/5a3/9/9/9/6Rn1/5K3/3nA4/9 w").unwrap();
