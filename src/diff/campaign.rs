@@ -16,7 +16,7 @@ use crate::diff::oracle::{
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
-use crate::position::Position;
+use crate::position::{Position, Setup};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -168,6 +168,15 @@ pub fn run_case(
     } else {
         let len = rng.below(3 * 32 + 4) as usize;
         let start = structured::from_bytes(&rng.bytes(len));
+        // Move counters other than "0 1", which playouts and the corpus never have: a
+        // generator that drops or cuts them on load or read-back shows here.
+        let (halfmoves, fullmoves) = (rng.below(120) as u32, 1 + rng.below(300) as u32);
+        let start = Position::new(Setup {
+            halfmoves,
+            fullmoves,
+            ..start.setup().clone()
+        })
+        .unwrap_or(start);
         let mut line = Rng::new(line_seed(&start));
         check_line(&start, gens, WALK_PLIES, |c| {
             Some(line.below(c.len() as u64) as usize)
@@ -439,5 +448,30 @@ fn add_witness(
             Err(e) => errors.push(format!("{}: {e}", dir.display())),
         },
         Err(e) => errors.push(format!("minimized FEN unreadable: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Playouts and the corpus start at "0 1"; arbitrary cases start anywhere in a
+    /// game, so a generator that loses the counters on load or read-back is seen.
+    #[test]
+    fn arbitrary_cases_start_with_the_counters_of_a_game_in_progress() {
+        let gens = crate::generators::registry();
+        let config = Config {
+            seed: 1,
+            source: Source::Arbitrary,
+            ..Config::default()
+        };
+        let starts = structured::playout_starts();
+        let counters: std::collections::BTreeSet<(u32, u32)> = (0..20)
+            .map(|i| {
+                let start = &run_case(&config, i, &gens, starts).positions[0];
+                (start.setup().halfmoves, start.setup().fullmoves)
+            })
+            .collect();
+        assert!(counters.len() > 10, "{counters:?}");
     }
 }

@@ -5,9 +5,10 @@
 //!
 //! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
 //! simpler kind; move a piece one step toward its nearest corner; give Red the move (or
-//! turn the board so Red has it). Every accepted step lowers (piece count, complexity,
-//! distance to corners, side), so the loop ends; candidates are tried in a fixed order,
-//! so the result is deterministic. At a fixed point, escapes from the local minimum
+//! turn the board so Red has it); set the move counters to a fresh game's. Every accepted
+//! step lowers (piece count, complexity, distance to corners, side, counters), so the
+//! loop ends; candidates are tried in a fixed order, so the result is deterministic. At
+//! a fixed point, escapes from the local minimum
 //! ([`shrink`]) look for fewer pieces by two changes at once or a piece moved onto a
 //! king's line.
 
@@ -65,6 +66,14 @@ fn candidates(pos: &Position) -> Vec<Setup> {
                 out.push(s);
             }
         }
+    }
+    if (base.halfmoves, base.fullmoves) != (0, 1) {
+        // Counters a bug does not need read as a fresh game's.
+        out.push(Setup {
+            halfmoves: 0,
+            fullmoves: 1,
+            ..base.clone()
+        });
     }
     if base.turn == Color::Black {
         out.push(Setup {
@@ -387,6 +396,16 @@ mod tests {
         }
         let unchanged = shrink(&start, |_| false);
         assert_eq!(unchanged, start);
+    }
+
+    /// Counters a bug does not need go back to "0 1"; a bug in the counters keeps them.
+    #[test]
+    fn counters_are_kept_only_when_the_bug_needs_them() {
+        let start = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 37 58").unwrap();
+        let plain = shrink(&start, |c| c.pieces().count() >= 2);
+        assert_eq!(plain.fen(), "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        let clock = shrink(&start, |c| c.setup().halfmoves == 37);
+        assert_eq!(clock.fen(), "3k5/9/9/9/9/9/9/9/9/4K4 w - - 37 58");
     }
 
     /// A bug that needs five pieces where they stand (Red's king on f2 among them),
