@@ -264,6 +264,18 @@ impl Position {
         }
     }
 
+    /// The same position with other move counters: valid whenever `self` is, since no
+    /// rule of the domain reads the counters.
+    pub fn with_counters(&self, halfmoves: u32, fullmoves: u32) -> Position {
+        Position {
+            setup: Setup {
+                halfmoves,
+                fullmoves,
+                ..self.setup.clone()
+            },
+        }
+    }
+
     /// The square of `color`'s king (a valid position always has one).
     pub fn king(&self, color: Color) -> Square {
         self.setup

@@ -16,7 +16,7 @@ use crate::diff::oracle::{
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
-use crate::position::{Position, Setup};
+use crate::position::Position;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -171,12 +171,7 @@ pub fn run_case(
         // Move counters other than "0 1", which playouts and the corpus never have: a
         // generator that drops or cuts them on load or read-back shows here.
         let (halfmoves, fullmoves) = (rng.below(120) as u32, 1 + rng.below(300) as u32);
-        let start = Position::new(Setup {
-            halfmoves,
-            fullmoves,
-            ..start.setup().clone()
-        })
-        .unwrap_or(start);
+        let start = start.with_counters(halfmoves, fullmoves);
         let mut line = Rng::new(line_seed(&start));
         check_line(&start, gens, WALK_PLIES, |c| {
             Some(line.below(c.len() as u64) as usize)

@@ -226,8 +226,9 @@ fn pairs(pos: &Position) -> Vec<Setup> {
                 out.push(s);
             }
         }
+        // The piece's own point is the loop above's (the king in its place).
         for &(a, _) in &pieces {
-            for to in Square::all().filter(|&sq| in_palace(color, sq) && sq != king) {
+            for to in Square::all().filter(|&sq| in_palace(color, sq) && sq != king && sq != a) {
                 let mut s = base.clone();
                 s.board[a.index()] = None;
                 if s.board[to.index()].is_none() {

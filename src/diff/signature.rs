@@ -179,13 +179,14 @@ impl Signature {
     /// checks shared one name may give either of the old ones.
     pub fn is_known(&self, known: &[String]) -> bool {
         let text = self.to_string();
-        let older = |old: &str| match text.strip_prefix(STALE_BOARD) {
-            Some(rest) => format!("{old}{rest}"),
-            None => text.clone(),
+        let older: Vec<String> = match text.strip_prefix(STALE_BOARD) {
+            Some(rest) => ["reused-board", "walked-board"]
+                .iter()
+                .map(|old| format!("{old}{rest}"))
+                .collect(),
+            None => Vec::new(),
         };
-        known
-            .iter()
-            .any(|k| *k == text || *k == older("reused-board") || *k == older("walked-board"))
+        known.iter().any(|k| *k == text || older.contains(k))
     }
 
     /// Whether a move of this class is made by `role` (a signature without a class,
