@@ -136,6 +136,71 @@ impl Observer for StopDuringFuzz<'_> {
 /// The fuzz phase stops with what it has and says it was interrupted; the phase after
 /// it was asked for and did not run, which is not the same as not asked for (the
 /// engine's `skipped`); and the run is interrupted, not passed.
+/// `--known` means the same in every phase: a planted bug fails perft, replay, fuzz and
+/// metamorphic; with every signature the first run found passed back as known, the
+/// same run passes, and each of those phases lists the bug as known.
+#[test]
+fn a_known_bug_is_known_in_every_phase() {
+    for bug in [Bug::CannonCannotCapture, Bug::HorseLegIgnored] {
+        let planted = Planted::new(bug);
+        let run = |known: &[String]| {
+            let mut config = Config::new(11);
+            config.generators = vec![&MailboxGen as &dyn Generator, &BitboardGen, &planted];
+            config.max_nodes = 20_000;
+            config.fuzz_time = Duration::from_secs(1);
+            config.save = false;
+            config.known = known.iter().collect();
+            check::run(&config, &Quiet, &AtomicBool::new(false)).expect("check runs")
+        };
+        let first = run(&[]);
+        assert_eq!(first.status(), Status::Failed, "{bug:?}");
+        let known: Vec<String> = first
+            .disagreements
+            .iter()
+            .filter_map(|d| d.signature.clone())
+            .collect();
+        let phases = [check::PERFT, check::REPLAY, check::FUZZ, check::METAMORPHIC];
+        for phase in phases {
+            assert_eq!(
+                phase_status(&first, phase),
+                Some(Status::Failed),
+                "{bug:?} {phase}"
+            );
+        }
+        let again = run(&known);
+        let new: Vec<String> = again
+            .disagreements
+            .iter()
+            .filter(|d| !d.known)
+            .map(|d| format!("{}: {:?} {}", d.phase, d.signature, d.detail))
+            .collect();
+        assert!(
+            new.is_empty(),
+            "{bug:?}: not known in the second run: {new:#?}"
+        );
+        let statuses: Vec<(String, Status, Option<String>)> = again
+            .phases
+            .iter()
+            .map(|p| (p.name.clone(), p.status, p.message.clone()))
+            .collect();
+        assert_eq!(again.status(), Status::Passed, "{bug:?}: {statuses:#?}");
+        for phase in phases {
+            assert_eq!(
+                phase_status(&again, phase),
+                Some(Status::Passed),
+                "{bug:?} {phase}"
+            );
+            assert!(
+                again
+                    .disagreements
+                    .iter()
+                    .any(|d| d.phase == phase && d.known),
+                "{bug:?}: {phase} lists no known bug"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_stop_request_ends_the_fuzz_phase_and_the_rest_do_not_run() {
     let mut config = Config::new(3);

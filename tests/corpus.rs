@@ -29,7 +29,11 @@ fn corpus_replays_clean() {
     assert!(
         r.unmet.is_empty(),
         "unmet expectations:\n{}",
-        r.unmet.join("\n")
+        r.unmet
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     // A replay that quietly found no files would pass the checks above.
     let hand_made = load_dir(&dir)

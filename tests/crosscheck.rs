@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use xqdiff::diff::corpus::{load_dir, replay, Case};
 use xqdiff::diff::descent;
+use xqdiff::diff::finding::{Findings, Settings};
 use xqdiff::diff::oracle::{check_position, CheckKind};
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{mailbox::MailboxGen, naive::NaiveGen, registry};
@@ -448,13 +449,20 @@ fn perft_disagreement_descends_minimizes_and_saves() {
             planted.perft(&root, depth),
             "{bug:?}"
         );
-        let f = descent::explain(&root, depth, &engines, None, None)
+        let mut findings = Findings::new(Settings {
+            save: Some(dir.0.clone()),
+            ..Settings::default()
+        });
+        let index = descent::explain_into(&mut findings, 0, &root, depth, &engines, None, None)
             .unwrap_or_else(|| panic!("{bug:?}: no descent"));
+        let f = findings.list()[index].clone();
+        let (from, path) = f.origin.path.clone().expect("a descent has a path");
+        assert_eq!(from, root, "{bug:?}");
         let mut pos = root.clone();
-        for &mv in &f.descent.path {
+        for &mv in &path {
             pos = play(&pos, mv);
         }
-        assert_eq!(pos, f.descent.position, "{bug:?}");
+        assert_eq!(pos, f.origin.position, "{bug:?}");
         assert!(
             f.minimized.pieces().count() <= 5,
             "{bug:?}: {}",
@@ -474,11 +482,10 @@ fn perft_disagreement_descends_minimizes_and_saves() {
                 );
             }
         }
-        let (file, new) = f.save(&dir.0, "tests/crosscheck.rs").unwrap();
-        assert!(new);
+        let file = f.file.clone().expect("saved");
         let case = Case::parse(&std::fs::read_to_string(&file).unwrap(), &file).unwrap();
         assert_eq!(case.position, f.minimized);
-        let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
+        let path: Vec<String> = path.iter().map(Move::to_string).collect();
         let path = if path.is_empty() {
             "(root)".to_owned()
         } else {
@@ -561,7 +568,7 @@ fn a_split_consensus_is_reported_as_ours() {
     let ours = report.ours.first().expect("reported");
     let f = ours.finding.as_ref().expect("descended");
     assert!(f.minimized.pieces().count() <= 5, "{}", f.minimized.fen());
-    let file = ours.file.as_ref().expect("saved");
+    let file = f.file.as_ref().expect("saved");
     assert_eq!(file.parent(), Some(dir.0.as_path()));
     let failing = replay(&dir.0, &consensus).unwrap();
     assert_eq!(failing.failures.len(), 1);

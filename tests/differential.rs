@@ -24,7 +24,7 @@ fn seeded_campaign_finds_no_disagreement() {
         let found: Vec<String> = report
             .findings
             .iter()
-            .map(|f| format!("{} (from {})", f.disagreement, f.original.fen()))
+            .map(|f| format!("{} (from {})", f.disagreement, f.origin.position.fen()))
             .collect();
         assert!(found.is_empty(), "{source:?}: {}", found.join("\n"));
     }

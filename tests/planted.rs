@@ -274,9 +274,9 @@ fn every_planted_bug_is_found_and_minimized() {
         let pieces = f.minimized.pieces().count();
         summary.push(format!(
             "{bug:?}: case {}, {} {} -> {pieces} pieces: {}",
-            f.case,
+            f.origin.order,
             f.disagreement.check,
-            f.original.pieces().count(),
+            f.origin.position.pieces().count(),
             f.minimized.fen()
         ));
         assert_eq!(
@@ -356,13 +356,13 @@ fn a_seed_gives_the_same_findings_at_any_thread_count() {
             .findings
             .iter()
             .map(|f| {
-                let also: Vec<String> = f.witnesses.iter().map(|w| w.fen()).collect();
+                let also: Vec<String> = f.others().map(|w| w.fen()).collect();
                 format!(
                     "{}: {} hits, first in case {}, smallest from case {}: {} also {also:?}",
                     f.signature,
                     f.hits,
-                    f.first_case,
-                    f.case,
+                    f.first,
+                    f.origin.order,
                     f.minimized.fen()
                 )
             })
@@ -411,7 +411,7 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
             seed: 5,
             cases: Some(1500),
             duration: None,
-            known,
+            known: known.into_iter().collect(),
             ..Config::default()
         };
         campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {})
@@ -446,7 +446,7 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
         );
         assert!(f.minimized.pieces().count() <= 4, "{}", f.minimized.fen());
         assert!(f.hits > 1, "{}: {} hits", f.signature, f.hits);
-        assert!(f.witnesses.len() < campaign::WITNESSES);
+        assert!(f.others().count() < campaign::WITNESSES);
         assert!(!f.known);
     }
     let horse = vec!["pseudo-legal/planted/extra-horse-leg".to_owned()];

@@ -59,6 +59,7 @@ fn perft_row(label: &str, fen: &str, depth: u32, engines: &[&dyn Generator]) -> 
                 PerftResult::measured(g.name(), n, t.elapsed())
             })
             .collect(),
+        known: false,
     }
 }
 
@@ -89,7 +90,7 @@ fn run_report(engines: &[&dyn Generator], positions: &[(&str, bool)]) -> Report 
         ..Config::default()
     };
     let fuzz = campaign::run(&config, engines, &AtomicBool::new(false), &|_, _| {});
-    report.add_fuzz("fuzz", &fuzz, &config);
+    report.add_fuzz("fuzz", &fuzz);
 
     for &(fen, minimize) in positions {
         let pos = Position::from_fen(fen).unwrap();
@@ -403,11 +404,13 @@ fn full_report() -> Report {
     let replay = xqdiff::diff::corpus::replay(std::path::Path::new("corpus"), &engines)
         .expect("the repository's corpus");
     assert!(!replay.failures.is_empty());
+    let found = xqdiff::diff::finding::replayed(&replay, &Default::default(), &engines);
     report.add_replay(
         "corpus",
         &xqdiff::diff::corpus::Source::Dir("corpus".into()),
         &replay,
         t.elapsed(),
+        &found,
     );
     report.phases.push(Phase::finished(
         "metamorphic",
@@ -416,6 +419,7 @@ fn full_report() -> Report {
             positions: 12,
             transforms: vec!["mirror".into(), "color-swap".into()],
             failures: 0,
+            known: 0,
         }),
     ));
     report.phases.push(Phase::finished(
@@ -435,6 +439,7 @@ fn full_report() -> Report {
                 subject: Some(1920),
                 seconds: 0.25,
                 error: None,
+                known: false,
             }],
         }),
     ));
@@ -867,7 +872,7 @@ fn each_distinct_bug_is_one_card_with_its_count() {
     };
     let fuzz = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
     let mut report = Report::new();
-    report.add_fuzz("fuzz", &fuzz, &config);
+    report.add_fuzz("fuzz", &fuzz);
     let page = html::render(&report, &RenderOptions { latin: true });
     let doc = Html::parse_document(&page);
     let cards: Vec<ElementRef> = doc.select(&sel("article.disagreement")).collect();

@@ -147,7 +147,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             f.signature,
             if f.known { " (known)" } else { "" },
             counted(f.hits, "hit"),
-            f.first_case,
+            f.first,
             f.found_after.as_secs_f64()
         );
         outln!("  {}", f.disagreement);
@@ -156,10 +156,15 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             f.minimized.fen(),
             f.minimized.pieces().count()
         );
-        for w in &f.witnesses {
+        for w in f.others() {
             outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
         }
-        outln!("  original:  {}  (case {})", f.original.fen(), f.case);
+        outln!(
+            "  original:  {}  (case {})",
+            f.origin.position.fen(),
+            f.origin.order
+        );
+        outln!("  reproduce: {}", f.origin.provenance);
         if let Some(path) = &f.file {
             outln!("  saved:     {}", path.display());
         }
@@ -195,7 +200,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     args.json.emit_report(&{
         let mut doc = report_of(&engines);
         doc.seed = Some(seed);
-        doc.add_fuzz(FUZZ, &report, &config);
+        doc.add_fuzz(FUZZ, &report);
         doc
     })?;
     if let Some(sig) = signals::received() {

@@ -1,12 +1,13 @@
 //! `xqdiff minimize`: shrink a disagreeing position and save it to the corpus.
 
 use super::json::report_of;
-use super::out::outln;
+use super::out::{errln, outln};
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
-use crate::diff::corpus::{write_case, Case};
-use crate::diff::minimize::minimize_first;
+use crate::diff::finding::{Findings, Provenance, Settings, Sighting};
+use crate::diff::oracle::check_position_along;
 use crate::generators::registry;
 use crate::job::report::Dispute;
+use crate::moves::Move;
 use crate::position::Position;
 use std::path::PathBuf;
 
@@ -25,6 +26,10 @@ pub struct MinimizeArgs {
         conflicts_with = "from_artifact"
     )]
     fen: Option<String>,
+    /// Walk the boards along these moves (ICCS, space-separated) from the position, as
+    /// a `walked-board` finding was found: a board that goes wrong only along a line.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    walk: Option<String>,
     /// A libFuzzer crash file of the `differential` target: its bytes are decoded by the
     /// same structured generator the target uses.
     #[arg(long, value_name = "FILE")]
@@ -52,8 +57,10 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             CorpusUse::Writes,
         )?)
     };
-    let (pos, how) = match (&args.fen, &args.from_artifact) {
-        (Some(fen), _) => (Position::from_fen(fen)?, "xqdiff minimize --fen".to_owned()),
+    // Either way the finding's provenance is the position itself, which reproduces it
+    // without the artifact file.
+    let pos = match (&args.fen, &args.from_artifact) {
+        (Some(fen), _) => Position::from_fen(fen)?,
         (None, Some(path)) => {
             // A fuzz artifact is a few kilobytes; the bound keeps /dev/zero out.
             let bytes =
@@ -61,16 +68,25 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
                     path: path.clone(),
                     source,
                 })?;
-            (
-                crate::cases::structured::from_bytes(&bytes),
-                format!("libFuzzer artifact {}", path.display()),
-            )
+            crate::cases::structured::from_bytes(&bytes)
         }
         (None, None) => return Err(CliError::Usage("give --fen or --from-artifact".into())),
     };
+    let line = match &args.walk {
+        Some(text) => text
+            .split_whitespace()
+            .map(|m| m.parse())
+            .collect::<Result<Vec<Move>, _>>()
+            .map_err(|e| CliError::Usage(format!("--walk: {e}")))?,
+        None => Vec::new(),
+    };
     let engines = registry();
     outln!("position   {}", pos.fen());
-    let Some((small, d)) = minimize_first(&pos, &engines) else {
+    let walk = (!line.is_empty()).then_some(line.as_slice());
+    let Some(first) = check_position_along(&pos, &engines, walk)
+        .into_iter()
+        .next()
+    else {
         outln!(
             "all {} generators agree on this position: nothing to minimize",
             engines.len()
@@ -78,31 +94,44 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         args.json.emit_report(&report_of(&engines))?;
         return Ok(Outcome::Agree);
     };
+    let mut findings = Findings::new(Settings {
+        save: corpus.and_then(|c| save_dir(&c, false)),
+        ..Settings::default()
+    });
+    let provenance = Provenance::position(&pos, &line);
+    findings.record(
+        vec![Sighting {
+            order: 0,
+            position: pos.clone(),
+            disagreement: first,
+            provenance,
+            path: None,
+            depth: None,
+            after: Default::default(),
+        }],
+        &engines,
+    );
+    for e in &findings.write_errors {
+        errln!("xqdiff: could not save the case: {e}");
+    }
+    let Some(f) = findings.list().first() else {
+        unreachable!("one sighting is one finding");
+    };
     outln!(
         "minimized  {}  ({} pieces)",
-        small.fen(),
-        small.pieces().count()
+        f.minimized.fen(),
+        f.minimized.pieces().count()
     );
-    outln!("{d}");
-    let mut dispute = Dispute::from_oracle(MINIMIZE, &d)
-        .with_original(&pos.fen())
-        .with_found_by(&how);
-    if let Some(dir) = corpus.and_then(|c| save_dir(&c, false)) {
-        let case = Case::from_disagreement(&d, &pos.fen(), &how)?;
-        let (path, new) = write_case(&dir, &case).map_err(|source| CliError::Io {
-            path: dir.clone(),
-            source,
-        })?;
-        outln!(
-            "{} {}",
-            if new { "saved" } else { "already in corpus:" },
-            path.display()
-        );
-        dispute = dispute.with_corpus_file(&path);
+    outln!("{}", f.disagreement);
+    outln!("signature  {}", f.signature);
+    if let Some(path) = &f.file {
+        outln!("saved      {}", path.display());
     }
     args.json.emit_report(&{
         let mut report = report_of(&engines);
-        report.disagreements.push(dispute);
+        report
+            .disagreements
+            .push(Dispute::from_finding(MINIMIZE, f));
         report
     })?;
     Ok(Outcome::Disagree)

@@ -457,16 +457,15 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
 }
 
 /// The signatures a `--known FILE` lists (none without the flag).
-fn load_known(path: Option<&Path>) -> Result<Vec<String>, CliError> {
+fn load_known(path: Option<&Path>) -> Result<crate::diff::finding::Known, CliError> {
     let Some(path) = path else {
-        return Ok(Vec::new());
+        return Ok(crate::diff::finding::Known::default());
     };
     let text = read_input(path, INPUT_LIMIT)?;
-    let known = crate::diff::signature::parse_known(&text).map_err(|source| CliError::Known {
+    crate::diff::finding::Known::parse(&text).map_err(|source| CliError::Known {
         path: path.to_owned(),
         source,
-    })?;
-    Ok(known.into_iter().map(|(sig, _)| sig).collect())
+    })
 }
 
 /// Writes the signatures of a run to `--write-known FILE`, each with a note.

@@ -8,11 +8,12 @@ use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::descent;
+use crate::diff::finding::{Findings, Settings};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
 use crate::job::check::perft::{self, SuiteJob};
-use crate::job::check::{disputes, Observer, Unit, PERFT};
+use crate::job::check::{Observer, Unit, PERFT};
 use crate::job::report::{
     counted, Dispute, PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, Report, Status,
 };
@@ -93,6 +94,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
             max_depth: args.depth,
             max_nodes: args.max_nodes.unwrap_or(u64::MAX),
             save_dir: save.as_deref(),
+            known: &Default::default(),
         };
         return pool.install(|| run_suite(&job, read_only, args.json));
     }
@@ -103,11 +105,9 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         Some(fen) => Position::from_fen(fen)?,
         None => Position::startpos(),
     };
-    let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", pos.fen());
     let investigation = Investigation {
         save: save.as_deref(),
         read_only,
-        found_by: &found_by,
     };
     let (outcome, report) =
         pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation));
@@ -122,8 +122,6 @@ struct Investigation<'a> {
     save: Option<&'a Path>,
     /// Saving was wanted, but the corpus is the read-only built-in copy.
     read_only: bool,
-    /// The command, for the case's notes.
-    found_by: &'a str,
 }
 
 impl Investigation<'_> {
@@ -143,9 +141,21 @@ impl Investigation<'_> {
             bar.update(done, total);
             bar.message(format!("{ply} plies down"));
         };
-        let found = descent::explain(pos, depth, generators, Some(&known), Some(&report));
+        let mut findings = Findings::new(Settings {
+            save: self.save.map(Path::to_path_buf),
+            ..Settings::default()
+        });
+        let found = descent::explain_into(
+            &mut findings,
+            0,
+            pos,
+            depth,
+            generators,
+            Some(&known),
+            Some(&report),
+        );
         bar.finish();
-        let Some(f) = found else {
+        let Some(f) = found.and_then(|i| findings.list().get(i)) else {
             outln!(
                 "descent: the divides differ, but no position on the way shows a \
                  disagreement when asked afresh: a generator's answers depend on more \
@@ -153,7 +163,12 @@ impl Investigation<'_> {
             );
             return None;
         };
-        let path: Vec<String> = f.descent.path.iter().map(Move::to_string).collect();
+        let path: Vec<String> = f
+            .origin
+            .path
+            .iter()
+            .flat_map(|(_, moves)| moves.iter().map(Move::to_string))
+            .collect();
         outln!(
             "descent:   {}",
             if path.is_empty() {
@@ -162,10 +177,8 @@ impl Investigation<'_> {
                 path.join(" ")
             }
         );
-        outln!("position:  {}", f.descent.position.fen());
-        for d in &f.descent.disagreements {
-            outln!("  {d}");
-        }
+        outln!("position:  {}", f.origin.position.fen());
+        outln!("  {}", f.origin.disagreement);
         outln!(
             "minimized: {}  ({} pieces)",
             f.minimized.fen(),
@@ -175,26 +188,13 @@ impl Investigation<'_> {
         if self.read_only {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
-        let mut saved = None;
-        if let Some(dir) = self.save {
-            match f.save(dir, self.found_by) {
-                Ok((file, new)) => {
-                    if new {
-                        outln!("saved:     {}", file.display());
-                    } else {
-                        outln!("already in corpus: {}", file.display());
-                    }
-                    saved = Some(file);
-                }
-                Err(e) => errln!("xqdiff: could not save the finding: {e}"),
-            }
+        if let Some(file) = &f.file {
+            outln!("saved:     {}", file.display());
         }
-        Some(disputes::from_descent(
-            PERFT,
-            &f,
-            self.found_by,
-            saved.as_deref(),
-        ))
+        for e in &findings.write_errors {
+            errln!("xqdiff: could not save the finding: {e}");
+        }
+        Some(Dispute::from_finding(PERFT, f))
     }
 }
 
@@ -297,6 +297,7 @@ fn run_one(
             .iter()
             .map(|r| PerftResult::measured(r.name, r.nodes, r.elapsed))
             .collect(),
+        known: false,
     };
     let mut report = report_of(generators);
     let mut phase = Phase::finished(

@@ -2,7 +2,8 @@
 
 use super::json::report_of;
 use super::out::{errln, outln};
-use super::{corpus_source, CliError, CorpusUse, Outcome};
+use super::{corpus_source, load_known, report_outcome, CliError, CorpusUse, Outcome};
+use crate::diff::finding::replayed;
 use crate::generators::registry;
 use crate::job::check::REPLAY;
 use crate::job::report::counted;
@@ -20,6 +21,10 @@ pub struct ReplayArgs {
     /// `--corpus`; kept so old scripts still run.
     #[arg(value_name = "DIR", conflicts_with = "corpus", hide = true)]
     dir: Option<PathBuf>,
+    /// Known bugs: a file of signatures (one per line, a note after it). A case that
+    /// shows one still runs and is listed as a known bug; it does not fail the replay.
+    #[arg(long, value_name = "FILE")]
+    known: Option<PathBuf>,
     #[command(flatten)]
     pub(super) json: super::json::JsonArg,
 }
@@ -32,25 +37,33 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         (None, dir) => (dir.as_deref(), "corpus directory"),
     };
     let source = corpus_source(given, flag, CorpusUse::Reads)?;
+    let known = load_known(args.known.as_deref())?;
     let engines = registry();
     let started = Instant::now();
     let r = source.replay(&engines).map_err(|e| CliError::Io {
         path: source.to_string().into(),
         source: e,
     })?;
+    let found = replayed(&r, &known, &engines);
     for e in &r.damaged {
         errln!("xqdiff: skipped damaged corpus file: {e}");
     }
-    for (path, found) in &r.failures {
-        for d in found {
-            outln!("FAIL {}: {d}", path.display());
+    for (i, (path, disagreements)) in r.failures.iter().enumerate() {
+        let word = if found.known_failures.get(i).copied().unwrap_or(false) {
+            "KNOWN"
+        } else {
+            "FAIL"
+        };
+        for d in disagreements {
+            outln!("{word} {}: {d}", path.display());
         }
     }
-    for u in &r.unmet {
-        outln!("FAIL {u}");
+    for (u, &known) in r.unmet.iter().zip(&found.known_unmet) {
+        outln!("{} {u}", if known { "KNOWN" } else { "FAIL" });
     }
+    let known_cases = found.known_failures.iter().filter(|&&k| k).count();
     outln!(
-        "replayed {} from {}: {} disagree, {}, {} skipped",
+        "replayed {} from {}: {} disagree ({known_cases} of them known bugs), {}, {} skipped",
         counted(r.replayed as u64, "case"),
         if source.is_built_in() {
             "the built-in corpus".to_owned()
@@ -61,13 +74,13 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         counted(r.unmet.len() as u64, "unmet expectation"),
         counted(r.damaged.len() as u64, "damaged file")
     );
-    args.json.emit_report(&{
-        let mut report = report_of(&engines);
-        report.add_replay(REPLAY, &source, &r, started.elapsed());
-        report
-    })?;
-    if !r.failures.is_empty() || !r.unmet.is_empty() {
-        Ok(Outcome::Disagree)
+    let mut report = report_of(&engines);
+    report.add_replay(REPLAY, &source, &r, started.elapsed(), &found);
+    args.json.emit_report(&report)?;
+    // A failure outranks a damaged file: what disagrees is the news.
+    let outcome = report_outcome(&report);
+    if matches!(outcome, Ok(Outcome::Disagree)) {
+        outcome
     } else if !r.damaged.is_empty() {
         Err(CliError::Usage(format!(
             "{} damaged corpus files (listed above)",
@@ -78,6 +91,6 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
             "the corpus {source} holds no cases (*.txt files): nothing replayed"
         )))
     } else {
-        Ok(Outcome::Agree)
+        outcome
     }
 }

@@ -9,12 +9,8 @@ use crate::cases::features::Coverage;
 use crate::cases::playout;
 use crate::cases::rng::Rng;
 use crate::cases::structured;
-use crate::diff::corpus::{write_case, Case};
-use crate::diff::minimize::minimize;
-use crate::diff::oracle::{
-    check_line, follow, line_seed, through_image, Disagreement, LineOutcome, WALK_PLIES,
-};
-use crate::diff::signature::Signature;
+use crate::diff::finding::{self, Finding, Findings, Known, Provenance, Sighting};
+use crate::diff::oracle::{check_line, line_seed, Disagreement, LineOutcome, WALK_PLIES};
 use crate::generators::face::Generator;
 use crate::position::Position;
 use rayon::prelude::*;
@@ -55,9 +51,8 @@ pub struct Config {
     /// Playout starts besides the start position and the reference suite: usually the
     /// regression corpus, so games continue from positions that once broke a generator.
     pub extra_starts: Vec<Position>,
-    /// Signatures of known bugs (`--known`): still counted, but they neither stop the
-    /// run nor fail it.
-    pub known: Vec<String>,
+    /// Known bugs (`--known`): still counted, but they neither stop the run nor fail it.
+    pub known: Known,
 }
 
 impl Default for Config {
@@ -72,7 +67,7 @@ impl Default for Config {
             capture_bias: 0.35,
             max_plies: 150,
             extra_starts: Vec::new(),
-            known: Vec::new(),
+            known: Known::default(),
         }
     }
 }
@@ -80,38 +75,9 @@ impl Default for Config {
 /// How many minimized witnesses a distinct bug keeps, in the finding and the corpus.
 pub use crate::diff::corpus::WITNESSES;
 
-/// One distinct bug found: every hit with its signature, the smallest witness, and a
-/// few others.
-#[derive(Clone, Debug)]
-pub struct FuzzFinding {
-    /// Which bug: the signature every hit shares.
-    pub signature: Signature,
-    /// Whether the signature is one of the known bugs.
-    pub known: bool,
-    /// How many cases hit it.
-    pub hits: u64,
-    /// The first case that hit it: findings are listed in this order.
-    pub first_case: u64,
-    /// How long into the run the batch with the first hit was checked.
-    pub found_after: Duration,
-    /// The case that found the smallest witness (what `found_by` names).
-    pub case: u64,
-    /// The position it was found on, before minimizing.
-    pub original: Position,
-    /// The disagreement seen there.
-    pub original_disagreement: Disagreement,
-    /// The smallest witness.
-    pub minimized: Position,
-    /// The disagreement on the smallest witness.
-    pub disagreement: Disagreement,
-    /// Other minimized witnesses, up to [`WITNESSES`], in the order found.
-    pub witnesses: Vec<Position>,
-    /// The corpus file of the smallest witness (or the one already there), if saving.
-    pub file: Option<PathBuf>,
-    /// Every corpus file written (or already there) for this bug's witnesses, in the
-    /// order found; `file` is one of them.
-    pub saved: Vec<PathBuf>,
-}
+/// One distinct bug the campaign found: a [`Finding`] whose sightings' order is the
+/// case number.
+pub type FuzzFinding = Finding;
 
 /// What a campaign did.
 #[derive(Clone, Debug, Default)]
@@ -235,15 +201,18 @@ pub fn run(
     let started = Instant::now();
     let mut starts = structured::playout_starts().to_vec();
     starts.extend(config.extra_starts.iter().cloned());
-    let mut found: Vec<FuzzFinding> = Vec::new();
-    let mut write_errors: Vec<String> = Vec::new();
+    let mut found = Findings::new(finding::Settings {
+        known: config.known.clone(),
+        save: config.corpus.clone(),
+        keep_as_is: false,
+    });
     let mut report = Report::default();
     let batch = (rayon::current_num_threads() as u64 * 16).max(16);
     let mut next = 0u64;
     loop {
         let time_up = config.duration.is_some_and(|d| started.elapsed() >= d);
         let cases_done = config.cases.is_some_and(|n| next >= n);
-        let first_found = config.stop_on_first && found.iter().any(|f| !f.known);
+        let first_found = config.stop_on_first && found.new_count() > 0;
         if stop.load(Ordering::Relaxed) {
             report.interrupted = true;
             break;
@@ -252,7 +221,8 @@ pub fn run(
             break;
         }
         let end = config.cases.map_or(next + batch, |n| n.min(next + batch));
-        let results: Vec<(Coverage, Option<Hit>)> = (next..end)
+        let now = started.elapsed();
+        let results: Vec<(Coverage, Option<Sighting>)> = (next..end)
             .into_par_iter()
             .map(|i| {
                 let outcome = run_case(config, i, gens, &starts);
@@ -262,8 +232,16 @@ pub fn run(
                 }
                 // The line ended at its first disagreement; that one stands for it.
                 let hit = outcome.disagreements.into_iter().next().and_then(|d| {
-                    let pos = finding_position(&outcome.positions, &d)?;
-                    Some(Hit::new(i, pos, &d, gens))
+                    let position = finding_position(&outcome.positions, &d)?;
+                    Some(Sighting {
+                        order: i,
+                        provenance: Provenance::position(&position, &d.line),
+                        position,
+                        disagreement: d,
+                        path: None,
+                        depth: None,
+                        after: now,
+                    })
                 });
                 (coverage, hit)
             })
@@ -273,177 +251,33 @@ pub fn run(
             report.coverage.merge(&cov);
             hits.extend(hit);
         }
+        let mut shown = finding::show(hits, gens);
         if config.stop_on_first {
             // The run stops at the first new bug: other new bugs the batch's cases hit
             // are left out, while every hit of that one still offers a witness.
-            if let Some(first) = hits
+            if let Some(first) = shown
                 .iter()
-                .find(|h| !h.signature.is_known(&config.known))
-                .map(|h| h.signature.clone())
+                .find(|s| !found.is_known(&s.signature))
+                .map(|s| s.signature.clone())
             {
-                hits.retain(|h| h.signature == first || h.signature.is_known(&config.known));
+                shown.retain(|s| s.signature == first || found.is_known(&s.signature));
             }
         }
-        let now = started.elapsed();
-        record(config, hits, now, gens, &mut found, &mut write_errors);
+        found.record_shown(shown, gens);
         report.positions = report.coverage.total();
         report.cases += end - next;
         next = end;
-        progress(report.cases, found.len());
+        progress(report.cases, found.list().len());
     }
     report.elapsed = started.elapsed();
-    report.findings = found;
-    report.findings.sort_by_key(|f| f.first_case);
-    for f in &mut report.findings {
-        // The smallest witness is the finding; the others follow it.
-        f.witnesses.retain(|w| *w != f.minimized);
-    }
-    report.write_errors = write_errors;
+    report.write_errors = std::mem::take(&mut found.write_errors);
+    report.findings = found.into_list();
     report
 }
 
 /// The position a line's disagreement is about: the one whose FEN it names.
 fn finding_position(positions: &[Position], d: &Disagreement) -> Option<Position> {
     positions.iter().rev().find(|p| p.fen() == d.fen).cloned()
-}
-
-/// A disagreement a case ended on: the position the line found it on, and the position
-/// and disagreement that show it once followed back along a walked line (and, for a
-/// symmetry finding, seen on the image).
-struct Hit {
-    case: u64,
-    original: Position,
-    shown: Position,
-    disagreement: Disagreement,
-    signature: Signature,
-}
-
-impl Hit {
-    fn new(case: u64, original: Position, d: &Disagreement, gens: &[&dyn Generator]) -> Hit {
-        let (shown, d, _) = follow(&original, d, gens);
-        let (shown, disagreement) = through_image(&shown, &d, gens).unwrap_or((shown, d));
-        Hit {
-            case,
-            original,
-            shown,
-            signature: disagreement.signature(),
-            disagreement,
-        }
-    }
-}
-
-/// Counts a batch's hits on their bugs, in case order, and minimizes each hit of a bug
-/// that still wants witnesses (a new bug, or one with fewer than [`WITNESSES`]); a
-/// witness with fewer pieces than the bug's smallest, or as few from an earlier case,
-/// takes its place. What is kept is a function of the hits in case order alone, so a
-/// seed gives the same findings at any thread count: the hits likely to be wanted are
-/// minimized in parallel beforehand, and any other the order comes to is minimized then.
-fn record(
-    config: &Config,
-    hits: Vec<Hit>,
-    now: Duration,
-    gens: &[&dyn Generator],
-    found: &mut Vec<FuzzFinding>,
-    errors: &mut Vec<String>,
-) {
-    let mut likely = vec![false; hits.len()];
-    for i in 0..hits.len() {
-        let sig = &hits[i].signature;
-        let have = found
-            .iter()
-            .find(|f| f.signature == *sig)
-            .map_or(0, |f| f.witnesses.len());
-        let planned = (0..i)
-            .filter(|&j| likely[j] && hits[j].signature == *sig)
-            .count();
-        likely[i] = have + planned < WITNESSES;
-    }
-    let ahead: Vec<Option<(Position, Disagreement)>> = hits
-        .par_iter()
-        .zip(&likely)
-        .map(|(h, &want)| want.then(|| minimize(&h.shown, &h.disagreement, gens)))
-        .collect();
-    for (hit, ahead) in hits.into_iter().zip(ahead) {
-        let index = found.iter().position(|f| f.signature == hit.signature);
-        let wants = index.is_none_or(|i| found[i].witnesses.len() < WITNESSES);
-        let smallest = match ahead {
-            Some(done) => Some(done),
-            None if wants => Some(minimize(&hit.shown, &hit.disagreement, gens)),
-            None => None,
-        };
-        let index = match (index, &smallest) {
-            (Some(i), _) => i,
-            (None, Some((minimized, disagreement))) => {
-                found.push(FuzzFinding {
-                    signature: hit.signature.clone(),
-                    known: hit.signature.is_known(&config.known),
-                    hits: 0,
-                    first_case: hit.case,
-                    found_after: now,
-                    case: hit.case,
-                    original: hit.original.clone(),
-                    original_disagreement: hit.disagreement.clone(),
-                    minimized: minimized.clone(),
-                    disagreement: disagreement.clone(),
-                    witnesses: Vec::new(),
-                    file: None,
-                    saved: Vec::new(),
-                });
-                found.len() - 1
-            }
-            // A new bug always wants a witness.
-            (None, None) => continue,
-        };
-        let f = &mut found[index];
-        f.hits += 1;
-        f.first_case = f.first_case.min(hit.case);
-        if let Some((minimized, disagreement)) = smallest {
-            add_witness(config, f, &hit, minimized, disagreement, errors);
-        }
-    }
-}
-
-/// Adds a minimized witness of `f`'s bug, from `hit`, and saves it to the corpus.
-fn add_witness(
-    config: &Config,
-    f: &mut FuzzFinding,
-    hit: &Hit,
-    minimized: Position,
-    disagreement: Disagreement,
-    errors: &mut Vec<String>,
-) {
-    if f.witnesses.contains(&minimized) || f.witnesses.len() >= WITNESSES {
-        return;
-    }
-    f.witnesses.push(minimized.clone());
-    let size = |p: &Position| p.pieces().count();
-    let smaller = (size(&minimized), hit.case) < (size(&f.minimized), f.case);
-    if smaller {
-        f.case = hit.case;
-        f.original = hit.original.clone();
-        f.original_disagreement = hit.disagreement.clone();
-        f.minimized = minimized;
-        f.disagreement = disagreement.clone();
-    }
-    let Some(dir) = &config.corpus else { return };
-    let how = format!(
-        "xqdiff fuzz --seed {} (case {}, source {:?})",
-        config.seed, hit.case, config.source
-    );
-    match Case::from_disagreement(&disagreement, &hit.original.fen(), &how) {
-        Ok(c) => match write_case(dir, &c) {
-            Ok((path, _)) => {
-                if smaller || f.file.is_none() {
-                    f.file = Some(path.clone());
-                }
-                if !f.saved.contains(&path) {
-                    f.saved.push(path);
-                }
-            }
-            Err(e) => errors.push(format!("{}: {e}", dir.display())),
-        },
-        Err(e) => errors.push(format!("minimized FEN unreadable: {e}")),
-    }
 }
 
 #[cfg(test)]

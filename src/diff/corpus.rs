@@ -317,43 +317,77 @@ pub const WITNESSES: usize = 3;
 /// file of the same name is there already, or `dir` holds [`WITNESSES`] cases of the
 /// same signature already and one of them has no more pieces: the corpus keeps a few
 /// witnesses of each bug, however many runs hit it. Returns the path (of the file
-/// written, or of the smallest witness kept instead) and whether it was new.
+/// written, or of the smallest witness kept instead) and whether it was new. To write
+/// several cases, open a [`Folder`] once.
 pub fn write_case(dir: &Path, case: &Case) -> io::Result<(PathBuf, bool)> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(case.file_name());
-    if path.exists() {
-        return Ok((path, false));
-    }
-    if let Some(kept) = enough_witnesses(dir, case)? {
-        return Ok((kept, false));
-    }
-    // Another worker may write the same case meanwhile: each has its own temporary,
-    // and the first to land keeps the name.
-    let new = crate::files::create_new(&path, case.render().as_bytes())?;
-    Ok((path, new))
+    Folder::open(dir)?.write(case)
 }
 
-/// The smallest case of `dir` with `case`'s signature, when `dir` holds enough of them
-/// and that one has no more pieces than `case`.
-fn enough_witnesses(dir: &Path, case: &Case) -> io::Result<Option<PathBuf>> {
-    let Some(signature) = case.note("signature") else {
-        return Ok(None);
-    };
-    let same: Vec<(PathBuf, usize)> = load_dir(dir)?
-        .cases
-        .into_iter()
-        .filter(|(_, c)| c.note("signature") == Some(signature))
-        .map(|(p, c)| (p, c.position.pieces().count()))
-        .collect();
-    if same.len() < WITNESSES {
-        return Ok(None);
+/// A corpus folder being written into: read once when opened, then kept up to date
+/// with what this writer adds, so writing a case does not read the folder again.
+#[derive(Debug)]
+pub struct Folder {
+    dir: PathBuf,
+    /// Every case's signature note (when it has one), path and piece count.
+    cases: Vec<(Option<String>, PathBuf, usize)>,
+}
+
+impl Folder {
+    /// Opens `dir`, making it (and its parents) when it is not there.
+    pub fn open(dir: &Path) -> io::Result<Folder> {
+        std::fs::create_dir_all(dir)?;
+        let cases = load_dir(dir)?
+            .cases
+            .into_iter()
+            .map(|(p, c)| {
+                let pieces = c.position.pieces().count();
+                (c.note("signature").map(str::to_owned), p, pieces)
+            })
+            .collect();
+        Ok(Folder {
+            dir: dir.to_path_buf(),
+            cases,
+        })
     }
-    let pieces = case.position.pieces().count();
-    Ok(same
-        .into_iter()
-        .filter(|&(_, n)| n <= pieces)
-        .min_by_key(|&(_, n)| n)
-        .map(|(p, _)| p))
+
+    /// [`write_case`] into this folder.
+    pub fn write(&mut self, case: &Case) -> io::Result<(PathBuf, bool)> {
+        let path = self.dir.join(case.file_name());
+        if path.exists() {
+            return Ok((path, false));
+        }
+        if let Some(kept) = self.enough_witnesses(case) {
+            return Ok((kept, false));
+        }
+        // Another worker may write the same case meanwhile: each has its own temporary,
+        // and the first to land keeps the name.
+        let new = crate::files::create_new(&path, case.render().as_bytes())?;
+        self.cases.push((
+            case.note("signature").map(str::to_owned),
+            path.clone(),
+            case.position.pieces().count(),
+        ));
+        Ok((path, new))
+    }
+
+    /// The smallest case with `case`'s signature, when the folder holds enough of them
+    /// and that one has no more pieces than `case`.
+    fn enough_witnesses(&self, case: &Case) -> Option<PathBuf> {
+        let signature = case.note("signature")?;
+        let same: Vec<&(Option<String>, PathBuf, usize)> = self
+            .cases
+            .iter()
+            .filter(|(s, _, _)| s.as_deref() == Some(signature))
+            .collect();
+        if same.len() < WITNESSES {
+            return None;
+        }
+        let pieces = case.position.pieces().count();
+        same.into_iter()
+            .filter(|&&(_, _, n)| n <= pieces)
+            .min_by_key(|&&(_, _, n)| n)
+            .map(|(_, p, _)| p.clone())
+    }
 }
 
 /// Every case file of a directory, and every file that could not be read as one.
@@ -426,6 +460,27 @@ pub fn load_dir(dir: &Path) -> io::Result<Loaded> {
     Ok(loaded)
 }
 
+/// A hand-written expectation of a case that is not met, or cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmet {
+    /// The case file.
+    pub path: PathBuf,
+    /// The generator that misses it; `None` when the expectation itself is malformed.
+    pub generator: Option<String>,
+    /// What is wrong, in a sentence.
+    pub what: String,
+}
+
+impl std::fmt::Display for Unmet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.path.display())?;
+        if let Some(g) = &self.generator {
+            write!(f, "{g}: ")?;
+        }
+        f.write_str(&self.what)
+    }
+}
+
 /// What a replay found.
 #[derive(Debug, Default)]
 pub struct Replay {
@@ -437,7 +492,7 @@ pub struct Replay {
     pub failures: Vec<(PathBuf, Vec<Disagreement>)>,
     /// Hand-written expectations (`legal-includes`, `legal-excludes`, `legal-count`)
     /// that some generator misses, one sentence each.
-    pub unmet: Vec<String>,
+    pub unmet: Vec<Unmet>,
     /// Files that could not be read.
     pub damaged: Vec<CorpusError>,
 }
@@ -458,7 +513,11 @@ fn replay_loaded(loaded: Loaded, gens: &[&dyn Generator]) -> Replay {
         let line = match case.walk() {
             Ok(line) => line,
             Err(e) => {
-                out.unmet.push(format!("{}: {e}", path.display()));
+                out.unmet.push(Unmet {
+                    path: path.clone(),
+                    generator: None,
+                    what: e,
+                });
                 None
             }
         };
@@ -536,16 +595,28 @@ fn parse_expect(case: &Case) -> Result<Expect, String> {
 /// the oracle only compares generators, and three that share a misreading of a rule (or
 /// a shared default method of the trait) would agree. A malformed expectation is itself
 /// reported.
-fn unmet_expectations(path: &Path, case: &Case, gens: &[&dyn Generator]) -> Vec<String> {
+fn unmet_expectations(path: &Path, case: &Case, gens: &[&dyn Generator]) -> Vec<Unmet> {
     let expect = match parse_expect(case) {
         Ok(e) => e,
-        Err(e) => return vec![format!("{}: {e}", path.display())],
+        Err(what) => {
+            return vec![Unmet {
+                path: path.to_path_buf(),
+                generator: None,
+                what,
+            }]
+        }
     };
     let mut out = Vec::new();
     for g in gens {
         let probe = g.probe(&case.position);
         let legal = probe.legal_moves();
-        let mut fail = |what: String| out.push(format!("{}: {}: {what}", path.display(), g.name()));
+        let mut fail = |what: String| {
+            out.push(Unmet {
+                path: path.to_path_buf(),
+                generator: Some(g.name().to_owned()),
+                what,
+            })
+        };
         for mv in expect.includes.iter().filter(|mv| !legal.contains(mv)) {
             fail(format!("lacks {mv}, which the case says is legal"));
         }

@@ -2,20 +2,18 @@
 //! root, follow the first move whose counts differ, and repeat until the generators
 //! disagree on the moves themselves (at the latest at depth 1, where a count is the
 //! number of legal moves). [`explain`] then shrinks that position with the minimizer,
-//! and [`PerftFinding::save`] files it in the corpus like a fuzz finding.
+//! and the one findings path ([`crate::diff::finding`]) files it like any other.
 
-use crate::diff::corpus::{write_case, Case};
-use crate::diff::minimize::minimize;
+use crate::diff::finding::{self, Finding, Findings, Provenance, Settings, Sighting};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::diff::oracle::{check_position, consensus_play, follow, Disagreement};
-use crate::fen::FenError;
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
 use crate::moves::Move;
 use crate::position::Position;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Where a perft disagreement comes from.
 #[derive(Clone, Debug)]
@@ -133,96 +131,49 @@ fn divide_all(
         .collect()
 }
 
-/// A perft disagreement among generators, followed down to where the move sets differ
-/// and shrunk there.
-#[derive(Clone, Debug)]
-pub struct PerftFinding {
-    /// Where the perft started.
-    pub root: Position,
-    /// The perft depth at which the totals differed.
-    pub depth: u32,
-    /// The path down to the first position where the oracle sees the disagreement.
-    pub descent: Descent,
-    /// That position, minimized.
-    pub minimized: Position,
-    /// The disagreement on the minimized position.
-    pub disagreement: Disagreement,
+/// Follows a perft disagreement at `depth` from `root` down ([`descend_from`]) and hands
+/// where it ends to a [`Findings`] (the one path every finding takes: known bugs,
+/// minimizing, saving); returns the finding's index there. `None` if the generators
+/// agree all the way down.
+pub fn explain_into(
+    findings: &mut Findings,
+    order: u64,
+    root: &Position,
+    depth: u32,
+    gens: &[&dyn Generator],
+    root_divides: Option<&[Vec<(Move, u64)>]>,
+    progress: Option<DescentProgress<'_>>,
+) -> Option<usize> {
+    let descent = descend_from(root, depth, gens, root_divides, progress)?;
+    let first = descent.disagreements.first()?.clone();
+    let sighting = Sighting {
+        order,
+        position: descent.position,
+        disagreement: first,
+        provenance: Provenance::perft(root, depth, gens),
+        path: Some((root.clone(), descent.path)),
+        depth: Some(depth),
+        after: Duration::ZERO,
+    };
+    let shown = finding::show(vec![sighting], gens);
+    let signature = shown.first()?.signature.clone();
+    findings.record_shown(shown, gens);
+    findings
+        .list()
+        .iter()
+        .position(|f| f.signature == signature)
 }
 
-/// Why a finding could not be filed in the corpus.
-#[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    /// The minimized position did not survive its own FEN.
-    #[error("minimized position {fen:?} cannot be read back: {source}")]
-    Fen {
-        /// The FEN written.
-        fen: String,
-        /// Why it does not read.
-        source: FenError,
-    },
-    /// The corpus directory could not be written.
-    #[error("cannot write into {dir}: {source}")]
-    Write {
-        /// The directory.
-        dir: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-}
-
-impl PerftFinding {
-    /// The corpus case: the minimized disagreement as a fuzz finding would file it, with
-    /// the perft root, depth and path that led to it. `found_by` says which command.
-    pub fn to_case(&self, found_by: &str) -> Result<Case, SaveError> {
-        let mut case =
-            Case::from_disagreement(&self.disagreement, &self.descent.position.fen(), found_by)
-                .map_err(|source| SaveError::Fen {
-                    fen: self.disagreement.fen.clone(),
-                    source,
-                })?;
-        let path: Vec<String> = self.descent.path.iter().map(Move::to_string).collect();
-        case.notes.push(("perft-root".into(), self.root.fen()));
-        case.notes
-            .push(("perft-depth".into(), self.depth.to_string()));
-        case.notes.push((
-            "path".into(),
-            if path.is_empty() {
-                "(root)".into()
-            } else {
-                path.join(" ")
-            },
-        ));
-        Ok(case)
-    }
-
-    /// Writes [`PerftFinding::to_case`] into `dir`; returns the file and whether it is new.
-    pub fn save(&self, dir: &Path, found_by: &str) -> Result<(PathBuf, bool), SaveError> {
-        let case = self.to_case(found_by)?;
-        write_case(dir, &case).map_err(|source| SaveError::Write {
-            dir: dir.to_path_buf(),
-            source,
-        })
-    }
-}
-
-/// Follows a perft disagreement at `depth` from `root` down ([`descend_from`]) and
-/// minimizes the first disagreement the oracle reports where it ends. `None` if the
-/// generators agree all the way down.
+/// [`explain_into`] on its own: the finding, minimized, neither saved nor held to a
+/// known list.
 pub fn explain(
     root: &Position,
     depth: u32,
     gens: &[&dyn Generator],
     root_divides: Option<&[Vec<(Move, u64)>]>,
     progress: Option<DescentProgress<'_>>,
-) -> Option<PerftFinding> {
-    let descent = descend_from(root, depth, gens, root_divides, progress)?;
-    let first = descent.disagreements.first()?;
-    let (minimized, disagreement) = minimize(&descent.position, first, gens);
-    Some(PerftFinding {
-        root: root.clone(),
-        depth,
-        descent,
-        minimized,
-        disagreement,
-    })
+) -> Option<Finding> {
+    let mut findings = Findings::new(Settings::default());
+    let index = explain_into(&mut findings, 0, root, depth, gens, root_divides, progress)?;
+    findings.into_list().into_iter().nth(index)
 }

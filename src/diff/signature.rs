@@ -175,20 +175,6 @@ impl Signature {
         }
     }
 
-    /// Whether a `--known` list names this signature. A list written before the state
-    /// checks shared one name may give either of the old ones.
-    pub fn is_known(&self, known: &[String]) -> bool {
-        let text = self.to_string();
-        let older: Vec<String> = match text.strip_prefix(STALE_BOARD) {
-            Some(rest) => ["reused-board", "walked-board"]
-                .iter()
-                .map(|old| format!("{old}{rest}"))
-                .collect(),
-            None => Vec::new(),
-        };
-        known.iter().any(|k| *k == text || older.contains(k))
-    }
-
     /// Whether a move of this class is made by `role` (a signature without a class,
     /// one about a move from an empty point, or one about exposing the king, matches
     /// any).
@@ -559,15 +545,17 @@ mod tests {
             of(CheckKind::Unmake, "mailbox").to_string(),
             "unmake/mailbox"
         );
+        use crate::diff::finding::Known;
         for old in [
             "reused-board/mailbox",
             "walked-board/mailbox",
             "stale-board/mailbox",
         ] {
-            assert!(reused.is_known(&[old.to_owned()]), "{old}");
+            assert!(Known::from_iter([old]).contains(&reused), "{old}");
         }
-        assert!(!reused.is_known(&["walked-board/naive".to_owned()]));
-        assert!(!of(CheckKind::Unmake, "mailbox").is_known(&["reused-board/mailbox".to_owned()]));
+        assert!(!Known::from_iter(["walked-board/naive"]).contains(&reused));
+        let unmake = of(CheckKind::Unmake, "mailbox");
+        assert!(!Known::from_iter(["reused-board/mailbox"]).contains(&unmake));
     }
 
     #[test]

@@ -1,32 +1,10 @@
-//! Disputes for the findings `report::convert` has no conversion for: a perft
-//! descent that was minimized, and a difference between an external engine and the
-//! built-in generators.
+//! Disputes for the findings `report::convert` has no conversion for: a difference
+//! between an external engine and the built-in generators.
 
-use crate::diff::descent;
 use crate::job::report::{counted, Dispute, DisputedMove, FoundPath, PerftTotals};
 use crate::moves::Move;
 use crate::subject::crosscheck::{self, Comparison};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// A perft disagreement among the generators, followed down and minimized: the
-/// minimized position with its moves, the position the descent ended on as where it
-/// was found, and the path from the perft's root to it.
-pub(crate) fn from_descent(
-    phase: &str,
-    f: &descent::PerftFinding,
-    found_by: &str,
-    file: Option<&Path>,
-) -> Dispute {
-    let mut d = Dispute::from_oracle(phase, &f.disagreement)
-        .with_original(&f.descent.position.fen())
-        .with_path(&f.root.fen(), &f.descent.path)
-        .with_found_by(found_by);
-    if let Some(file) = file {
-        d = d.with_corpus_file(file);
-    }
-    d
-}
 
 /// A difference between `engine` and the built-in generators `builtins`: on the
 /// smallest position that shows it when the check got that far, else where the

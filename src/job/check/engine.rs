@@ -9,8 +9,8 @@
 use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, Unit, ENGINE};
 use crate::generators::face::Generator;
 use crate::job::report::{
-    counted, seconds, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase, PhaseDetails, Report,
-    Status as PhaseStatus,
+    counted, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
+    PhaseDetails, Report, Status as PhaseStatus,
 };
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
 use crate::subject::external::{split_command, ExternalEngine};
@@ -172,6 +172,7 @@ pub(crate) fn record(
             subject: Some(c.subject_total),
             seconds: seconds(c.elapsed),
             error: None,
+            known: c.known,
         })
         .collect();
     if let Some(f) = &all.failure {
@@ -194,6 +195,7 @@ pub(crate) fn record(
                 subject: None,
                 seconds: 0.0,
                 error: Some(f.error.to_string()),
+                known: false,
             });
         }
     }
@@ -203,10 +205,7 @@ pub(crate) fn record(
     }
     for o in &all.ours {
         match &o.finding {
-            Some(f) => {
-                let how = format!("{found_by} (position {})", o.label);
-                found.push(disputes::from_descent(ENGINE, f, &how, o.file.as_deref()));
-            }
+            Some(f) => found.push(Dispute::from_finding(ENGINE, f)),
             None => notes.push(format!(
                 "the built-in generators disagree on {}, but no position down the path shows it",
                 o.label

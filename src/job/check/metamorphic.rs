@@ -1,27 +1,21 @@
 //! Phase 4: the whole oracle, mirror and colour swap included, on the suite's and the
 //! corpus's positions and on every position one legal move after each of them.
 //!
-//! One bug shows on many of these positions at once, so failures are grouped by what
-//! they look like (the check, the odd one out, and which kinds of piece the disputed
-//! moves belong to); each group is minimized once, from its first position, and
-//! becomes one dispute that says how many positions showed it.
+//! One bug shows on many of these positions at once: each position's first
+//! disagreement is handed to the one findings path ([`crate::diff::finding`]), which
+//! groups them by bug, minimizes a few witnesses of each, saves them and marks the
+//! known ones; each bug becomes one dispute that says how many positions showed it.
 
 use super::{corpus_positions, perft::label, Config, Observer, Unit, METAMORPHIC};
-use crate::diff::corpus::{write_case, Case};
-use crate::diff::minimize::minimize;
-use crate::diff::oracle::{check_position, consensus_children, follow, CheckKind, Disagreement};
+use crate::diff::finding::{self, Findings, Provenance, Settings, Sighting};
+use crate::diff::oracle::{check_position, consensus_children, CheckKind, Disagreement};
 use crate::job::report::{counted, Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
 use crate::moves::Move;
-use crate::piece::Role;
-use crate::position::{Position, Setup};
+use crate::position::Position;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-
-/// At most this many kinds of failure are minimized and reported one by one; a
-/// generator broken badly enough to show more is reported by count beyond them.
-const MAX_DISPUTES: usize = 16;
 
 /// One position checked.
 struct Item {
@@ -39,30 +33,6 @@ impl Item {
             None => self.label.clone(),
         }
     }
-}
-
-/// What a failure looks like, for grouping: the check, the generators and the odd one
-/// out, and for each disputed move the kind of piece moving and who has the move.
-type Shape = (
-    CheckKind,
-    Vec<String>,
-    Option<String>,
-    BTreeSet<(Option<Role>, Vec<String>)>,
-);
-
-fn shape(pos: &Position, d: &Disagreement) -> Shape {
-    // Mirror and colour-swap moves are moves of the transformed board.
-    let board: Setup = match d.check {
-        CheckKind::Mirror => pos.setup().mirror_files(),
-        CheckKind::ColorSwap => pos.setup().swap_colors(),
-        _ => pos.setup().clone(),
-    };
-    let movers = d
-        .only_in
-        .iter()
-        .map(|o| (board.piece_at(o.mv.from).map(|p| p.role), o.has.clone()))
-        .collect();
-    (d.check, d.generators.clone(), d.odd_one_out.clone(), movers)
 }
 
 /// The roots and every position a legal move away from one (moves every generator
@@ -123,83 +93,64 @@ pub(super) fn run(
         .collect();
 
     let checked = results.iter().flatten().count() as u64;
-    let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
     // The first disagreement stands for the position, as in the fuzz campaign: one bug
-    // often fails two checks (pseudo-legal and legal) on the same moves. One seen as a
-    // count after a move is followed to where it shows, so one bug is one shape.
-    let shown: Vec<Option<(Position, Disagreement)>> = results
-        .par_iter()
+    // often fails two checks (pseudo-legal and legal) on the same moves.
+    let sightings: Vec<Sighting> = results
+        .iter()
         .enumerate()
-        .map(|(i, found)| {
+        .filter_map(|(i, found)| {
             let first = found.as_ref()?.first()?;
-            let (pos, d, _) = follow(&items[i].position, first, &config.generators);
-            Some((pos, d))
+            let item = &items[i];
+            Some(Sighting {
+                order: i as u64,
+                position: item.position.clone(),
+                disagreement: first.clone(),
+                provenance: Provenance::position(&item.position, &first.line),
+                path: item
+                    .after
+                    .as_ref()
+                    .map(|(root, mv)| (root.clone(), vec![*mv])),
+                depth: None,
+                after: started.elapsed(),
+            })
         })
         .collect();
-    // Each shape's first position and disagreement, and how many positions had it.
-    let mut groups: Vec<(Shape, usize, Position, Disagreement, usize)> = Vec::new();
-    for (i, found) in results.iter().enumerate() {
-        for d in found.iter().flatten() {
+    let shown = finding::show(sightings, &config.generators);
+    let mut findings = Findings::new(Settings {
+        known: config.known.clone(),
+        save: config.save_dir().map(|d| d.to_path_buf()),
+        keep_as_is: false,
+    });
+    // Every failing check is counted, as a known bug's or as a new one's, by the bug
+    // its position's first disagreement is.
+    let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
+    let (mut failures, mut known) = (0, 0);
+    for s in &shown {
+        let all = results[s.sighting.order as usize].as_deref().unwrap_or(&[]);
+        for d in all {
             *by_check.entry(d.check).or_default() += 1;
         }
-        let Some((pos, first)) = &shown[i] else {
-            continue;
-        };
-        let key = shape(pos, first);
-        match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.4 += 1,
-            None => groups.push((key, i, pos.clone(), first.clone(), 1)),
+        if findings.is_known(&s.signature) {
+            known += all.len() as u64;
+        } else {
+            failures += all.len() as u64;
         }
     }
-    let failures: u64 = by_check.values().sum();
-    let extra_kinds = groups.len().saturating_sub(MAX_DISPUTES);
-    groups.truncate(MAX_DISPUTES);
-
-    let minimized: Vec<(Position, Disagreement)> = groups
-        .par_iter()
-        .map(|(_, _, pos, d, _)| minimize(pos, d, &config.generators))
+    findings.record_shown(shown, &config.generators);
+    let mut notes: Vec<String> = findings
+        .write_errors
+        .iter()
+        .map(|e| format!("not saved: {e}"))
         .collect();
-    let mut notes = Vec::new();
-    let mut found = Vec::new();
-    let mut kept: Vec<(Position, Disagreement)> = Vec::new();
-    for ((_, i, _, _, alike), (small, dis)) in groups.iter().zip(minimized) {
-        // Two shapes can shrink to the same case.
-        if kept.iter().any(|(p, d)| *p == small && d.same_kind(&dis)) {
-            continue;
-        }
-        let item = &items[*i];
-        let how = format!(
-            "xqdiff check, metamorphic phase: {} ({} showed it)",
-            item.describe(),
-            counted(*alike as u64, "position")
-        );
-        let mut dispute = Dispute::from_oracle(METAMORPHIC, &dis)
-            .with_original(&item.position.fen())
-            .with_found_by(&how);
-        if let Some((root, mv)) = &item.after {
-            dispute = dispute.with_path(&root.fen(), &[*mv]);
-        }
-        if let Some(dir) = config.save_dir() {
-            let saved = Case::from_disagreement(&dis, &item.position.fen(), &how)
-                .map_err(|e| e.to_string())
-                .and_then(|case| write_case(dir, &case).map_err(|e| e.to_string()));
-            match saved {
-                Ok((path, _)) => dispute = dispute.with_corpus_file(&path),
-                Err(e) => notes.push(format!("not saved into {}: {e}", dir.display())),
-            }
-        }
-        found.push(dispute);
-        kept.push((small, dis));
-    }
+    let found: Vec<Dispute> = findings
+        .into_list()
+        .iter()
+        .map(|f| Dispute::from_finding(METAMORPHIC, f))
+        .collect();
 
-    if failures > 0 {
+    if failures + known > 0 {
         let per_check: Vec<String> = by_check.iter().map(|(k, n)| format!("{k} {n}")).collect();
         notes.insert(0, format!("failures by check: {}", per_check.join(", ")));
-    }
-    if extra_kinds > 0 {
-        notes.push(format!(
-            "{extra_kinds} more kinds of failure not minimized (only the first {MAX_DISPUTES} are)"
-        ));
     }
     if checked < total {
         notes.push(format!(
@@ -214,6 +165,7 @@ pub(super) fn run(
             CheckKind::ColorSwap.as_str().to_owned(),
         ],
         failures,
+        known,
     };
     let mut phase = Phase::finished(
         METAMORPHIC,

@@ -27,6 +27,7 @@ pub use summary::summary_table;
 
 use crate::diff::campaign;
 use crate::diff::corpus;
+use crate::diff::finding::replayed;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::generators;
 use crate::generators::face::Generator;
@@ -95,8 +96,8 @@ pub struct Config<'a> {
     pub engine: Option<EngineCheck>,
     /// The command line, recorded in the report.
     pub command: Option<String>,
-    /// Signatures of known bugs (`--known`): reported as known, never failing the run.
-    pub known: Vec<String>,
+    /// Known bugs (`--known`): reported as known in every phase, never failing the run.
+    pub known: crate::diff::finding::Known,
 }
 
 impl Config<'static> {
@@ -117,7 +118,7 @@ impl Config<'static> {
             fuzz_time: Duration::from_secs(60),
             engine: None,
             command: None,
-            known: Vec::new(),
+            known: Default::default(),
         }
     }
 }
@@ -361,7 +362,8 @@ fn replay(report: &mut Report, config: &Config<'_>, _: &dyn Observer, _: &Atomic
     let started = Instant::now();
     match config.corpus.replay(&config.generators) {
         Ok(r) => {
-            report.add_replay(REPLAY, &config.corpus, &r, started.elapsed());
+            let found = replayed(&r, &config.known, &config.generators);
+            report.add_replay(REPLAY, &config.corpus, &r, started.elapsed(), &found);
             if config.save && config.corpus.is_built_in() {
                 if let Some(phase) = report.phases.last_mut() {
                     note_first(phase, BUILT_IN_READ_ONLY);
@@ -404,5 +406,5 @@ fn fuzz(report: &mut Report, config: &Config<'_>, observer: &dyn Observer, stop:
             ),
         );
     });
-    report.add_fuzz(FUZZ, &r, &cfg);
+    report.add_fuzz(FUZZ, &r);
 }

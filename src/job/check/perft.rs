@@ -5,8 +5,9 @@
 //! minimized there (one descent per position: a deeper row that differs too is
 //! almost always the same bug).
 
-use super::{disputes, Config, Observer, Unit, PERFT};
+use super::{Config, Observer, Unit, PERFT};
 use crate::diff::descent;
+use crate::diff::finding::{Findings, Known, Provenance, Settings};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
@@ -61,6 +62,8 @@ pub struct SuiteJob<'a> {
     pub max_nodes: u64,
     /// Where a minimized finding is saved, if anywhere.
     pub save_dir: Option<&'a Path>,
+    /// Known bugs: reported as known, never failed on.
+    pub known: &'a Known,
 }
 
 /// What a suite run found: one row per published count run, one dispute per position
@@ -87,6 +90,7 @@ pub(super) fn run(
         max_depth: None,
         max_nodes: config.max_nodes,
         save_dir: config.save_dir(),
+        known: &config.known,
     };
     run_suite(&job, observer, stop).record(report, started.elapsed());
 }
@@ -193,7 +197,15 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
     let mut rows = Vec::new();
     let mut disputes = Vec::new();
     let mut notes = Vec::new();
-    let mut investigated = vec![false; job.suite.len()];
+    // One findings path for the whole suite: one bug met at several positions is one
+    // finding with several hits. Each position is followed down once, and every row
+    // of it is known when its finding is.
+    let mut findings = Findings::new(Settings {
+        known: job.known.clone(),
+        save: job.save_dir.map(Path::to_path_buf),
+        keep_as_is: false,
+    });
+    let mut investigated: Vec<Option<Option<usize>>> = vec![None; job.suite.len()];
     let mut unfinished = 0;
     for (want, counts) in wanted.iter().zip(&table) {
         let Some(counts) = counts
@@ -215,13 +227,46 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
                 .zip(&counts)
                 .map(|(g, c)| PerftResult::measured(g.name(), c.nodes, c.elapsed))
                 .collect(),
+            known: false,
         };
-        if !row.agrees() && !investigated[want.entry] {
-            investigated[want.entry] = true;
-            disputes.push(investigate(entry, &row, &counts, job, observer, &mut notes));
+        if !row.agrees() && investigated[want.entry].is_none() {
+            let found = investigate(
+                want.entry as u64,
+                entry,
+                &row,
+                &counts,
+                job,
+                observer,
+                &mut findings,
+            );
+            if let Err(dispute) = &found {
+                disputes.push(dispute.as_ref().clone());
+            }
+            investigated[want.entry] = Some(found.ok());
         }
-        rows.push(row);
+        rows.push((want.entry, row));
     }
+    let list = findings.list();
+    let rows: Vec<PerftRow> = rows
+        .into_iter()
+        .map(|(entry, mut row)| {
+            row.known =
+                !row.agrees() && investigated[entry].flatten().is_some_and(|i| list[i].known);
+            row
+        })
+        .collect();
+    notes.extend(
+        findings
+            .write_errors
+            .iter()
+            .map(|e| format!("not saved: {e}")),
+    );
+    disputes.extend(
+        findings
+            .into_list()
+            .iter()
+            .map(|f| Dispute::from_finding(PERFT, f)),
+    );
     if unfinished > 0 {
         notes.insert(
             0,
@@ -235,20 +280,20 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
     }
 }
 
-/// The dispute for a row that does not agree: the generators' disagreement followed
-/// down and minimized (and saved) when they differ among themselves and the descent
-/// finds where, else the counts as they stand.
+/// A row that does not agree: the generators' disagreement followed down and handed to
+/// the findings path when they differ among themselves and the descent finds where
+/// (the finding's index), else the counts as they stand (a dispute of its own).
 fn investigate(
+    order: u64,
     entry: &SuiteEntry,
     row: &PerftRow,
     counts: &[&Count],
     job: &SuiteJob<'_>,
     observer: &dyn Observer,
-    notes: &mut Vec<String>,
-) -> Dispute {
+    findings: &mut Findings,
+) -> Result<usize, Box<Dispute>> {
     let pos = &entry.position;
     let depth = row.depth;
-    let found_by = format!("xqdiff perft --fen '{}' --depth {depth}", row.fen);
     let divides: Vec<Vec<(Move, u64)>> = counts.iter().map(|c| c.divide.clone()).collect();
     let tallies: Vec<Tally> = divides
         .iter()
@@ -266,20 +311,21 @@ fn investigate(
                 &format!("{}: descending, {ply} plies down", row.position),
             );
         };
-        let explained =
-            descent::explain(pos, depth, job.generators, Some(&divides), Some(&progress));
-        if let Some(f) = explained {
-            let file = job.save_dir.and_then(|dir| match f.save(dir, &found_by) {
-                Ok((path, _)) => Some(path),
-                Err(e) => {
-                    notes.push(format!("not saved: {e}"));
-                    None
-                }
-            });
-            return disputes::from_descent(PERFT, &f, &found_by, file.as_deref());
+        let explained = descent::explain_into(
+            findings,
+            order,
+            pos,
+            depth,
+            job.generators,
+            Some(&divides),
+            Some(&progress),
+        );
+        if let Some(index) = explained {
+            return Ok(index);
         }
     }
-    unexplained(row, &tallies, split, &found_by)
+    let found_by = Provenance::perft(pos, depth, job.generators).to_string();
+    Err(Box::new(unexplained(row, &tallies, split, &found_by)))
 }
 
 /// A row the descent did not turn into a position: every generator gives the same wrong

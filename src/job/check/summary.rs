@@ -79,6 +79,7 @@ mod tests {
                     positions: 10,
                     transforms: vec!["mirror".into()],
                     failures,
+                    known: 0,
                 }),
             )
         };

@@ -10,13 +10,13 @@ use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
 use crate::diff::descent::Descent;
+use crate::diff::finding::{Finding, Replayed};
 use crate::diff::oracle::{CheckKind, Disagreement};
 use crate::fen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::external::EngineConfig;
-use clap::ValueEnum;
 use std::path::Path;
 use std::time::Duration;
 
@@ -101,15 +101,15 @@ impl PhaseDetails {
     pub fn status(&self) -> Status {
         let (differs, unanswered) = match self {
             PhaseDetails::Perft(p) => (
-                p.rows
-                    .iter()
-                    .any(|r| r.results.iter().any(|x| x.nodes.is_some() && r.is_off(x))),
+                p.rows.iter().any(|r| {
+                    !r.known && r.results.iter().any(|x| x.nodes.is_some() && r.is_off(x))
+                }),
                 p.rows
                     .iter()
                     .any(|r| r.results.iter().any(|x| x.nodes.is_none())),
             ),
             PhaseDetails::Replay(r) => (
-                !r.failures.is_empty() || !r.unmet.is_empty(),
+                r.failures.iter().any(|f| !f.known) || !r.unmet.is_empty(),
                 !r.damaged.is_empty(),
             ),
             PhaseDetails::Fuzz(f) => (f.findings > 0, !f.write_errors.is_empty()),
@@ -118,7 +118,7 @@ impl PhaseDetails {
                 e.findings > 0
                     || e.rows
                         .iter()
-                        .any(|r| r.subject.is_some_and(|n| n != r.consensus)),
+                        .any(|r| !r.known && r.subject.is_some_and(|n| n != r.consensus)),
                 e.rows.iter().any(|r| r.subject.is_none()),
             ),
         };
@@ -177,23 +177,15 @@ impl Dispute {
         }
     }
 
-    /// A minimized fuzz finding; `config` is the campaign's, to say how to find it again.
-    pub fn from_finding(
-        phase: &str,
-        f: &campaign::FuzzFinding,
-        config: &campaign::Config,
-    ) -> Dispute {
+    /// A finding of any phase: its smallest witness, where it came from, how to see it
+    /// again, its hits, and whether it is a known bug.
+    pub fn from_finding(phase: &str, f: &Finding) -> Dispute {
         let mut d = Dispute::from_oracle(phase, &f.disagreement)
-            .with_original(&f.original.fen())
-            .with_found_by(&format!(
-                "xqdiff fuzz --seed {} --source {}, case {}",
-                config.seed,
-                config
-                    .source
-                    .to_possible_value()
-                    .map_or_else(String::new, |v| v.get_name().to_owned()),
-                f.case
-            ));
+            .with_original(&f.origin.position.fen())
+            .with_found_by(&f.origin.provenance.to_string());
+        if let Some((root, moves)) = &f.origin.path {
+            d = d.with_path(&root.fen(), moves);
+        }
         if let Some(file) = &f.file {
             d = d.with_corpus_file(file);
         }
@@ -249,22 +241,35 @@ fn transformed_fen(d: &Disagreement) -> Option<String> {
 
 impl Report {
     /// Adds a fuzz campaign's phase and every finding of it.
-    pub fn add_fuzz(&mut self, name: &str, r: &campaign::Report, config: &campaign::Config) {
+    pub fn add_fuzz(&mut self, name: &str, r: &campaign::Report) {
         let mut phase = Phase::finished(name, r.elapsed, PhaseDetails::Fuzz(FuzzPhase::from(r)));
         if r.interrupted {
             phase.message = Some("stopped early".to_owned());
         }
         self.phases.push(phase);
-        self.disagreements.extend(
-            r.findings
-                .iter()
-                .map(|f| Dispute::from_finding(name, f, config)),
-        );
+        self.disagreements
+            .extend(r.findings.iter().map(|f| Dispute::from_finding(name, f)));
     }
 
-    /// Adds a replay of the corpus `source` that took `elapsed`, and every
-    /// disagreement of it.
-    pub fn add_replay(&mut self, name: &str, source: &Source, r: &Replay, elapsed: Duration) {
+    /// Adds a replay of the corpus `source` that took `elapsed`, and every bug it
+    /// shows, grouped and marked known by the one findings path
+    /// ([`crate::diff::finding::replayed`]).
+    pub fn add_replay(
+        &mut self,
+        name: &str,
+        source: &Source,
+        r: &Replay,
+        elapsed: Duration,
+        found: &Replayed,
+    ) {
+        let unmet = |known: bool| -> Vec<String> {
+            r.unmet
+                .iter()
+                .zip(&found.known_unmet)
+                .filter(|&(_, &k)| k == known)
+                .map(|(u, _)| u.to_string())
+                .collect()
+        };
         let details = ReplayPhase {
             dir: source.to_string(),
             built_in: source.is_built_in(),
@@ -282,12 +287,18 @@ impl Report {
             failures: r
                 .failures
                 .iter()
-                .map(|(file, found)| ReplayFailure {
+                .enumerate()
+                .map(|(i, (file, disagreements))| ReplayFailure {
                     file: file.display().to_string(),
-                    checks: found.iter().map(|d| d.check.as_str().to_owned()).collect(),
+                    checks: disagreements
+                        .iter()
+                        .map(|d| d.check.as_str().to_owned())
+                        .collect(),
+                    known: found.known_failures.get(i).copied().unwrap_or(false),
                 })
                 .collect(),
-            unmet: r.unmet.clone(),
+            unmet: unmet(false),
+            known_unmet: unmet(true),
             damaged: r.damaged.iter().map(ToString::to_string).collect(),
         };
         self.phases.push(Phase::finished(
@@ -295,13 +306,12 @@ impl Report {
             elapsed,
             PhaseDetails::Replay(details),
         ));
-        for (file, found) in &r.failures {
-            self.disagreements.extend(
-                found
-                    .iter()
-                    .map(|d| Dispute::from_oracle(name, d).with_corpus_file(file)),
-            );
-        }
+        self.disagreements.extend(
+            found
+                .findings
+                .iter()
+                .map(|f| Dispute::from_finding(name, f)),
+        );
     }
 }
 

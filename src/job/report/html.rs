@@ -350,15 +350,19 @@ fn replay(out: &mut String, phase: &Phase, r: &ReplayPhase) {
         escape(&r.dir),
         r.failures.len()
     );
-    let lists: [(&str, Vec<String>); 3] = [
+    let lists: [(&str, Vec<String>); 4] = [
         (
             "Failing cases",
             r.failures
                 .iter()
-                .map(|f| format!("{}: {}", f.file, f.checks.join(", ")))
+                .map(|f| {
+                    let known = if f.known { " (known bug)" } else { "" };
+                    format!("{}: {}{known}", f.file, f.checks.join(", "))
+                })
                 .collect(),
         ),
         ("Unmet expectations", r.unmet.clone()),
+        ("Unmet expectations of known bugs", r.known_unmet.clone()),
         ("Damaged files (skipped)", r.damaged.clone()),
     ];
     for (title, items) in lists.iter().filter(|(_, items)| !items.is_empty()) {

@@ -235,6 +235,10 @@ pub struct PerftRow {
     pub expected: Option<u64>,
     /// Each generator's answer, in registry order.
     pub results: Vec<PerftResult>,
+    /// Whether the difference the row shows is a known bug (`--known`): reported, not
+    /// failed on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub known: bool,
 }
 
 impl PerftRow {
@@ -313,6 +317,10 @@ pub struct ReplayPhase {
     /// Hand-written expectations some generator misses, one sentence each.
     #[serde(default)]
     pub unmet: Vec<String>,
+    /// Unmet expectations that are a known bug's (`--known`): the case fails by that
+    /// bug, and the generator that misses it is the bug's odd one out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_unmet: Vec<String>,
     /// Files that could not be read, each with what is wrong.
     #[serde(default)]
     pub damaged: Vec<String>,
@@ -325,6 +333,9 @@ pub struct ReplayFailure {
     pub file: String,
     /// The checks that disagree on it (`legal`, `mirror`).
     pub checks: Vec<String>,
+    /// Whether what it shows is a known bug (`--known`): reported, not failed on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub known: bool,
 }
 
 /// A fuzz campaign's numbers.
@@ -393,8 +404,11 @@ pub struct MetamorphicPhase {
     pub positions: u64,
     /// The transforms applied (`mirror`, `color-swap`).
     pub transforms: Vec<String>,
-    /// Position and generator pairs where a transform did not map the moves.
+    /// Failed checks on the positions, known bugs' left out.
     pub failures: u64,
+    /// Failed checks that are known bugs' (`--known`): reported, not failed on.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub known: u64,
 }
 
 /// An external engine compared with the built-in generators' consensus.
@@ -433,6 +447,10 @@ pub struct EngineRow {
     /// Why there is no count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether the engine's count is off by a known bug (`--known`): reported, not
+    /// failed on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub known: bool,
 }
 
 /// One disagreement, as a reader needs it: where, what, who, and how to get there again.
@@ -669,7 +687,7 @@ impl Phase {
                 )
             }
             PhaseDetails::Replay(r) => format!(
-                "{} from {}, {} failing, {}, {}",
+                "{} from {}, {} failing{}, {}, {}",
                 counted(r.cases, "case"),
                 if r.built_in {
                     "the built-in corpus".to_owned()
@@ -677,6 +695,10 @@ impl Phase {
                     r.dir.clone()
                 },
                 r.failures.len(),
+                match r.failures.iter().filter(|f| f.known).count() {
+                    0 => String::new(),
+                    k => format!(" ({k} known)"),
+                },
                 counted(r.unmet.len() as u64, "unmet expectation"),
                 counted(r.damaged.len() as u64, "damaged file")
             ),
@@ -708,6 +730,10 @@ impl Phase {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// `d` in seconds, to the microsecond. Times in a report are stored this way so that

@@ -15,6 +15,7 @@ pub mod targets;
 pub use compare::{Comparison, MoveCounts};
 
 use crate::diff::descent;
+use crate::diff::finding::{Finding, Findings, Settings};
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -105,9 +106,9 @@ pub struct Options<'a> {
     /// Stop after this many distinct bugs of the subject that are not known; 0 checks
     /// every target.
     pub max_findings: usize,
-    /// Signatures of known bugs: still reported (as known), but they do not count
-    /// toward `max_findings` or fail the check.
-    pub known: Vec<String>,
+    /// Known bugs: still reported (as known), but they do not count toward
+    /// `max_findings` or fail the check.
+    pub known: crate::diff::finding::Known,
     /// How the run was started, recorded in saved cases.
     pub found_by: String,
     /// Hears every change of target and stage.
@@ -146,6 +147,8 @@ pub struct Checked {
     pub elapsed: Duration,
     /// How it went.
     pub verdict: Verdict,
+    /// Whether the difference is a known bug's (`--known`).
+    pub known: bool,
 }
 
 impl Checked {
@@ -227,11 +230,9 @@ pub struct SubjectFinding {
 pub struct Ours {
     /// The target it was met on.
     pub label: String,
-    /// Followed down and minimized; `None` if the descent found no position where the
-    /// oracle sees it.
-    pub finding: Option<descent::PerftFinding>,
-    /// The corpus file, when saved.
-    pub file: Option<PathBuf>,
+    /// Followed down, minimized and saved by the one findings path; `None` if the
+    /// descent found no position where the oracle sees it.
+    pub finding: Option<Finding>,
 }
 
 /// The subject could not be driven any further.
@@ -402,6 +403,7 @@ fn check_one(
                 subject_total: theirs.total,
                 elapsed: started.elapsed(),
                 verdict: Verdict::OursDisagree,
+                known: false,
             });
             if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
                 hear(c);
@@ -427,6 +429,7 @@ fn check_one(
         } else {
             Verdict::Agree
         },
+        known: false,
     });
     if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
         hear(c);
@@ -463,7 +466,10 @@ fn check_one(
         }
         Err(e) => Some(e),
     };
-    finding.known = finding.signature.is_known(&options.known);
+    finding.known = options.known.contains(&finding.signature);
+    if let Some(c) = report.checked.last_mut() {
+        c.known = finding.known;
+    }
     // A bug seen before is one more hit on it, and one more witness while it has few.
     let seen = report
         .findings
@@ -535,7 +541,8 @@ fn reduce(
     ))
 }
 
-/// Follows a disagreement among the built-ins at a target down, minimizes and saves it.
+/// Follows a disagreement among the built-ins at a target down and hands it to the one
+/// findings path (minimized, held to the known list, saved into the corpus).
 fn among_ours(
     engines: &[&dyn Generator],
     target: &Target,
@@ -543,24 +550,23 @@ fn among_ours(
     options: &Options<'_>,
     write_errors: &mut Vec<String>,
 ) -> Ours {
-    let finding = descent::explain(
+    let mut findings = Findings::new(Settings {
+        known: options.known.clone(),
+        save: options.corpus.clone(),
+        keep_as_is: false,
+    });
+    let index = descent::explain_into(
+        &mut findings,
+        0,
         &target.position,
         target.depth,
         engines,
         Some(root_divides),
         None,
     );
-    let mut file = None;
-    if let (Some(f), Some(dir)) = (&finding, &options.corpus) {
-        let how = format!("{} (target {})", options.found_by, target.label);
-        match f.save(dir, &how) {
-            Ok((path, _)) => file = Some(path),
-            Err(e) => write_errors.push(e.to_string()),
-        }
-    }
+    write_errors.append(&mut findings.write_errors);
     Ours {
         label: target.label.clone(),
-        finding,
-        file,
+        finding: index.and_then(|i| findings.into_list().into_iter().nth(i)),
     }
 }

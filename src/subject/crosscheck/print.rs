@@ -93,7 +93,8 @@ impl fmt::Display for Ours {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "the built-in generators DISAGREE on {}", self.label)?;
         if let Some(found) = &self.finding {
-            writeln!(f, "  path       {}", line(&found.descent.path))?;
+            let path = found.origin.path.as_ref().map_or(&[][..], |(_, p)| &p[..]);
+            writeln!(f, "  path       {}", line(path))?;
             writeln!(
                 f,
                 "  minimized  {}  ({} pieces)",
@@ -101,9 +102,10 @@ impl fmt::Display for Ours {
                 found.minimized.pieces().count()
             )?;
             writeln!(f, "  {}", found.disagreement)?;
-        }
-        if let Some(file) = &self.file {
-            writeln!(f, "  saved      {}", file.display())?;
+            if let Some(file) = &found.file {
+                writeln!(f, "  saved      {}", file.display())?;
+            }
+            writeln!(f, "  reproduce  {}", found.origin.provenance)?;
         }
         Ok(())
     }

@@ -1,0 +1,597 @@
+//! The life of a finding, in one place. Every phase and command that compares the
+//! built-in generators (the fuzz campaign, the corpus replay, the metamorphic phase, a
+//! perft descent, `xqdiff minimize`) hands what it saw to a [`Findings`], which:
+//!
+//! 1. shows each sighting where it shows by itself ([`shown`]: a board gone wrong along
+//!    a line is followed back, a symmetry failure is seen on the image), so one bug has
+//!    one signature whichever phase met it;
+//! 2. groups sightings by [`Signature`], and marks a group known when the [`Known`] list
+//!    names it;
+//! 3. minimizes the sightings a group still wants a witness from (the same signature
+//!    kept), and keeps the smallest witness and up to [`WITNESSES`] by one rule
+//!    ([`Finding::offer`]);
+//! 4. saves each witness into the corpus ([`corpus::Folder`]), with the one runnable
+//!    command that reproduces it ([`Provenance`]);
+//! 5. hands the report one [`Finding`] per bug.
+//!
+//! What is kept depends only on the sightings in their order, so a run gives the same
+//! findings at any thread count.
+
+use crate::diff::corpus::{self, Case, Replay, WITNESSES};
+use crate::diff::minimize::minimize;
+use crate::diff::oracle::{follow, through_image, Disagreement};
+use crate::diff::signature::{parse_known, KnownError, Signature, STALE_BOARD};
+use crate::generators::face::Generator;
+use crate::moves::Move;
+use crate::position::Position;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The bugs a run is told about beforehand (`--known FILE`), read once into a set. A
+/// known bug is reported as known, never fails a run and never counts toward a limit
+/// on findings, in every phase and command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    signatures: BTreeSet<String>,
+}
+
+/// The names the two state checks had before they shared [`STALE_BOARD`]: a known list
+/// written then still matches.
+const OLD_STALE_NAMES: [&str; 2] = ["reused-board", "walked-board"];
+
+impl Known {
+    /// Reads a known-bugs file's text (one signature a line, a note after it).
+    pub fn parse(text: &str) -> Result<Known, KnownError> {
+        Ok(parse_known(text)?
+            .into_iter()
+            .map(|(sig, _)| sig)
+            .collect::<Known>())
+    }
+
+    /// Whether the list names `signature` (under its name, or a name it had before).
+    pub fn contains(&self, signature: &Signature) -> bool {
+        self.signatures.contains(&signature.to_string())
+    }
+
+    /// How many signatures the list holds.
+    pub fn len(&self) -> usize {
+        self.signatures.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.signatures.is_empty()
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Known {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Known {
+        let canonical = |s: &str| -> String {
+            for old in OLD_STALE_NAMES {
+                if let Some(rest) = s.strip_prefix(old).filter(|r| r.starts_with('/')) {
+                    return format!("{STALE_BOARD}{rest}");
+                }
+            }
+            s.to_owned()
+        };
+        Known {
+            signatures: iter.into_iter().map(|s| canonical(s.as_ref())).collect(),
+        }
+    }
+}
+
+/// How a finding was found, as the one command line that finds it again: printed the
+/// same in corpus notes, the report's `found_by`, the HTML and the Markdown, and run
+/// as printed it reproduces the finding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Provenance {
+    words: Vec<String>,
+}
+
+impl Provenance {
+    /// A command from its words, `xqdiff` first.
+    pub fn command<I, S>(words: I) -> Provenance
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Provenance {
+            words: words.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// The oracle on one position, followed and minimized as a campaign would: how a
+    /// disagreement met on a position is seen again whatever found it (a fuzz case, the
+    /// metamorphic phase, a corpus case), independent of seeds and of the corpus. A
+    /// board that went wrong along a line is walked along the same line.
+    pub fn position(pos: &Position, line: &[Move]) -> Provenance {
+        let mut words = vec![
+            "xqdiff".to_owned(),
+            "minimize".to_owned(),
+            "--fen".to_owned(),
+            pos.fen(),
+        ];
+        if !line.is_empty() {
+            words.push("--walk".to_owned());
+            let line: Vec<String> = line.iter().map(Move::to_string).collect();
+            words.push(line.join(" "));
+        }
+        words.push("--no-save".to_owned());
+        Provenance { words }
+    }
+
+    /// Perft to `depth` from `pos` on `gens` (named only when they are not every
+    /// built-in generator).
+    pub fn perft(pos: &Position, depth: u32, gens: &[&dyn Generator]) -> Provenance {
+        let mut words = vec![
+            "xqdiff".to_owned(),
+            "perft".to_owned(),
+            "--fen".to_owned(),
+            pos.fen(),
+            "--depth".to_owned(),
+            depth.to_string(),
+        ];
+        let names: Vec<&str> = gens.iter().map(|g| g.name()).collect();
+        if names != crate::generators::names() {
+            for name in names {
+                words.extend(["--generator".to_owned(), name.to_owned()]);
+            }
+        }
+        words.push("--no-save".to_owned());
+        Provenance { words }
+    }
+
+    /// The words, `xqdiff` first.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+}
+
+/// The command line, each word quoted for a POSIX shell where it needs to be.
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted: Vec<String> = self.words.iter().map(|w| shell_word(w)).collect();
+        f.write_str(&quoted.join(" "))
+    }
+}
+
+/// `word` as a POSIX shell reads it back: bare when it is made of safe characters,
+/// else in single quotes (a quote inside closes, escapes and reopens).
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=+,@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// A disagreement as a phase met it, before anything is done with it.
+#[derive(Clone, Debug)]
+pub struct Sighting {
+    /// Where it comes in the phase's own order (a case number, a position's index):
+    /// findings are listed in this order, and ties between witnesses go to the earlier.
+    pub order: u64,
+    /// The position it was met on.
+    pub position: Position,
+    /// What the oracle said there.
+    pub disagreement: Disagreement,
+    /// How to see it again.
+    pub provenance: Provenance,
+    /// The root and moves that reached `position`, when it was reached by moves (a
+    /// perft descent, a position one move after a root).
+    pub path: Option<(Position, Vec<Move>)>,
+    /// The perft depth asked at the path's root, for a perft finding.
+    pub depth: Option<u32>,
+    /// How long into the run it was met.
+    pub after: Duration,
+}
+
+/// One distinct bug: its signature, every sighting counted, the smallest witness with
+/// where it came from, and a few other witnesses.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Which bug: the signature every sighting shares.
+    pub signature: Signature,
+    /// Whether the known list names it.
+    pub known: bool,
+    /// How many sightings showed it.
+    pub hits: u64,
+    /// The order of the first sighting: findings are listed by it.
+    pub first: u64,
+    /// How long into the run the first sighting was met.
+    pub found_after: Duration,
+    /// The sighting the smallest witness came from.
+    pub origin: Sighting,
+    /// The smallest witness.
+    pub minimized: Position,
+    /// The disagreement on it.
+    pub disagreement: Disagreement,
+    /// Every minimized witness kept, the smallest among them, in the order found.
+    pub witnesses: Vec<Position>,
+    /// The corpus file of the smallest witness (or the one already there), if saving.
+    pub file: Option<PathBuf>,
+    /// Every corpus file written (or already there) for the witnesses, in order.
+    pub saved: Vec<PathBuf>,
+}
+
+impl Finding {
+    /// The witnesses other than the smallest.
+    pub fn others(&self) -> impl Iterator<Item = &Position> {
+        self.witnesses.iter().filter(move |w| **w != self.minimized)
+    }
+
+    /// Whether the finding would keep one more witness.
+    pub fn wants_witness(&self) -> bool {
+        self.witnesses.len() < WITNESSES
+    }
+
+    /// The one rule for witnesses: up to [`WITNESSES`] distinct ones are kept, and the
+    /// smallest (fewest pieces; the earlier sighting on a tie) is the finding's. Returns
+    /// whether `minimized` was kept, and whether it became the smallest.
+    pub fn offer(
+        &mut self,
+        from: &Sighting,
+        minimized: &Position,
+        disagreement: &Disagreement,
+    ) -> (bool, bool) {
+        if !self.wants_witness() || self.witnesses.contains(minimized) {
+            return (false, false);
+        }
+        self.witnesses.push(minimized.clone());
+        let size = |p: &Position| p.pieces().count();
+        let smaller = (size(minimized), from.order) < (size(&self.minimized), self.origin.order);
+        if smaller {
+            self.origin = from.clone();
+            self.minimized = minimized.clone();
+            self.disagreement = disagreement.clone();
+        }
+        (true, smaller)
+    }
+
+    /// The corpus case for one of its witnesses, found by `from`.
+    pub fn case(from: &Sighting, disagreement: &Disagreement) -> Result<Case, String> {
+        let mut case = Case::from_disagreement(
+            disagreement,
+            &from.position.fen(),
+            &from.provenance.to_string(),
+        )
+        .map_err(|e| format!("minimized FEN unreadable: {e}"))?;
+        if let Some((root, path)) = &from.path {
+            let path: Vec<String> = path.iter().map(Move::to_string).collect();
+            case.notes.push(("perft-root".into(), root.fen()));
+            if let Some(depth) = from.depth {
+                case.notes.push(("perft-depth".into(), depth.to_string()));
+            }
+            case.notes.push((
+                "path".into(),
+                if path.is_empty() {
+                    "(root)".into()
+                } else {
+                    path.join(" ")
+                },
+            ));
+        }
+        Ok(case)
+    }
+}
+
+/// What a [`Findings`] does with what it is handed.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The known bugs.
+    pub known: Known,
+    /// Where witnesses are saved; `None` keeps them in memory.
+    pub save: Option<PathBuf>,
+    /// Whether sightings are minimized: a corpus case replayed is a witness already.
+    pub keep_as_is: bool,
+}
+
+/// The findings of one phase or command, as they are handed in.
+#[derive(Debug)]
+pub struct Findings {
+    settings: Settings,
+    folder: Option<corpus::Folder>,
+    list: Vec<Finding>,
+    /// Witnesses that could not be saved, one sentence each.
+    pub write_errors: Vec<String>,
+}
+
+impl Findings {
+    /// None yet.
+    pub fn new(settings: Settings) -> Findings {
+        Findings {
+            settings,
+            folder: None,
+            list: Vec::new(),
+            write_errors: Vec::new(),
+        }
+    }
+
+    /// Whether `signature` is a known bug.
+    pub fn is_known(&self, signature: &Signature) -> bool {
+        self.settings.known.contains(signature)
+    }
+
+    /// The findings so far, in the order of their first sightings.
+    pub fn list(&self) -> &[Finding] {
+        &self.list
+    }
+
+    /// How many findings are not known bugs.
+    pub fn new_count(&self) -> usize {
+        self.list.iter().filter(|f| !f.known).count()
+    }
+
+    /// The findings, in the order of their first sightings.
+    pub fn into_list(mut self) -> Vec<Finding> {
+        self.list.sort_by_key(|f| f.first);
+        self.list
+    }
+
+    /// Shows each sighting where it shows by itself, names its bug, and counts it;
+    /// minimizes (in parallel) the ones their bug still wants a witness from, keeps
+    /// them by [`Finding::offer`]'s rule and saves them. Sightings are taken in
+    /// `order`; the result does not depend on the thread count.
+    pub fn record(&mut self, sightings: Vec<Sighting>, gens: &[&dyn Generator]) {
+        self.record_shown(show(sightings, gens), gens);
+    }
+
+    /// [`Findings::record`] for sightings [`show`] has shown already.
+    pub fn record_shown(&mut self, shown: Vec<Shown>, gens: &[&dyn Generator]) {
+        // Which sightings their bug will want a witness from, planned in order, so the
+        // likely ones are minimized side by side beforehand.
+        let mut likely = vec![false; shown.len()];
+        for i in 0..shown.len() {
+            let sig = &shown[i].signature;
+            let have = self
+                .list
+                .iter()
+                .find(|f| f.signature == *sig)
+                .map_or(0, |f| f.witnesses.len());
+            let planned = (0..i)
+                .filter(|&j| likely[j] && shown[j].signature == *sig)
+                .count();
+            likely[i] = have + planned < WITNESSES;
+        }
+        let keep = self.settings.keep_as_is;
+        let small = |s: &Shown| -> (Position, Disagreement) {
+            if keep {
+                (s.position.clone(), s.disagreement.clone())
+            } else {
+                minimize(&s.position, &s.disagreement, gens)
+            }
+        };
+        let ahead: Vec<Option<(Position, Disagreement)>> = shown
+            .par_iter()
+            .zip(&likely)
+            .map(|(s, &want)| want.then(|| small(s)))
+            .collect();
+        for (s, ahead) in shown.into_iter().zip(ahead) {
+            let index = self.list.iter().position(|f| f.signature == s.signature);
+            let wants = index.is_none_or(|i| self.list[i].wants_witness());
+            let Some((minimized, disagreement)) = ahead.or_else(|| wants.then(|| small(&s))) else {
+                if let Some(i) = index {
+                    self.list[i].hits += 1;
+                }
+                continue;
+            };
+            let sighting = s.sighting;
+            let index = index.unwrap_or_else(|| {
+                self.list.push(Finding {
+                    known: self.settings.known.contains(&s.signature),
+                    signature: s.signature,
+                    hits: 0,
+                    first: sighting.order,
+                    found_after: sighting.after,
+                    origin: sighting.clone(),
+                    minimized: minimized.clone(),
+                    disagreement: disagreement.clone(),
+                    witnesses: Vec::new(),
+                    file: None,
+                    saved: Vec::new(),
+                });
+                self.list.len() - 1
+            });
+            let finding = &mut self.list[index];
+            finding.hits += 1;
+            if sighting.order < finding.first {
+                finding.first = sighting.order;
+                finding.found_after = sighting.after;
+            }
+            let (kept, smaller) = finding.offer(&sighting, &minimized, &disagreement);
+            if kept {
+                self.save(index, &sighting, &disagreement, smaller);
+            }
+        }
+    }
+
+    /// Saves a witness of finding `index`, when saving.
+    fn save(&mut self, index: usize, from: &Sighting, d: &Disagreement, smaller: bool) {
+        let Some(dir) = &self.settings.save else {
+            return;
+        };
+        let folder = match &mut self.folder {
+            Some(folder) => folder,
+            None => match corpus::Folder::open(dir) {
+                Ok(folder) => self.folder.insert(folder),
+                Err(e) => {
+                    self.write_errors.push(format!("{}: {e}", dir.display()));
+                    return;
+                }
+            },
+        };
+        let written = Finding::case(from, d).and_then(|case| {
+            folder
+                .write(&case)
+                .map_err(|e| format!("{}: {e}", dir.display()))
+        });
+        let finding = &mut self.list[index];
+        match written {
+            Ok((path, _)) => {
+                if smaller || finding.file.is_none() {
+                    finding.file = Some(path.clone());
+                }
+                if !finding.saved.contains(&path) {
+                    finding.saved.push(path);
+                }
+            }
+            Err(e) => self.write_errors.push(e),
+        }
+    }
+}
+
+/// A corpus replay's failures as findings, and which of them are known bugs.
+#[derive(Clone, Debug, Default)]
+pub struct Replayed {
+    /// One per bug the failing cases show, kept as they are (a corpus case is a witness
+    /// already) and never saved again; each names its case file.
+    pub findings: Vec<Finding>,
+    /// For each failing case, in the replay's order: whether its bug is known.
+    pub known_failures: Vec<bool>,
+    /// For each unmet expectation, in the replay's order: whether it is a known bug's,
+    /// that is, its case fails by a known bug whose odd one out is the generator that
+    /// misses it.
+    pub known_unmet: Vec<bool>,
+}
+
+/// What a corpus replay's failures are as findings: each failing case's first
+/// disagreement shown, grouped by bug and held to the known list.
+pub fn replayed(r: &Replay, known: &Known, gens: &[&dyn Generator]) -> Replayed {
+    let sightings: Vec<Sighting> = r
+        .failures
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, found))| {
+            let first = found.first()?;
+            let position = Position::from_fen(&first.fen).ok()?;
+            Some(Sighting {
+                order: i as u64,
+                provenance: Provenance::position(&position, &first.line),
+                position,
+                disagreement: first.clone(),
+                path: None,
+                depth: None,
+                after: Duration::ZERO,
+            })
+        })
+        .collect();
+    let shown = show(sightings, gens);
+    let mut known_failures = vec![false; r.failures.len()];
+    let mut odd_known: Vec<(&std::path::Path, Option<&str>)> = Vec::new();
+    for s in &shown {
+        let i = s.sighting.order as usize;
+        known_failures[i] = known.contains(&s.signature);
+        if known_failures[i] {
+            odd_known.push((&r.failures[i].0, s.disagreement.odd_one_out.as_deref()));
+        }
+    }
+    let known_unmet = r
+        .unmet
+        .iter()
+        .map(|u| {
+            u.generator.is_some()
+                && odd_known
+                    .iter()
+                    .any(|&(p, odd)| p == u.path && odd == u.generator.as_deref())
+        })
+        .collect();
+    let mut findings = Findings::new(Settings {
+        known: known.clone(),
+        save: None,
+        keep_as_is: true,
+    });
+    findings.record_shown(shown, gens);
+    let mut list = findings.into_list();
+    for f in &mut list {
+        f.file = r
+            .failures
+            .get(f.origin.order as usize)
+            .map(|(p, _)| p.clone());
+    }
+    Replayed {
+        findings: list,
+        known_failures,
+        known_unmet,
+    }
+}
+
+/// A sighting shown where it shows by itself, and the bug it is.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    /// What was handed in.
+    pub sighting: Sighting,
+    /// Where it shows by itself ([`shown`]).
+    pub position: Position,
+    /// What the oracle says there.
+    pub disagreement: Disagreement,
+    /// Which bug.
+    pub signature: Signature,
+}
+
+/// Every sighting [`shown`], side by side, then put in `order`.
+pub fn show(sightings: Vec<Sighting>, gens: &[&dyn Generator]) -> Vec<Shown> {
+    let mut out: Vec<Shown> = sightings
+        .into_par_iter()
+        .map(|sighting| {
+            let (position, disagreement) = shown(&sighting.position, &sighting.disagreement, gens);
+            Shown {
+                signature: disagreement.signature(),
+                sighting,
+                position,
+                disagreement,
+            }
+        })
+        .collect();
+    out.sort_by_key(|s| s.sighting.order);
+    out
+}
+
+/// Where a disagreement met on `pos` shows by itself: a board gone wrong along a line
+/// followed back to where it still shows, and a mirror or colour-swap failure seen on
+/// the image, where the odd generator answers the image wrongly by itself. Every phase
+/// names a bug by the signature of what this returns.
+pub fn shown(
+    pos: &Position,
+    d: &Disagreement,
+    gens: &[&dyn Generator],
+) -> (Position, Disagreement) {
+    let (pos, d, _) = follow(pos, d, gens);
+    through_image(&pos, &d, gens).unwrap_or((pos, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_list_matches_old_state_check_names() {
+        let known: Known = ["reused-board/mailbox", "legal/naive/extra-horse-leg"]
+            .into_iter()
+            .collect();
+        let stale = Signature::plain(STALE_BOARD, "mailbox");
+        assert!(known.contains(&stale));
+        assert!(!known.contains(&Signature::plain(STALE_BOARD, "naive")));
+        assert!(!known.contains(&Signature::plain("in-check", "mailbox")));
+        assert_eq!(known.len(), 2);
+    }
+
+    /// Every word comes back from a POSIX shell as it went in.
+    #[test]
+    fn a_provenance_quotes_each_word_for_the_shell() {
+        let pos = Position::startpos();
+        let p = Provenance::position(&pos, &["h2e2".parse().unwrap()]);
+        let line = p.to_string();
+        assert!(
+            line.starts_with("xqdiff minimize --fen 'rnbakabnr/"),
+            "{line}"
+        );
+        assert!(line.ends_with("--walk h2e2 --no-save"), "{line}");
+        let tricky = Provenance::command(["xqdiff", "engine", "--cmd", "it's \"x\" $y", ""]);
+        let words = shlex::split(&tricky.to_string()).expect("a shell line");
+        assert_eq!(words, tricky.words());
+    }
+}
