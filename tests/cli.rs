@@ -776,3 +776,123 @@ fn a_path_that_is_not_utf8_is_recorded_not_a_panic() {
     assert!(command.contains("corpus-\u{fffd}"), "{command}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs a finding's printed command as a shell would read it (the first word, `xqdiff`,
+/// is this build), with the planted bug `bug` in the program's generators.
+fn run_printed(command: &str, bug: &str) -> Output {
+    let words = shlex::split(command).unwrap_or_else(|| panic!("not a shell line: {command}"));
+    assert_eq!(
+        words.first().map(String::as_str),
+        Some("xqdiff"),
+        "{command}"
+    );
+    Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        .args(&words[1..])
+        .env(xqdiff::generators::PLANTED_BUG_VAR, bug)
+        .output()
+        .expect("run the printed command")
+}
+
+/// A finding's one command line is the same in the JSON's `found_by` and in the corpus
+/// note `found-by`, and run as printed it finds the same bug again: for a fuzz finding,
+/// a perft finding and an engine finding made with `--compare pseudo-legal`.
+#[test]
+fn a_finding_prints_the_command_that_finds_it_again() {
+    let dir = std::env::temp_dir().join(format!("xqdiff-provenance-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A folder per row: a corpus keeps only a few witnesses of a bug, so a second
+    // command finding the same bug would be pointed at the first one's file.
+    let corpus = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (fuzz_dir, perft_dir, engine_dir) = (corpus("fuzz"), corpus("perft"), corpus("engine"));
+    for made in [&fuzz_dir, &engine_dir] {
+        std::fs::create_dir_all(made).unwrap();
+    }
+    let engine = format!(
+        "{} --protocol moves --offer-pseudo --bug horse-leg-ignored",
+        env!("CARGO_BIN_EXE_xqdiff-test-engine")
+    );
+    // (the command that finds it, the planted bug in the program, the line that names
+    // the bug in what the printed command prints)
+    let table: &[(Vec<&str>, &str, &str)] = &[
+        (
+            vec![
+                "fuzz", "--cases", "256", "--seed", "3", "--corpus", &fuzz_dir,
+            ],
+            "horse-leg-ignored",
+            "signature  ",
+        ),
+        (
+            vec![
+                "perft",
+                "--fen",
+                "4k4/9/9/9/9/9/4P4/4N4/9/3K5 w",
+                "--depth",
+                "2",
+                "--corpus",
+                &perft_dir,
+            ],
+            "horse-leg-ignored",
+            "signature: ",
+        ),
+        (
+            vec![
+                "engine",
+                "--cmd",
+                &engine,
+                "--protocol",
+                "moves",
+                "--compare",
+                "pseudo-legal",
+                "--positions",
+                "20",
+                "--seed",
+                "1",
+                "--depth",
+                "2",
+                "--corpus",
+                &engine_dir,
+            ],
+            "none",
+            "BUG ",
+        ),
+    ];
+    for (args, bug, names) in table {
+        let mut with_json = args.clone();
+        with_json.push("--json");
+        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            .args(&with_json)
+            .env(xqdiff::generators::PLANTED_BUG_VAR, bug)
+            .output()
+            .expect("run xqdiff");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {:?}", text(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let finding = &report["disagreements"][0];
+        let found_by = finding["found_by"].as_str().expect("found_by").to_owned();
+        let signature = finding["signature"].as_str().expect("signature").to_owned();
+        if let Some(file) = finding["corpus_file"].as_str() {
+            let saved = std::fs::read_to_string(file).expect("the corpus file");
+            assert!(
+                saved.lines().any(|l| l == format!("found-by: {found_by}")),
+                "{args:?}: {saved}"
+            );
+        }
+        let again = run_printed(&found_by, bug);
+        let (stdout, stderr) = text(&again);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{found_by}: {stdout} {stderr}"
+        );
+        let named = stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix(names))
+            .map(|rest| rest.split([' ', ':']).next().unwrap_or(""))
+            .collect::<Vec<_>>();
+        assert!(
+            named.contains(&signature.as_str()),
+            "{found_by} names {named:?}, not {signature}:\n{stdout}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

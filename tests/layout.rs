@@ -1,6 +1,7 @@
 //! The architecture as the tree shows it: the game's vocabulary at `src/`'s root, every
 //! other module in a folder named for its layer, each folder saying what it owns and
-//! what it may use, and no cycle between modules.
+//! what it may use, no layer using one above it, the three generators using none of
+//! each other's code, and no cycle between modules.
 //!
 //! A dependency is a `crate::` or `super::` path in a module's code (its `#[cfg(test)]`
 //! part left out: a test may use anything). A submodule's use of its own ancestors does
@@ -178,6 +179,136 @@ fn no_module_depends_on_itself_through_others() {
             panic!("module cycle: {}", names.join(" -> "));
         }
     }
+}
+
+/// Which layers each layer may use besides itself, as each folder's `mod.rs` says: the
+/// vocabulary at the root (`""`) uses nothing above it, and every layer only what is
+/// below it. The crate root (`lib.rs`) re-exports and is left out.
+const MAY_USE: &[(&str, &[&str])] = &[
+    ("", &[]),
+    ("generators", &[""]),
+    ("cases", &[""]),
+    ("diff", &["", "generators", "cases"]),
+    ("subject", &["", "generators", "cases", "diff"]),
+    ("job", &["", "generators", "cases", "diff", "subject"]),
+    (
+        "cli",
+        &["", "generators", "cases", "diff", "subject", "job"],
+    ),
+];
+
+/// The generators compared against each other, which may not use one another's code:
+/// a shared helper would hide a shared bug.
+const INDEPENDENT: &[&str] = &["mailbox", "bitboard", "naive"];
+
+/// A module's layer: `""` for the vocabulary at the root, else its folder.
+fn layer_of(module: &Module) -> Option<&str> {
+    match module.as_slice() {
+        [] => None,
+        [one] if VOCABULARY.contains(&one.as_str()) => Some(""),
+        [first, ..] => Some(first.as_str()),
+    }
+}
+
+/// Every import that breaks [`MAY_USE`] or [`INDEPENDENT`], one sentence each.
+fn forbidden_imports(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (from, tos) in edges {
+        let Some(here) = layer_of(from) else {
+            continue;
+        };
+        let allowed = MAY_USE.iter().find(|(l, _)| *l == here).map(|(_, a)| *a);
+        for to in tos {
+            let Some(there) = layer_of(to) else {
+                continue;
+            };
+            let name = |m: &Module| {
+                if m.len() == 1 && layer_of(m) == Some("") {
+                    m[0].clone()
+                } else {
+                    m.join("::")
+                }
+            };
+            match allowed {
+                None => out.push(format!(
+                    "{} is in a layer tests/layout.rs does not know ({here}): add it to MAY_USE",
+                    name(from)
+                )),
+                Some(allowed) if there != here && !allowed.contains(&there) => out.push(format!(
+                    "{} uses {}: the {} layer may not use the {} layer",
+                    name(from),
+                    name(to),
+                    if here.is_empty() { "vocabulary" } else { here },
+                    there
+                )),
+                Some(_) => {}
+            }
+            if let ([g1, a, ..], [g2, b, ..]) = (from.as_slice(), to.as_slice()) {
+                let independent = |x: &String| INDEPENDENT.contains(&x.as_str());
+                if g1 == "generators"
+                    && g2 == "generators"
+                    && a != b
+                    && independent(a)
+                    && independent(b)
+                {
+                    out.push(format!(
+                        "{} uses {}: the generators share no code of how pieces move",
+                        name(from),
+                        name(to)
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_layer_uses_one_above_it_and_no_generator_another() {
+    let found = forbidden_imports(&dependencies());
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The rule is not empty: an upward import, a generator that borrows another's code and
+/// a layer nobody declared are each caught.
+#[test]
+fn an_upward_import_is_caught() {
+    let module = |m: &str| -> Module { m.split("::").map(str::to_owned).collect() };
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "generators::naive::rules",
+            "diff::oracle",
+            "may not use the diff layer",
+        ),
+        ("fen", "generators", "the vocabulary layer may not use"),
+        ("diff::campaign", "job::check", "may not use the job layer"),
+        ("subject::crosscheck", "cli", "may not use the cli layer"),
+        (
+            "generators::mailbox",
+            "generators::naive::rules",
+            "share no code",
+        ),
+        ("newlayer::thing", "position", "does not know"),
+    ];
+    for &(from, to, says) in table {
+        let edges = BTreeMap::from([(module(from), BTreeSet::from([module(to)]))]);
+        let found = forbidden_imports(&edges);
+        assert!(
+            found.len() == 1 && found[0].contains(says),
+            "{from} -> {to}: {found:?}"
+        );
+    }
+    let fine = BTreeMap::from([
+        (
+            module("job::check"),
+            BTreeSet::from([module("diff::finding"), module("position")]),
+        ),
+        (
+            module("generators::planted"),
+            BTreeSet::from([module("generators::naive")]),
+        ),
+    ]);
+    assert_eq!(forbidden_imports(&fine), Vec::<String>::new());
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::job::check::engine::{record, Asked};
 use crate::job::check::Unit;
 use crate::job::report::counted;
 use crate::job::report::EngineInfo;
+use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
@@ -149,6 +150,10 @@ pub struct EngineArgs {
     /// How many random positions to check, from seeded playouts.
     #[arg(long, default_value_t = 100, value_name = "N")]
     positions: usize,
+    /// Check these positions alone, at --depth (repeat for more): no suite, corpus or
+    /// random positions. A finding's reproduce line is this.
+    #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
+    fen: Vec<String>,
     /// Seed of the random positions (default: from the clock, printed).
     #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
@@ -205,6 +210,20 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
 
 /// Every position to check ([`targets::all`], as the check's engine phase asks them).
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
+    if !args.fen.is_empty() {
+        return args
+            .fen
+            .iter()
+            .enumerate()
+            .map(|(i, fen)| {
+                Ok(Target {
+                    label: format!("--fen {}", i + 1),
+                    position: Position::from_fen(fen)?,
+                    depth: args.depth,
+                })
+            })
+            .collect();
+    }
     let entries = match args.suite.as_str() {
         "none" => Vec::new(),
         path => super::load_suite(path)?,
@@ -282,6 +301,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         bar.message(format!("{}: {}", s.label, s.stage));
     };
     let save = save_dir(&corpus, args.no_save);
+    let reproduce = |pos: &Position, depth: u32| config.reproduce(pos, depth);
     let options = Options {
         subject_dir: save.as_deref().map(|d| crosscheck::external_dir(d, &name)),
         corpus: save,
@@ -293,6 +313,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             args.engine.protocol.as_str(),
             args.depth
         ),
+        reproduce: Some(&reproduce),
         progress: Some(&show),
         on_checked: Some(&print_checked),
         stop: Some(stop),
@@ -336,7 +357,6 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             generators: &engines,
             depth: args.depth,
             list: &list,
-            found_by: &options.found_by,
         };
         record(&mut doc, &asked, &report, Vec::new());
         doc

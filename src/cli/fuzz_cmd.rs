@@ -3,7 +3,8 @@
 use super::json::report_of;
 use super::out::{errln, outln};
 use super::{
-    corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
+    corpus_source, load_known, pool, report_outcome, save_dir, signals, write_known, CliError,
+    CorpusUse, Outcome,
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
@@ -197,38 +198,36 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         }
     );
     outln!("feature coverage:\n{}", report.coverage);
-    args.json.emit_report(&{
-        let mut doc = report_of(&engines);
-        doc.seed = Some(seed);
-        doc.add_fuzz(FUZZ, &report);
-        doc
-    })?;
+    let mut doc = report_of(&engines);
+    doc.seed = Some(seed);
+    doc.signal = signals::received();
+    doc.add_fuzz(FUZZ, &report);
+    args.json.emit_report(&doc)?;
     if let Some(sig) = signals::received() {
         outln!(
             "interrupted by {} after {} (seed {seed})",
             signals::name(sig),
             counted(report.findings.len() as u64, "distinct bug")
         );
-        return Ok(Outcome::Interrupted(sig));
-    }
-    if report.cases == 0 {
+    } else if report.cases == 0 {
         // --cases 0 or --seconds 0: nothing was checked, which is no pass.
         return Err(CliError::Usage(
             "no fuzz case ran: give --cases or --seconds above 0".into(),
         ));
-    }
-    let new = report.new_findings().count() as u64;
-    let known = report.findings.len() as u64 - new;
-    let known_text = if known > 0 {
-        format!(", {} known", counted(known, "bug"))
     } else {
-        String::new()
-    };
-    if new == 0 {
-        outln!("no new disagreements{known_text} (seed {seed})");
-        Ok(Outcome::Agree)
-    } else {
-        outln!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
-        Ok(Outcome::Disagree)
+        let new = report.new_findings().count() as u64;
+        let known = report.findings.len() as u64 - new;
+        let known_text = if known > 0 {
+            format!(", {} known", counted(known, "bug"))
+        } else {
+            String::new()
+        };
+        if new == 0 {
+            outln!("no new disagreements{known_text} (seed {seed})");
+        } else {
+            outln!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
+        }
     }
+    // The exit code is the report's, by the one mapping every command uses.
+    report_outcome(&doc)
 }

@@ -124,6 +124,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     );
     outln!("{}", f.disagreement);
     outln!("signature  {}", f.signature);
+    outln!("reproduce  {}", f.origin.provenance);
     if let Some(path) = &f.file {
         outln!("saved      {}", path.display());
     }

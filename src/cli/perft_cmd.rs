@@ -185,6 +185,8 @@ impl Investigation<'_> {
             f.minimized.pieces().count()
         );
         outln!("  {}", f.disagreement);
+        outln!("signature: {}", f.signature);
+        outln!("reproduce: {}", f.origin.provenance);
         if self.read_only {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }

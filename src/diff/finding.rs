@@ -550,6 +550,16 @@ pub fn show(sightings: Vec<Sighting>, gens: &[&dyn Generator]) -> Vec<Shown> {
     out
 }
 
+/// `n` and `noun`, plural unless `n` is 1: how findings and their hits are counted in
+/// every message, whichever layer writes it.
+pub(crate) fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Where a disagreement met on `pos` shows by itself: a board gone wrong along a line
 /// followed back to where it still shows, and a mirror or colour-swap failure seen on
 /// the image, where the odd generator answers the image wrongly by itself. Every phase

@@ -111,7 +111,11 @@ macro_rules! built_in {
     ($($g:expr),+ $(,)?) => {
         /// The built-in generators, each once. CLI, tests and benchmarks iterate this list.
         pub fn registry() -> Vec<&'static dyn face::Generator> {
-            vec![$(&$g),+]
+            #[allow(unused_mut)]
+            let mut list: Vec<&'static dyn face::Generator> = vec![$(&$g),+];
+            #[cfg(feature = "planted")]
+            list.extend(planted_from_env());
+            list
         }
 
         /// Calls `visitor` with each generator of [`registry`], in its order.
@@ -122,6 +126,26 @@ macro_rules! built_in {
 }
 
 built_in!(mailbox::MailboxGen, bitboard::BitboardGen, naive::NaiveGen);
+
+/// Test equipment, in builds with the `planted` feature only (the tests' builds, never an
+/// installed one): with `XQDIFF_PLANTED_BUG=<bug>` in the environment (a name the test
+/// engine's `--bug` takes), the registry lists the planted generator with that bug
+/// after the built-ins. A test can then run the real command line on a program with a
+/// bug in it, and run the command a finding prints to see it again.
+#[cfg(feature = "planted")]
+pub const PLANTED_BUG_VAR: &str = "XQDIFF_PLANTED_BUG";
+
+#[cfg(feature = "planted")]
+fn planted_from_env() -> Option<&'static dyn face::Generator> {
+    static PLANTED: std::sync::OnceLock<Option<planted::Planted>> = std::sync::OnceLock::new();
+    PLANTED
+        .get_or_init(|| {
+            let bug = std::env::var(PLANTED_BUG_VAR).ok()?.parse().ok()?;
+            Some(planted::Planted::new(bug))
+        })
+        .as_ref()
+        .map(|p| p as &dyn face::Generator)
+}
 
 /// The names in [`registry`], in order.
 pub fn names() -> Vec<&'static str> {

@@ -15,7 +15,6 @@ pub(super) fn from_engine(
     f: &crosscheck::SubjectFinding,
     engine: &str,
     builtins: &[String],
-    found_by: &str,
 ) -> Dispute {
     // The reproduction is on a position down the path; the path recorded is the part
     // that reaches it, so root + path + original FEN agree with each other.
@@ -50,7 +49,7 @@ pub(super) fn from_engine(
         }),
         perft: cmp.map(|c| totals(c, engine, builtins)),
         corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
-        found_by: Some(format!("{found_by} (position {})", f.label)),
+        found_by: Some(f.found_by.clone()),
         line: Vec::new(),
         signature: Some(f.signature.to_string()),
         hits: Some(f.hits),

@@ -12,6 +12,7 @@ use crate::job::report::{
     counted, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
     PhaseDetails, Report, Status as PhaseStatus,
 };
+use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
 use crate::subject::external::{split_command, ExternalEngine};
 use crate::subject::Subject;
@@ -72,6 +73,7 @@ pub(super) fn run(
         "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {}",
         check.config.command, info.protocol, check.depth, config.seed
     );
+    let reproduce = |pos: &Position, depth: u32| check.config.reproduce(pos, depth);
     report.engines.push(info);
 
     let show = |s: &Status<'_>| {
@@ -92,7 +94,8 @@ pub(super) fn run(
         corpus: config.save_dir().map(|d| d.to_path_buf()),
         max_findings: check.max_findings,
         known: config.known.clone(),
-        found_by: found_by.clone(),
+        found_by,
+        reproduce: Some(&reproduce),
         progress: Some(&show),
         on_checked: Some(&checked),
         stop: Some(stop),
@@ -127,7 +130,6 @@ pub(super) fn run(
         generators: &config.generators,
         depth: check.depth,
         list: &list,
-        found_by: &found_by,
     };
     record(report, &asked, &all, notes);
 }
@@ -141,8 +143,6 @@ pub(crate) struct Asked<'a> {
     pub depth: u32,
     /// The positions.
     pub list: &'a [Target],
-    /// How to run the check again, for the findings.
-    pub found_by: &'a str,
 }
 
 /// Puts the engine phase, its disputes, and the engine's counts in the perft table
@@ -157,7 +157,6 @@ pub(crate) fn record(
         generators,
         depth,
         list,
-        found_by,
     } = *asked;
     let name = all.subject.clone();
     let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
@@ -201,7 +200,7 @@ pub(crate) fn record(
     }
     let mut found = Vec::new();
     for f in &all.findings {
-        found.push(disputes::from_engine(ENGINE, f, &name, &builtins, found_by));
+        found.push(disputes::from_engine(ENGINE, f, &name, &builtins));
     }
     for o in &all.ours {
         match &o.finding {

@@ -773,14 +773,7 @@ pub(crate) fn escape(text: &str) -> String {
     out
 }
 
-/// `n` and `noun`, plural unless `n` is 1.
-pub(crate) fn counted(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
+pub(crate) use crate::diff::finding::counted;
 
 #[cfg(test)]
 mod tests {

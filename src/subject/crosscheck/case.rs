@@ -28,7 +28,6 @@ pub(crate) fn subject_case(
     finding: &SubjectFinding,
     subject: &str,
     engines: &[&dyn Generator],
-    found_by: &str,
 ) -> Case {
     let note = |k: &str, v: String| (k.to_owned(), v);
     let mut notes = vec![
@@ -93,7 +92,7 @@ pub(crate) fn subject_case(
             moves(finding.path.iter().copied())
         },
     ));
-    notes.push(note("found-by", found_by.to_owned()));
+    notes.push(note("found-by", finding.found_by.clone()));
     notes.retain(|(_, v)| !v.is_empty());
     Case { position, notes }
 }

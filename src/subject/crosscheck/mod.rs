@@ -15,7 +15,7 @@ pub mod targets;
 pub use compare::{Comparison, MoveCounts};
 
 use crate::diff::descent;
-use crate::diff::finding::{Finding, Findings, Settings};
+use crate::diff::finding::{Finding, Findings, Provenance, Settings};
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -94,6 +94,9 @@ pub struct Status<'a> {
     pub stage: Stage,
 }
 
+/// The command that checks a subject on a position at a depth.
+pub type Reproduce<'a> = &'a (dyn Fn(&Position, u32) -> Provenance + Sync);
+
 /// How to run a check.
 #[derive(Default)]
 pub struct Options<'a> {
@@ -109,8 +112,12 @@ pub struct Options<'a> {
     /// Known bugs: still reported (as known), but they do not count toward
     /// `max_findings` or fail the check.
     pub known: crate::diff::finding::Known,
-    /// How the run was started, recorded in saved cases.
+    /// How the run was started, for a subject with no command that reproduces one
+    /// finding (a library in process).
     pub found_by: String,
+    /// The one command that checks the subject on a position at a depth (an external
+    /// engine's `xqdiff engine ... --fen FEN --depth D`): each finding's provenance.
+    pub reproduce: Option<Reproduce<'a>>,
     /// Hears every change of target and stage.
     pub progress: Option<&'a (dyn Fn(&Status<'_>) + Sync)>,
     /// Hears each target's result as soon as it is known.
@@ -223,6 +230,9 @@ pub struct SubjectFinding {
     pub reproduction: Option<Reproduction>,
     /// The corpus file, when saved.
     pub file: Option<PathBuf>,
+    /// How to see it again: the command that checks the subject on the smallest
+    /// position (where the descent stopped, when it could not be reproduced).
+    pub found_by: String,
 }
 
 /// A disagreement among the built-in generators met on the way.
@@ -453,6 +463,7 @@ fn check_one(
         note: located.note,
         reproduction: None,
         file: None,
+        found_by: String::new(),
     };
     // From here on a failure still leaves a finding worth reporting and saving.
     let outcome = reduce(subject, engines, &located.positions, target.depth, stage);
@@ -467,6 +478,11 @@ fn check_one(
         Err(e) => Some(e),
     };
     finding.known = options.known.contains(&finding.signature);
+    finding.found_by = match (options.reproduce, &finding.reproduction) {
+        (Some(command), Some(r)) => command(&r.minimized, r.depth).to_string(),
+        (Some(command), None) => command(&finding.position, finding.comparison.depth).to_string(),
+        (None, _) => format!("{} (position {})", options.found_by, target.label),
+    };
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
     }
@@ -492,7 +508,7 @@ fn check_one(
         }
     }
     if let Some(dir) = &options.subject_dir {
-        let case = case::subject_case(&finding, &report.subject, engines, &options.found_by);
+        let case = case::subject_case(&finding, &report.subject, engines);
         match crate::diff::corpus::write_case(dir, &case) {
             Ok((path, _)) => finding.file = Some(path),
             Err(e) => report

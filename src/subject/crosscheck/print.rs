@@ -33,7 +33,7 @@ impl fmt::Display for SubjectFinding {
             f,
             "BUG {}{known}: {}",
             self.signature,
-            crate::job::report::counted(self.hits, "position")
+            crate::diff::finding::counted(self.hits, "position")
         )?;
         writeln!(
             f,
@@ -85,6 +85,7 @@ impl fmt::Display for SubjectFinding {
         if let Some(file) = &self.file {
             writeln!(f, "  saved      {}", file.display())?;
         }
+        writeln!(f, "  reproduce  {}", self.found_by)?;
         Ok(())
     }
 }

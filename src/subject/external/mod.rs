@@ -29,6 +29,7 @@ pub use process::{
     split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
 };
 
+use crate::diff::finding::Provenance;
 use crate::subject::SubjectError;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -188,3 +189,48 @@ pub struct EngineConfig {
     /// total, the end marker); a whole answer gets [`ANSWER_TIMEOUTS`] times it.
     pub timeout: Duration,
 }
+
+impl EngineConfig {
+    /// The `xqdiff engine` command that checks this engine, started and spoken to as
+    /// this configuration says, on `pos` alone at `depth`: how a finding about it is
+    /// seen again, every flag that changes what is compared included.
+    pub fn reproduce(&self, pos: &crate::position::Position, depth: u32) -> Provenance {
+        let mut words: Vec<String> = ["xqdiff", "engine", "--cmd", &self.command]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let mut flag = |name: &str, value: String| {
+            words.push(format!("--{name}"));
+            words.push(value);
+        };
+        flag("protocol", self.protocol.as_str().to_owned());
+        match self.protocol {
+            Protocol::Moves(MovesMode::PseudoLegal) => flag("compare", "pseudo-legal".into()),
+            Protocol::Moves(MovesMode::KingCapture) => flag("rules", "king-capture".into()),
+            _ => {}
+        }
+        for (name, value) in &self.options {
+            flag("option", format!("{name}={value}"));
+        }
+        match self.ranks {
+            Ranks::Auto => {}
+            Ranks::Zero => flag("ranks", "0".into()),
+            Ranks::One => flag("ranks", "1".into()),
+        }
+        match self.fen_letters {
+            FenLetters::Auto => {}
+            FenLetters::NB => flag("fen-letters", "nb".into()),
+            FenLetters::HE => flag("fen-letters", "he".into()),
+        }
+        if self.timeout != DEFAULT_TIMEOUT {
+            flag("timeout", self.timeout.as_secs_f64().to_string());
+        }
+        flag("fen", pos.fen());
+        flag("depth", depth.to_string());
+        words.push("--no-save".into());
+        Provenance::command(words)
+    }
+}
+
+/// How long xqdiff waits for each step of an engine's answer unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
