@@ -238,18 +238,18 @@ impl Finding {
         minimized: &Position,
         disagreement: &Disagreement,
     ) -> (bool, bool) {
-        if !self.wants_witness() || self.witnesses.contains(minimized) {
-            return (false, false);
-        }
-        self.witnesses.push(minimized.clone());
-        let size = |p: &Position| p.pieces().count();
-        let smaller = (size(minimized), from.order) < (size(&self.minimized), self.origin.order);
+        let (kept, smaller) = offer_witness(
+            &mut self.witnesses,
+            (&self.minimized, self.origin.order),
+            minimized,
+            from.order,
+        );
         if smaller {
             self.origin = from.clone();
             self.minimized = minimized.clone();
             self.disagreement = disagreement.clone();
         }
-        (true, smaller)
+        (kept, smaller)
     }
 
     /// The corpus case for one of its witnesses, found by `from`.
@@ -277,6 +277,25 @@ impl Finding {
         }
         Ok(case)
     }
+}
+
+/// The one rule for the witnesses of any finding, the built-ins' or a subject's: up to
+/// [`WITNESSES`] distinct witnesses are `kept`, and the smallest (fewest pieces; the
+/// earlier found on a tie) leads. Offers `candidate`, found at `order`, against the one
+/// leading now; returns whether it was kept, and whether it now leads.
+pub fn offer_witness(
+    kept: &mut Vec<Position>,
+    leading: (&Position, u64),
+    candidate: &Position,
+    order: u64,
+) -> (bool, bool) {
+    if kept.len() >= WITNESSES || kept.contains(candidate) {
+        return (false, false);
+    }
+    kept.push(candidate.clone());
+    let size = |p: &Position| p.pieces().count();
+    let smaller = (size(candidate), order) < (size(leading.0), leading.1);
+    (true, smaller)
 }
 
 /// What a [`Findings`] does with what it is handed.

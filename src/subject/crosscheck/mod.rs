@@ -15,7 +15,7 @@ pub mod targets;
 pub use compare::{Comparison, MoveCounts};
 
 use crate::diff::descent;
-use crate::diff::finding::{Finding, Findings, Provenance, Settings};
+use crate::diff::finding::{offer_witness, Finding, Findings, Provenance, Settings};
 use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -209,6 +209,8 @@ pub struct SubjectFinding {
     pub known: bool,
     /// How many targets showed it.
     pub hits: u64,
+    /// The index of the target its leading witness came from.
+    pub order: u64,
     /// The minimized witnesses of the other targets that showed it, up to
     /// [`WITNESSES`](crate::diff::campaign::WITNESSES).
     pub witnesses: Vec<Position>,
@@ -365,7 +367,14 @@ pub fn check(
                 });
             }
         };
-        match check_one(subject, engines, target, options, &mut stage, &mut report) {
+        match check_one(
+            subject,
+            engines,
+            (index, target),
+            options,
+            &mut stage,
+            &mut report,
+        ) {
             Ok(()) => {}
             Err(error) => {
                 report.failure = Some(Failure {
@@ -388,7 +397,7 @@ pub fn check(
 fn check_one(
     subject: &mut dyn Subject,
     engines: &[&dyn Generator],
-    target: &Target,
+    (index, target): (usize, &Target),
     options: &Options<'_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
@@ -453,6 +462,7 @@ fn check_one(
         signature: located.comparison.signature(&position),
         known: false,
         hits: 1,
+        order: index as u64,
         witnesses: Vec::new(),
         label: target.label.clone(),
         root: root.clone(),
@@ -486,27 +496,41 @@ fn check_one(
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
     }
-    // A bug seen before is one more hit on it, and one more witness while it has few.
+    // A bug seen before is one more hit on it, and one more witness while it has few,
+    // kept by the one rule every finding's witnesses follow.
     let seen = report
         .findings
         .iter()
         .position(|f| f.signature == finding.signature);
-    if let Some(i) = seen {
-        let seen = &mut report.findings[i];
-        seen.hits += 1;
-        let full = seen.witnesses.len() + 1 >= crate::diff::campaign::WITNESSES;
-        let main = seen.reproduction.as_ref().map(|r| &r.minimized);
-        match &finding.reproduction {
-            Some(r)
-                if !full
-                    && main != Some(&r.minimized)
-                    && !seen.witnesses.contains(&r.minimized) =>
-            {
-                seen.witnesses.push(r.minimized.clone());
+    let offered = match seen {
+        None => Some(false),
+        Some(i) => {
+            let seen = &mut report.findings[i];
+            seen.hits += 1;
+            match (&seen.reproduction, &finding.reproduction) {
+                (_, None) => None,
+                // A witness beats none.
+                (None, Some(_)) => Some(true),
+                (Some(lead), Some(new)) => {
+                    let mut kept: Vec<Position> = std::iter::once(lead.minimized.clone())
+                        .chain(seen.witnesses.iter().cloned())
+                        .collect();
+                    match offer_witness(
+                        &mut kept,
+                        (&lead.minimized, seen.order),
+                        &new.minimized,
+                        finding.order,
+                    ) {
+                        (false, _) => None,
+                        (true, leads) => Some(leads),
+                    }
+                }
             }
-            _ => return failure.map_or(Ok(()), Err),
         }
-    }
+    };
+    let Some(leads) = offered else {
+        return failure.map_or(Ok(()), Err);
+    };
     if let Some(dir) = &options.subject_dir {
         let case = case::subject_case(&finding, &report.subject, engines);
         match crate::diff::corpus::write_case(dir, &case) {
@@ -516,8 +540,23 @@ fn check_one(
                 .push(format!("cannot write into {}: {e}", dir.display())),
         }
     }
-    if seen.is_none() {
-        report.findings.push(finding);
+    match seen {
+        None => report.findings.push(finding),
+        Some(i) if leads => {
+            // The new witness leads; the one it replaces becomes another witness.
+            let old = &mut report.findings[i];
+            finding.hits = old.hits;
+            finding.witnesses = std::mem::take(&mut old.witnesses);
+            finding
+                .witnesses
+                .extend(old.reproduction.as_ref().map(|r| r.minimized.clone()));
+            *old = finding;
+        }
+        Some(i) => {
+            if let Some(r) = &finding.reproduction {
+                report.findings[i].witnesses.push(r.minimized.clone());
+            }
+        }
     }
     failure.map_or(Ok(()), Err)
 }
