@@ -211,7 +211,8 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     report.signal = signals::received();
     for (i, d) in report.disagreements.iter().enumerate() {
         outln!(
-            "DISAGREEMENT {} [{}] {}{}: {}",
+            "{} {} [{}] {}{}: {}",
+            if d.known { "KNOWN" } else { "DISAGREEMENT" },
             i + 1,
             d.phase,
             d.check,
@@ -220,6 +221,9 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
                 .map_or_else(String::new, |o| format!(" (odd one out: {o})")),
             d.fen
         );
+        if let Some(sig) = &d.signature {
+            outln!("  bug: {sig}");
+        }
         if let Some(file) = &d.corpus_file {
             outln!("  saved: {file}");
         }

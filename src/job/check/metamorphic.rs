@@ -150,7 +150,15 @@ pub(super) fn run(
 
     if failures + known > 0 {
         let per_check: Vec<String> = by_check.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        notes.insert(0, format!("failures by check: {}", per_check.join(", ")));
+        let known = if known > 0 {
+            format!(" ({known} of them known bugs')")
+        } else {
+            String::new()
+        };
+        notes.insert(
+            0,
+            format!("failures by check: {}{known}", per_check.join(", ")),
+        );
     }
     if checked < total {
         notes.push(format!(

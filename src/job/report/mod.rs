@@ -681,9 +681,15 @@ impl Phase {
         match details {
             PhaseDetails::Perft(p) => {
                 let off = p.rows.iter().filter(|r| !r.agrees()).count();
+                let known = p.rows.iter().filter(|r| !r.agrees() && r.known).count();
                 format!(
-                    "{}, {off} differ",
-                    counted(p.rows.len() as u64, "position/depth pair")
+                    "{}, {off} differ{}",
+                    counted(p.rows.len() as u64, "position/depth pair"),
+                    if known > 0 {
+                        format!(" ({known} by known bugs)")
+                    } else {
+                        String::new()
+                    }
                 )
             }
             PhaseDetails::Replay(r) => format!(
