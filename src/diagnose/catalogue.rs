@@ -1,6 +1,6 @@
 //! The catalogue: every rule variant by name, with its sentence in the game's words and
 //! how specific it is. One table, written once: the enum, the names, the sentences, the
-//! ranks and `docs/variants.md` all come from it.
+//! ranks and `docs/variants.md` (`page.rs`) all come from it.
 
 use std::fmt;
 
@@ -203,31 +203,3 @@ impl fmt::Display for UnknownVariant {
 }
 
 impl std::error::Error for UnknownVariant {}
-
-/// `docs/variants.md`, written from the catalogue: a test compares the file with this, so
-/// the page cannot drift from the code.
-pub fn catalogue_page() -> String {
-    let mut page = String::from(
-        "# Rule variants: the causes xqdiff can name\n\n\
-         Each variant is a plausible misreading of the rules (`docs/rules.md`), built as a \
-         complete alternative generator on the naive one. When a subject's answers on a \
-         finding's witnesses are exactly a variant's, the variant's sentence is the \
-         finding's cause: `cause: <sentence> (variant <name>, explains N of N witnesses)`. \
-         Several variants that explain a finding equally are named most specific first \
-         (the higher the rank, the fewer positions the variant changes). A misread piece \
-         rule is the move list's only: a check detector that misreads a piece is one of \
-         the `check-*` variants.\n\n\
-         This page is written from the catalogue in `src/diagnose/catalogue.rs`; a test \
-         fails when the two differ (`cargo test --lib diagnose` prints the page to copy).\n\n\
-         | variant | rank | the subject's rule |\n|---|---|---|\n",
-    );
-    for v in Variant::ALL {
-        page.push_str(&format!(
-            "| `{}` | {} | {} |\n",
-            v.name(),
-            v.specificity(),
-            v.sentence()
-        ));
-    }
-    page
-}

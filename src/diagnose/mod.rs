@@ -3,7 +3,8 @@
 //! subject did.
 //!
 //! - [`catalogue`]: the variants, each with its kebab-case name, its sentence in the
-//!   game's words and its specificity rank, and the page `docs/variants.md` is.
+//!   game's words and its specificity rank; [`page`] writes them as `docs/variants.md`.
+//! - [`examples`]: a position for each variant where it differs from the rules.
 //! - [`reading`]: each variant's answers to the naive generator's questions (its hooks,
 //!   [`crate::generators::naive::reading`]).
 //! - [`generator`]: a variant as a [`crate::generators::MoveGen`], with its own legality
@@ -16,14 +17,17 @@
 
 pub mod catalogue;
 pub mod diagnosis;
+pub mod examples;
 pub mod generator;
+pub mod page;
 pub mod reading;
 #[cfg(test)]
 mod tests;
 
-pub use catalogue::{catalogue_page, Variant};
+pub use catalogue::Variant;
 pub use diagnosis::{
     deciding_position, diagnose, diagnose_among, diagnose_asking, Answer, Cause, Diagnosis,
     Question, Witness,
 };
 pub use generator::VariantGen;
+pub use page::catalogue_page;

@@ -54,23 +54,23 @@ impl Reading for Variant {
         }
     }
 
-    fn horse_leg(self, from: (i8, i8), leg: (i8, i8), to: (i8, i8), by: Asker) -> (i8, i8) {
+    fn horse_leg_elsewhere(self, from: (i8, i8), to: (i8, i8), by: Asker) -> Option<(i8, i8)> {
         match (self, by) {
             (HorseLegOnDiagonal, Mover) => {
                 let (df, dr) = toward(from, to);
-                (from.0 + df, from.1 + dr)
+                Some((from.0 + df, from.1 + dr))
             }
             (CheckHorseLegNextToKing, Detector) => {
                 // Looking out from the king as if it were the horse: one orthogonal step
                 // from the king along the long side of the L.
                 let (df, dr) = toward(to, from);
-                if (from.0 - to.0).abs() == 2 {
+                Some(if (from.0 - to.0).abs() == 2 {
                     (to.0 + df, to.1)
                 } else {
                     (to.0, to.1 + dr)
-                }
+                })
             }
-            _ => AsWritten.horse_leg(from, leg, to, by),
+            _ => AsWritten.horse_leg_elsewhere(from, to, by),
         }
     }
 

@@ -1,102 +1,19 @@
 //! The catalogue's witness table, and diagnosis run on the variants themselves and on the
 //! planted bugs (an independent implementation of some of the same misreadings).
 
+use super::examples::{self, example, EXAMPLES};
 use super::*;
 use crate::generators::naive::NaiveGen;
 use crate::generators::perft;
 use crate::generators::planted::{Bug, Planted};
 use crate::generators::MoveGen;
 use crate::moves::Move;
-use crate::piece::Piece;
-use crate::position::{Position, Setup};
-use crate::square::Square;
-use crate::Color;
+use crate::position::Position;
 use Variant::*;
 
-/// For each variant, a position where it answers differently from the rules, at a depth
-/// (1: the move list). The table is also what tells every two variants apart.
-const WITNESSES: &[(Variant, &str, u32)] = &[
-    (KingLeavesPalace, "w Kd0 kf9", 1),
-    (BlackKingLeavesPalace, "b Ke0 kd9", 1),
-    (AdvisorLeavesPalace, "w Ke0 kd9 Af2", 1),
-    (PalaceOneRankTooDeep, "w Ke2 kd9", 1),
-    (ElephantCrossesRiver, "w Ke0 kd9 Bc4", 1),
-    (BlackElephantCrossesRiver, "b Ke0 kd9 bc5", 1),
-    (ElephantEyeIgnored, "w Ke0 kd9 Bc0 Nd1", 1),
-    (ElephantEyeBlockedOnlyByOwn, "w Ke0 kd9 Bc0 nd1", 1),
-    (HorseLegIgnored, "w Ke0 kd9 Nb0 Rb1", 1),
-    (HorseLegBlockedOnlyByOwn, "w Ke0 kd9 Nb0 rb1", 1),
-    (HorseLegBlockedOnlyByEnemy, "w Ke0 kd9 Nb0 Rb1", 1),
-    (HorseLegOnDiagonal, "w Ke0 kd9 Nb0 Rc1", 1),
-    (RookJumpsOne, "w Ke0 kd9 Ra0 Pa3", 1),
-    (CannonCannotCapture, "w Ke0 kd9 Ca0 Pa3 pa6", 1),
-    (CannonCapturesWithoutScreen, "w Ke0 kd9 Ca0 pa6", 1),
-    (CannonCapturesOverTwoScreens, "w Ke0 kd9 Ca0 Pa3 pa5 pa6", 1),
-    (CannonJumpsToEmpty, "w Ke0 kd9 Ca0 Pa3", 1),
-    (PawnSidewaysBeforeRiver, "w Ke0 kd9 Pc3", 1),
-    (BlackPawnSidewaysBeforeRiver, "b Ke0 kd9 pc6", 1),
-    (PawnSidewaysOnRiverBank, "w Ke0 kd9 Pc4", 1),
-    (PawnNeverSideways, "w Ke0 kd9 Pc6", 1),
-    (PawnStepsBackAfterRiver, "w Ke0 kd9 Pe6", 1),
-    (BlackPawnMovesLikeRed, "b Ke0 kd9 pc6", 1),
-    (RookTakesOwn, "w Ke0 kd9 Ra0 Pa3", 1),
-    (CannonTakesOwn, "w Ke0 kd9 Ca0 Pa3 Pa6", 1),
-    (HorseTakesOwn, "w Ke0 kd9 Nb0 Rc2", 1),
-    (EveryPieceTakesOwn, "w Ke0 kd9 Ad0 Ae1", 1),
-    (KingsFacingIgnored, "w Ke0 kd9", 1),
-    (KingsFacingThroughPieces, "w Ke0 kd9 Nd5", 1),
-    (KingsFacingOnlyForRed, "b Ke0 kd9", 1),
-    (KingsFacingOnlyForBlack, "w Ke0 kd9", 1),
-    (KingsFacingOnlyForKingMoves, "w Ke0 ke9 Ne5", 1),
-    (CheckBlindToRook, "w Ke0 kd9 rf9", 1),
-    (CheckBlindToHorse, "w Ke0 kd9 ng2", 1),
-    (CheckBlindToCannon, "w Ke0 kd9 cf9 Rf5", 1),
-    (CheckBlindToPawn, "w Ke1 kd9 pd2", 1),
-    (CheckBlackPawnAsRed, "w Ke1 kd9 pe0 Ra5", 1),
-    (CheckRedPawnAsBlack, "b Kd0 ke8 Pe9 ra4", 1),
-    (CheckPawnSidewaysBlind, "w Ke0 kd9 pd1", 1),
-    (CheckHorseLegIgnored, "w Ke0 kd9 ng2 Nf2", 1),
-    (CheckHorseLegNextToKing, "w Ke0 kd9 ng2 Nf1", 1),
-    (CheckCannonWithoutScreen, "w Ke0 kd9 cf9", 1),
-    (CheckCannonOverTwoScreens, "w Ke0 kd9 cf9 Rf5 Nf3", 1),
-    (DiscoveredHorseCheckIgnored, "w Ke0 kd9 nf2 Rf1", 1),
-    (DiscoveredCannonCheckIgnored, "w Ke0 kd9 ce9 Ra4", 1),
-    (PinsIgnored, "w Ke0 kd9 re9 Re4", 1),
-    (PinnedPieceFrozen, "w Ke0 kd9 re9 Re4", 1),
-    (DoubleCheckKingOnly, "w Ke0 kd9 ce8 re5 Ra3", 1),
-    (DoubleCheckOneAnswer, "w Ke0 kd9 re5 ng1 Ra3", 1),
-    (CheckEvasionKingOnly, "w Ke0 kd9 re5 Ra3", 1),
-    (KingStepsIntoCheck, "w Ke0 kd9 rf9", 1),
-    (PseudoLegalOnly, "w Ke0 kd9 re9 Re4", 1),
-    (SideToMoveIgnored, "b Ke0 kd9 Ra0", 1),
-    (MakeKeepsTurn, "w Ke0 kd9", 2),
-    (ClockEndsMoves, "w Ke0 kd9 clock=100", 1),
-];
-
-/// A position from the table's shorthand: the side to move (`w`/`b`), then each piece as
-/// its FEN letter and square, and optionally `clock=N` for the half-move clock.
+/// A position from the examples' shorthand, which the table's rows must make valid.
 fn position(text: &str) -> Position {
-    let mut words = text.split_whitespace();
-    let turn = match words.next() {
-        Some("w") => Color::Red,
-        Some("b") => Color::Black,
-        other => panic!("{text}: side to move {other:?}"),
-    };
-    let mut setup = Setup::empty(turn);
-    for word in words {
-        if let Some(clock) = word.strip_prefix("clock=") {
-            setup.halfmoves = clock.parse().expect("a clock");
-            continue;
-        }
-        let mut chars = word.chars();
-        let piece = chars
-            .next()
-            .and_then(Piece::from_char)
-            .expect("a piece letter");
-        let sq: Square = chars.as_str().parse().expect("a square");
-        setup.board[sq.index()] = Some(piece);
-    }
-    Position::new(setup).unwrap_or_else(|e| panic!("{text}: {e}"))
+    examples::position(text).unwrap_or_else(|| panic!("{text} is not a valid position"))
 }
 
 /// `g`'s sorted divide of `pos` at `depth`.
@@ -139,15 +56,19 @@ fn the_catalogue_is_named_and_each_variant_has_one_witness() {
             "{v}: {sentence:?}"
         );
         assert!((1..=5).contains(&v.specificity()), "{v}");
-        let rows = WITNESSES.iter().filter(|(w, _, _)| *w == v).count();
+        let rows = EXAMPLES.iter().filter(|(w, _, _)| *w == v).count();
         assert_eq!(rows, 1, "{v} has {rows} rows in the witness table");
+        assert!(
+            example(v).is_some(),
+            "{v}'s example is not a valid position"
+        );
     }
     assert!("no-such-bug".parse::<Variant>().is_err());
 }
 
 #[test]
 fn each_variant_changes_the_answer_on_its_witness() {
-    for &(v, text, depth) in WITNESSES {
+    for &(v, text, depth) in EXAMPLES {
         let pos = position(text);
         assert_ne!(
             divide(&VariantGen(v), &pos, depth),
@@ -160,10 +81,8 @@ fn each_variant_changes_the_answer_on_its_witness() {
 #[test]
 fn no_two_variants_are_the_same_bug() {
     // answers[i][j]: variant i's answer on the table's j-th position.
-    let positions: Vec<(Position, u32)> = WITNESSES
-        .iter()
-        .map(|&(_, t, d)| (position(t), d))
-        .collect();
+    let positions: Vec<(Position, u32)> =
+        EXAMPLES.iter().map(|&(_, t, d)| (position(t), d)).collect();
     let answers: Vec<Vec<Vec<(Move, u64)>>> = Variant::ALL
         .iter()
         .map(|&v| {
@@ -273,7 +192,7 @@ fn diagnose_subject<G: MoveGen>(subject: &G, pos: &Position, depth: u32) -> Vec<
 
 #[test]
 fn each_variant_as_a_subject_is_named_first() {
-    for &(v, text, depth) in WITNESSES {
+    for &(v, text, depth) in EXAMPLES {
         let named = diagnose_subject(&VariantGen(v), &position(text), depth);
         assert_eq!(named.first(), Some(&v), "{v} on {text}: named {named:?}");
     }
@@ -310,7 +229,7 @@ fn the_planted_bugs_are_named_by_their_rule() {
         (Bug::KingLeavesPalace, KingLeavesPalace),
     ];
     for (bug, variant) in planted {
-        let text = WITNESSES
+        let text = EXAMPLES
             .iter()
             .find(|w| w.0 == variant)
             .map(|w| w.1)

@@ -9,6 +9,11 @@
 //! is that contract's definition of check, word for word: some enemy piece could
 //! capture the king by those same rules, or the two kings face each other on an open
 //! file.
+//!
+//! At each point where a plausible misreading of the rules would decide differently,
+//! the code asks the board's [`Reading`] (`reading.rs`); [`NaiveGen`] reads the rules as
+//! written, and the questions compile away. Other readings make the naive generator a
+//! generator of a rule bug: the `diagnose` layer's catalogue.
 
 pub mod reading;
 mod rules;

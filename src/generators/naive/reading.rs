@@ -57,11 +57,11 @@ pub trait Reading: Copy + Send + Sync + 'static {
         eye.is_some()
     }
 
-    /// Which point is the horse's leg on its way from `from` to `to`: "the point one
-    /// orthogonal step away", `leg`.
+    /// Where the horse's leg is on its way from `from` to `to`, if not "the point one
+    /// orthogonal step away" (`None`).
     #[inline(always)]
-    fn horse_leg(self, _from: (i8, i8), leg: (i8, i8), _to: (i8, i8), _by: Asker) -> (i8, i8) {
-        leg
+    fn horse_leg_elsewhere(self, _from: (i8, i8), _to: (i8, i8), _by: Asker) -> Option<(i8, i8)> {
+        None
     }
 
     /// "The horse's leg must be empty": whether what stands on it stops the horse.

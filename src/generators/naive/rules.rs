@@ -144,20 +144,24 @@ fn horse<R: Reading>(
     visit: &mut impl FnMut(i8, i8),
 ) {
     for (df, dr) in ORTHOGONAL {
-        let leg = (file + df, rank + dr);
+        let (leg_file, leg_rank) = (file + df, rank + dr);
+        let leg_blocked = board
+            .reads
+            .leg_blocks(color, board.get(leg_file, leg_rank), by);
         // Outward from the leg: one more step the same way, plus one step to either
         // side across it; (dr, df) is the orthogonal step turned a quarter.
         for side in [-1, 1] {
-            let (to_file, to_rank) = (leg.0 + df + side * dr, leg.1 + dr + side * df);
-            let (leg_file, leg_rank) =
-                board
+            let (to_file, to_rank) = (leg_file + df + side * dr, leg_rank + dr + side * df);
+            // A misreading may look for the leg elsewhere on the way to this target.
+            let blocked =
+                match board
                     .reads
-                    .horse_leg((file, rank), leg, (to_file, to_rank), by);
-            if !board
-                .reads
-                .leg_blocks(color, board.get(leg_file, leg_rank), by)
-                && board.may_land(Role::Horse, color, to_file, to_rank)
-            {
+                    .horse_leg_elsewhere((file, rank), (to_file, to_rank), by)
+                {
+                    None => leg_blocked,
+                    Some((f, r)) => board.reads.leg_blocks(color, board.get(f, r), by),
+                };
+            if !blocked && board.may_land(Role::Horse, color, to_file, to_rank) {
                 visit(to_file, to_rank);
             }
         }
