@@ -101,6 +101,7 @@ pub mod cases;
 #[doc(hidden)]
 pub mod cli;
 pub mod depth;
+pub mod diagnose;
 pub mod diff;
 pub mod epd;
 pub mod fen;

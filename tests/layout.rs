@@ -392,7 +392,9 @@ fn every_list_of_generators_is_the_registry() {
     impl xqdiff::generators::EachGenerator for Names {
         fn visit<G: xqdiff::MoveGen + 'static>(&mut self, g: &G) {
             self.0.push(g.name());
-            let path = std::any::type_name::<G>();
+            // A generic generator's own name, not its last type argument's.
+            let full = std::any::type_name::<G>();
+            let path = full.split('<').next().unwrap_or(full);
             self.1
                 .push(path.rsplit("::").next().unwrap_or(path).to_owned());
         }

@@ -9,10 +9,19 @@
 //! is that contract's definition of check, word for word: some enemy piece could
 //! capture the king by those same rules, or the two kings face each other on an open
 //! file.
+//!
+//! At each point where a plausible misreading of the rules would decide differently,
+//! the code asks the board's [`Reading`] (`reading.rs`); [`NaiveGen`] reads the rules as
+//! written, and the questions compile away. Other readings make the naive generator a
+//! generator of a rule bug: the `diagnose` layer's catalogue.
 
+pub mod reading;
 mod rules;
 #[cfg(test)]
 mod tests;
+
+use reading::Asker;
+pub use reading::{AsWritten, Reading};
 
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
@@ -25,20 +34,38 @@ const FILES: i8 = 9;
 /// Ranks `0`..`9`, signed for the same reason.
 const RANKS: i8 = 10;
 
-/// The naive generator: a readable transcription of the rules contract.
-pub struct NaiveGen;
+/// The naive generator reading the rules as `R` says: as written ([`NaiveGen`]), or as
+/// some plausible misreading of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Naive<R: Reading>(pub R);
 
-/// The naive generator's board: the 90 points as `[rank][file]`, whose move it is, and
-/// the FEN counters, which only ride along so [`MoveGen::to_setup`] can give them back.
+/// The naive generator: a readable transcription of the rules contract.
+pub type NaiveGen = Naive<AsWritten>;
+
+/// The naive generator, as a value under the name a unit struct would have, so
+/// `NaiveGen.perft(..)` reads as it always has.
+#[allow(non_upper_case_globals)]
+pub const NaiveGen: NaiveGen = Naive(AsWritten);
+
+/// The naive generator's board: the 90 points as `[rank][file]`, whose move it is, the
+/// FEN counters, which only ride along so [`MoveGen::to_setup`] can give them back, and
+/// how the rules are read (nothing at all, as written).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NaiveBoard {
+pub struct NaiveBoard<R: Reading = AsWritten> {
     grid: [[Option<Piece>; FILES as usize]; RANKS as usize],
     turn: Color,
     halfmoves: u32,
     fullmoves: u32,
+    reads: R,
 }
 
-impl NaiveBoard {
+impl<R: Reading> NaiveBoard<R> {
+    /// Reads the rules as `reads` from now on, and returns how they were read until now:
+    /// a misreading of legality asks the check detector of another reading for some moves.
+    pub fn reread(&mut self, reads: R) -> R {
+        std::mem::replace(&mut self.reads, reads)
+    }
+
     /// Whether (file, rank) is one of the 90 points. Every step of every piece passes
     /// through here before the grid is read, so stepping off an edge is never an index.
     fn on_board(file: i8, rank: i8) -> bool {
@@ -54,14 +81,10 @@ impl NaiveBoard {
         }
     }
 
-    /// Whether (file, rank) is on the board and holds no piece.
-    fn is_empty(&self, file: i8, rank: i8) -> bool {
-        Self::on_board(file, rank) && self.get(file, rank).is_none()
-    }
-
     /// "A move may end on an empty square or on an enemy piece, never on an own piece."
-    fn may_land(&self, color: Color, file: i8, rank: i8) -> bool {
-        Self::on_board(file, rank) && !matches!(self.get(file, rank), Some(p) if p.color == color)
+    fn may_land(&self, role: Role, color: Color, file: i8, rank: i8) -> bool {
+        Self::on_board(file, rank)
+            && !matches!(self.get(file, rank), Some(p) if p.color == color && !self.reads.takes_own(role))
     }
 
     /// Where `color`'s king stands. The king never leaves its palace, so only the
@@ -84,10 +107,11 @@ impl NaiveBoard {
 
     /// Whether the two kings stand on one file with no piece between them (the flying
     /// general): each then "attacks" the other along the open file.
-    fn kings_facing(&self, red_king: (i8, i8), black_king: (i8, i8)) -> bool {
+    fn kings_facing(&self, color: Color, red_king: (i8, i8), black_king: (i8, i8)) -> bool {
         let ((red_file, red_rank), (black_file, black_rank)) = (red_king, black_king);
-        red_file == black_file
-            && (red_rank + 1..black_rank).all(|rank| self.get(red_file, rank).is_none())
+        self.reads.kings_face(color, red_file == black_file, || {
+            (red_rank + 1..black_rank).all(|rank| self.get(red_file, rank).is_none())
+        })
     }
 
     /// "A king is in check when an enemy piece could capture it by the moves above, or
@@ -102,8 +126,11 @@ impl NaiveBoard {
             Color::Red => (king, enemy_king),
             Color::Black => (enemy_king, king),
         };
-        if self.kings_facing(red_king, black_king) {
+        if self.kings_facing(color, red_king, black_king) {
             return true;
+        }
+        if !self.reads.near_king_only() {
+            return self.any_captures_king(color, king);
         }
         // Only the points from which some kind of piece could reach the king at all can
         // hold a piece that does. Along the king's file and rank that is the first two
@@ -129,6 +156,12 @@ impl NaiveBoard {
             .any(|&(df, dr)| self.captures_king(file + df, rank + dr, color, king))
     }
 
+    /// The check detector for a misreading of the rules, where pieces may reach the
+    /// king from anywhere: every enemy piece on the board is asked.
+    fn any_captures_king(&self, color: Color, king: (i8, i8)) -> bool {
+        (0..RANKS).any(|rank| (0..FILES).any(|file| self.captures_king(file, rank, color, king)))
+    }
+
     /// Whether an enemy of `color` stands on (file, rank) and could capture `color`'s
     /// king on `king` by its own move rule. Inlined: the check detector asks it of some
     /// thirty points for every move tried, and most of them are empty.
@@ -137,14 +170,41 @@ impl NaiveBoard {
         let Some(piece) = self.get(file, rank) else {
             return false;
         };
-        if piece.color == color || !rules::within_reach(piece.role, (file, rank), king) {
+        if piece.color == color || !self.reads.detector_sees(piece) {
+            return false;
+        }
+        if self.reads.near_king_only() && !rules::within_reach(piece.role, (file, rank), king) {
             return false;
         }
         let mut captures_king = false;
-        rules::targets(self, file, rank, piece, &mut |to_file, to_rank| {
-            captures_king |= (to_file, to_rank) == king;
-        });
+        rules::targets(
+            self,
+            file,
+            rank,
+            piece,
+            Asker::Detector,
+            &mut |to_file, to_rank| {
+                captures_king |= (to_file, to_rank) == king;
+            },
+        );
         captures_king
+    }
+}
+
+/// "Palaces: files `d`..`f`, ranks 0-2 (Red) and 7-9 (Black)."
+fn in_palace(color: Color, file: i8, rank: i8) -> bool {
+    let ranks = match color {
+        Color::Red => 0..=2,
+        Color::Black => 7..=9,
+    };
+    (3..=5).contains(&file) && ranks.contains(&rank)
+}
+
+/// "The river lies between ranks 4 and 5. Red's half is ranks 0-4, Black's 5-9."
+fn on_own_half(color: Color, rank: i8) -> bool {
+    match color {
+        Color::Red => (0..=4).contains(&rank),
+        Color::Black => (5..=9).contains(&rank),
     }
 }
 
@@ -159,22 +219,23 @@ fn coords(sq: Square) -> (i8, i8) {
     (sq.file() as i8, sq.rank() as i8)
 }
 
-impl MoveGen for NaiveGen {
-    type Board = NaiveBoard;
+impl<R: Reading> MoveGen for Naive<R> {
+    type Board = NaiveBoard<R>;
     /// What the move took, if anything: all unmake needs to put back.
     type Undo = Option<Piece>;
 
     fn name(&self) -> &'static str {
-        "naive"
+        self.0.name()
     }
 
-    fn load(&self, pos: &Position) -> NaiveBoard {
+    fn load(&self, pos: &Position) -> NaiveBoard<R> {
         let setup = pos.setup();
         let mut board = NaiveBoard {
             grid: [[None; FILES as usize]; RANKS as usize],
-            turn: setup.turn,
+            turn: self.0.reads_turn(setup.turn),
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
+            reads: self.0,
         };
         for (sq, piece) in pos.pieces() {
             board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
@@ -182,7 +243,7 @@ impl MoveGen for NaiveGen {
         board
     }
 
-    fn to_setup(&self, board: &NaiveBoard) -> Setup {
+    fn to_setup(&self, board: &NaiveBoard<R>) -> Setup {
         let mut placement = [None; SQUARE_COUNT];
         for sq in Square::all() {
             let (file, rank) = coords(sq);
@@ -196,16 +257,19 @@ impl MoveGen for NaiveGen {
         }
     }
 
-    fn turn(&self, board: &NaiveBoard) -> Color {
+    fn turn(&self, board: &NaiveBoard<R>) -> Color {
         board.turn
     }
 
-    fn piece_at(&self, board: &NaiveBoard, sq: Square) -> Option<Piece> {
+    fn piece_at(&self, board: &NaiveBoard<R>, sq: Square) -> Option<Piece> {
         let (file, rank) = coords(sq);
         board.get(file, rank)
     }
 
-    fn pseudo_legal(&self, board: &NaiveBoard, out: &mut MoveList) {
+    fn pseudo_legal(&self, board: &NaiveBoard<R>, out: &mut MoveList) {
+        if !board.reads.moves_at_clock(board.halfmoves) {
+            return;
+        }
         for (rank, row) in (0..RANKS).zip(&board.grid) {
             for (file, &point) in (0..FILES).zip(row) {
                 let Some(piece) = point else {
@@ -217,37 +281,48 @@ impl MoveGen for NaiveGen {
                 let Some(from) = square(file, rank) else {
                     continue;
                 };
-                rules::targets(board, file, rank, piece, &mut |to_file, to_rank| {
-                    if let Some(to) = square(to_file, to_rank) {
-                        out.push(Move::new(from, to));
-                    }
-                });
+                rules::targets(
+                    board,
+                    file,
+                    rank,
+                    piece,
+                    Asker::Mover,
+                    &mut |to_file, to_rank| {
+                        if let Some(to) = square(to_file, to_rank) {
+                            out.push(Move::new(from, to));
+                        }
+                    },
+                );
             }
         }
     }
 
-    fn king_attacked(&self, board: &NaiveBoard, color: Color) -> bool {
+    fn king_attacked(&self, board: &NaiveBoard<R>, color: Color) -> bool {
         board.king_attacked(color)
     }
 
-    fn make(&self, board: &mut NaiveBoard, mv: Move) -> Option<Piece> {
+    fn make(&self, board: &mut NaiveBoard<R>, mv: Move) -> Option<Piece> {
         let (from_file, from_rank) = (mv.from.file() as usize, mv.from.rank() as usize);
         let (to_file, to_rank) = (mv.to.file() as usize, mv.to.rank() as usize);
         let mover = board.grid[from_rank][from_file].take();
         let captured = std::mem::replace(&mut board.grid[to_rank][to_file], mover);
-        board.turn = board.turn.other();
+        if board.reads.passes_turn() {
+            board.turn = board.turn.other();
+        }
         captured
     }
 
-    fn unmake(&self, board: &mut NaiveBoard, mv: Move, captured: Option<Piece>) {
+    fn unmake(&self, board: &mut NaiveBoard<R>, mv: Move, captured: Option<Piece>) {
         let (from_file, from_rank) = (mv.from.file() as usize, mv.from.rank() as usize);
         let (to_file, to_rank) = (mv.to.file() as usize, mv.to.rank() as usize);
         let mover = std::mem::replace(&mut board.grid[to_rank][to_file], captured);
         board.grid[from_rank][from_file] = mover;
-        board.turn = board.turn.other();
+        if board.reads.passes_turn() {
+            board.turn = board.turn.other();
+        }
     }
 
-    fn count_legal(&self, board: &mut NaiveBoard) -> u64 {
+    fn count_legal(&self, board: &mut NaiveBoard<R>) -> u64 {
         let mut pseudo = MoveList::new();
         self.pseudo_legal(board, &mut pseudo);
         let us = board.turn;

@@ -2,8 +2,11 @@
 //!
 //! Every function is handed a piece on (file, rank) and calls `visit(file, rank)` for
 //! each point it may move to. Whose turn it is plays no part: the check detector asks
-//! the same question of the enemy's pieces.
+//! the same question of the enemy's pieces. Where a misreading of the rules would decide
+//! differently, the board's [`Reading`] is asked (`board.reads`); read as written, each
+//! question is the contract's sentence above it.
 
+use super::reading::{Asker, Reading};
 use super::NaiveBoard;
 use crate::piece::{Color, Piece, Role};
 
@@ -11,23 +14,6 @@ use crate::piece::{Color, Piece, Role};
 pub(super) const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
 /// The four diagonal unit steps.
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
-/// "Palaces: files `d`..`f`, ranks 0-2 (Red) and 7-9 (Black)."
-pub(super) fn in_palace(color: Color, file: i8, rank: i8) -> bool {
-    let ranks = match color {
-        Color::Red => 0..=2,
-        Color::Black => 7..=9,
-    };
-    (3..=5).contains(&file) && ranks.contains(&rank)
-}
-
-/// "The river lies between ranks 4 and 5. Red's half is ranks 0-4, Black's 5-9."
-pub(super) fn on_own_half(color: Color, rank: i8) -> bool {
-    match color {
-        Color::Red => (0..=4).contains(&rank),
-        Color::Black => (5..=9).contains(&rank),
-    }
-}
 
 /// Whether a `role` piece on `from` could land on `to` at all, judging by distance
 /// alone. The check detector asks this first so that it only walks the full rule for
@@ -61,40 +47,63 @@ pub(super) const HORSE_LEAPS: [(i8, i8); 8] = [
 ];
 
 /// Every point the piece on (file, rank) may move to, by its kind.
-pub(super) fn targets(
-    board: &NaiveBoard,
+pub(super) fn targets<R: Reading>(
+    board: &NaiveBoard<R>,
     file: i8,
     rank: i8,
     piece: Piece,
+    by: Asker,
     visit: &mut impl FnMut(i8, i8),
 ) {
     let color = piece.color;
     match piece.role {
-        Role::King => king(board, color, file, rank, visit),
-        Role::Advisor => advisor(board, color, file, rank, visit),
-        Role::Elephant => elephant(board, color, file, rank, visit),
-        Role::Horse => horse(board, color, file, rank, visit),
-        Role::Rook => rook(board, color, file, rank, visit),
-        Role::Cannon => cannon(board, color, file, rank, visit),
-        Role::Pawn => pawn(board, color, file, rank, visit),
+        Role::King => king(board, color, file, rank, by, visit),
+        Role::Advisor => advisor(board, color, file, rank, by, visit),
+        Role::Elephant => elephant(board, color, file, rank, by, visit),
+        Role::Horse => horse(board, color, file, rank, by, visit),
+        Role::Rook => rook(board, color, file, rank, by, visit),
+        Role::Cannon => cannon(board, color, file, rank, by, visit),
+        Role::Pawn => pawn(board, color, file, rank, by, visit),
     }
 }
 
 /// King: one step orthogonally, staying inside its own palace.
-fn king(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn king<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in ORTHOGONAL {
         let (to_file, to_rank) = (file + df, rank + dr);
-        if in_palace(color, to_file, to_rank) && board.may_land(color, to_file, to_rank) {
+        if board
+            .reads
+            .stays_in_palace(Role::King, color, to_file, to_rank, by)
+            && board.may_land(Role::King, color, to_file, to_rank)
+        {
             visit(to_file, to_rank);
         }
     }
 }
 
 /// Advisor: one step diagonally, staying inside its own palace.
-fn advisor(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn advisor<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in DIAGONAL {
         let (to_file, to_rank) = (file + df, rank + dr);
-        if in_palace(color, to_file, to_rank) && board.may_land(color, to_file, to_rank) {
+        if board
+            .reads
+            .stays_in_palace(Role::Advisor, color, to_file, to_rank, by)
+            && board.may_land(Role::Advisor, color, to_file, to_rank)
+        {
             visit(to_file, to_rank);
         }
     }
@@ -102,13 +111,22 @@ fn advisor(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut imp
 
 /// Elephant: exactly two steps diagonally; the point between (the elephant's eye) must
 /// be empty; it never crosses the river.
-fn elephant(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn elephant<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in DIAGONAL {
         let (eye_file, eye_rank) = (file + df, rank + dr);
         let (to_file, to_rank) = (file + 2 * df, rank + 2 * dr);
-        if on_own_half(color, to_rank)
-            && board.is_empty(eye_file, eye_rank)
-            && board.may_land(color, to_file, to_rank)
+        if board.reads.elephant_may_land(color, to_rank, by)
+            && !board
+                .reads
+                .eye_blocks(color, board.get(eye_file, eye_rank), by)
+            && board.may_land(Role::Elephant, color, to_file, to_rank)
         {
             visit(to_file, to_rank);
         }
@@ -117,17 +135,33 @@ fn elephant(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut im
 
 /// Horse: one step orthogonally then one step diagonally outward (8 targets); the point
 /// one orthogonal step away (the horse's leg) must be empty for both targets beyond it.
-fn horse(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn horse<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in ORTHOGONAL {
         let (leg_file, leg_rank) = (file + df, rank + dr);
-        if !board.is_empty(leg_file, leg_rank) {
-            continue;
-        }
+        let leg_blocked = board
+            .reads
+            .leg_blocks(color, board.get(leg_file, leg_rank), by);
         // Outward from the leg: one more step the same way, plus one step to either
         // side across it; (dr, df) is the orthogonal step turned a quarter.
         for side in [-1, 1] {
             let (to_file, to_rank) = (leg_file + df + side * dr, leg_rank + dr + side * df);
-            if board.may_land(color, to_file, to_rank) {
+            // A misreading may look for the leg elsewhere on the way to this target.
+            let blocked =
+                match board
+                    .reads
+                    .horse_leg_elsewhere((file, rank), (to_file, to_rank), by)
+                {
+                    None => leg_blocked,
+                    Some((f, r)) => board.reads.leg_blocks(color, board.get(f, r), by),
+                };
+            if !blocked && board.may_land(Role::Horse, color, to_file, to_rank) {
                 visit(to_file, to_rank);
             }
         }
@@ -135,17 +169,28 @@ fn horse(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl 
 }
 
 /// Rook: any distance orthogonally, no jumping; it may capture the first piece it meets.
-fn rook(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn rook<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in ORTHOGONAL {
         let (mut to_file, mut to_rank) = (file + df, rank + dr);
-        while NaiveBoard::on_board(to_file, to_rank) {
+        let mut jumped = 0;
+        while NaiveBoard::<R>::on_board(to_file, to_rank) {
             match board.get(to_file, to_rank) {
                 None => visit(to_file, to_rank),
-                Some(met) => {
-                    if met.color != color {
+                Some(_) => {
+                    if board.may_land(Role::Rook, color, to_file, to_rank) {
                         visit(to_file, to_rank);
                     }
-                    break;
+                    if jumped == board.reads.rook_jumps(by) {
+                        break;
+                    }
+                    jumped += 1;
                 }
             }
             to_file += df;
@@ -157,24 +202,40 @@ fn rook(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl F
 /// Cannon: moves like a rook when not capturing. It captures only by jumping exactly
 /// one piece (the screen, of either colour) along a line, taking the first piece beyond
 /// the screen if that piece is an enemy.
-fn cannon(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
+fn cannon<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
     for (df, dr) in ORTHOGONAL {
         let (mut to_file, mut to_rank) = (file + df, rank + dr);
-        let mut screen_seen = false;
-        while NaiveBoard::on_board(to_file, to_rank) {
-            match (board.get(to_file, to_rank), screen_seen) {
+        // How many pieces have been jumped so far: the screen is the first piece met,
+        // whatever its colour.
+        let mut screens = 0;
+        while NaiveBoard::<R>::on_board(to_file, to_rank) {
+            match board.get(to_file, to_rank) {
                 // Before the screen: a quiet rook move.
-                (None, false) => visit(to_file, to_rank),
-                // The first piece met is the screen, whatever its colour.
-                (Some(_), false) => screen_seen = true,
+                None if screens == 0 => visit(to_file, to_rank),
                 // Beyond the screen, empty points are jumped over but not landed on.
-                (None, true) => {}
-                // The first piece beyond the screen: taken if it is an enemy.
-                (Some(met), true) => {
-                    if met.color != color {
+                None => {
+                    if board.reads.cannon_lands_past_screen() {
                         visit(to_file, to_rank);
                     }
-                    break;
+                }
+                // The first piece beyond the screen: taken if it is an enemy.
+                Some(_) => {
+                    if board.reads.cannon_takes_over(screens, by)
+                        && board.may_land(Role::Cannon, color, to_file, to_rank)
+                    {
+                        visit(to_file, to_rank);
+                    }
+                    if screens == board.reads.cannon_most_screens(by) {
+                        break;
+                    }
+                    screens += 1;
                 }
             }
             to_file += df;
@@ -186,19 +247,33 @@ fn cannon(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl
 /// Pawn: one step forward (Red toward rank 9, Black toward rank 0). Once across the
 /// river it may also step one square sideways. Never backward. On the last rank it can
 /// only move sideways (the forward step would leave the board).
-fn pawn(board: &NaiveBoard, color: Color, file: i8, rank: i8, visit: &mut impl FnMut(i8, i8)) {
-    let forward = match color {
+fn pawn<R: Reading>(
+    board: &NaiveBoard<R>,
+    color: Color,
+    file: i8,
+    rank: i8,
+    by: Asker,
+    visit: &mut impl FnMut(i8, i8),
+) {
+    let moves_as = board.reads.pawn_moves_as(color, by);
+    let forward = match moves_as {
         Color::Red => 1,
         Color::Black => -1,
     };
-    if board.may_land(color, file, rank + forward) {
+    if board.may_land(Role::Pawn, color, file, rank + forward) {
         visit(file, rank + forward);
     }
-    if !on_own_half(color, rank) {
+    let crossed = board.reads.pawn_crossed(moves_as, rank, by);
+    if crossed {
         for side in [-1, 1] {
-            if board.may_land(color, file + side, rank) {
+            if board.may_land(Role::Pawn, color, file + side, rank) {
                 visit(file + side, rank);
             }
         }
+    }
+    if board.reads.pawn_steps_back(crossed, by)
+        && board.may_land(Role::Pawn, color, file, rank - forward)
+    {
+        visit(file, rank - forward);
     }
 }

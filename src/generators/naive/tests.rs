@@ -1,6 +1,6 @@
 //! Hand-made positions for each piece rule, and the board's plumbing.
 
-use super::rules::{in_palace, on_own_half, targets, within_reach, HORSE_LEAPS};
+use super::rules::{targets, within_reach, HORSE_LEAPS};
 use super::*;
 
 /// A validated position with `turn` to move and `pieces` as (square name, FEN letter).
@@ -74,11 +74,12 @@ fn within_reach_never_hides_a_real_target() {
                         turn: color,
                         halfmoves: 0,
                         fullmoves: 1,
+                        reads: AsWritten,
                     };
                     let from = (sq.file() as i8, sq.rank() as i8);
                     board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
                     let mut seen = 0;
-                    targets(&board, from.0, from.1, piece, &mut |f, r| {
+                    targets(&board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
                         assert!(within_reach(role, from, (f, r)), "{piece} {sq} -> {f},{r}");
                         seen += 1;
                     });
@@ -345,10 +346,11 @@ fn the_detector_looks_at_every_point_a_king_can_be_taken_from() {
                         turn: color,
                         halfmoves: 0,
                         fullmoves: 1,
+                        reads: AsWritten,
                     };
                     let from = coords(sq);
                     board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
-                    targets(&board, from.0, from.1, piece, &mut |f, r| {
+                    targets(&board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
                         if !in_palace(color.other(), f, r) {
                             return;
                         }

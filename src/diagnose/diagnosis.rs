@@ -1,0 +1,347 @@
+//! Diagnosis: which variants of the catalogue answer exactly as the subject did on a
+//! finding's witnesses (and as the rules do where the subject agreed with them), and,
+//! when several do, a position that would tell them apart.
+
+use super::catalogue::{Specificity, Variant};
+use super::generator::VariantGen;
+use crate::generators::naive::NaiveGen;
+use crate::generators::{perft, MoveGen};
+use crate::moves::{Move, MoveList};
+use crate::piece::{Color, Piece, Role};
+use crate::position::{Position, Setup};
+use crate::square::Square;
+use std::fmt;
+
+/// What a subject answered about a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Its legal moves, in any order.
+    Moves(Vec<Move>),
+    /// Its perft divide: for each legal move, the perft below it at `depth - 1`
+    /// (`depth` at least 1; a divide at depth 1 is the move list).
+    Divide {
+        /// The divide's depth, counted from the position.
+        depth: u32,
+        /// Each root move with its count, in any order.
+        counts: Vec<(Move, u64)>,
+    },
+}
+
+impl Answer {
+    /// The depth of the question this answers (1 for a move list), and the answer as a
+    /// sorted divide.
+    fn normal(&self) -> (u32, Divide) {
+        let (depth, mut counts) = match self {
+            Answer::Moves(moves) => (1, moves.iter().map(|&m| (m, 1)).collect()),
+            Answer::Divide { depth, counts } => ((*depth).max(1), counts.clone()),
+        };
+        counts.sort_unstable();
+        (depth, counts)
+    }
+}
+
+/// One position the subject was asked about, and what it answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The position asked about.
+    pub position: Position,
+    /// The subject's answer.
+    pub answer: Answer,
+}
+
+impl Witness {
+    /// A position where the subject agreed with the built-in generators at `depth` (1: its
+    /// move list): its answer there is the rules' own.
+    pub fn agreed(position: Position, depth: u32) -> Witness {
+        let depth = depth.max(1);
+        let counts = divide(NaiveGen, &position, depth);
+        Witness {
+            position,
+            answer: Answer::Divide { depth, counts },
+        }
+    }
+}
+
+/// A question to put to the subject: its perft divide of `position` at `depth` (at depth
+/// 1, its legal moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// The position to ask about.
+    pub position: Position,
+    /// The divide's depth; 1 asks for the move list.
+    pub depth: u32,
+}
+
+/// A variant that explains a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cause {
+    /// The variant.
+    pub variant: Variant,
+    /// How many witnesses it reproduces ...
+    pub explains: usize,
+    /// ... of how many.
+    pub of: usize,
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cause: {} (variant {}, explains {} of {} witnesses)",
+            self.variant.sentence(),
+            self.variant.name(),
+            self.explains,
+            self.of
+        )
+    }
+}
+
+/// What diagnosis found: every variant that explains all the witnesses, most specific
+/// first (none: the finding is unexplained).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// The explaining variants, most specific first, then in the catalogue's order.
+    pub causes: Vec<Cause>,
+}
+
+impl Diagnosis {
+    /// The most specific explaining variant, if any.
+    pub fn first(&self) -> Option<Variant> {
+        self.causes.first().map(|c| c.variant)
+    }
+
+    /// The variants named, most specific first.
+    pub fn variants(&self) -> Vec<Variant> {
+        self.causes.iter().map(|c| c.variant).collect()
+    }
+
+    /// One `cause:` line per explaining variant, or `cause: unexplained`.
+    pub fn lines(&self) -> Vec<String> {
+        if self.causes.is_empty() {
+            return vec!["cause: unexplained".to_owned()];
+        }
+        self.causes.iter().map(Cause::to_string).collect()
+    }
+}
+
+impl fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.lines().join("\n"))
+    }
+}
+
+/// A divide, sorted by move: what every answer is compared as.
+type Divide = Vec<(Move, u64)>;
+
+/// `g`'s divide of `pos` at `depth` (at least 1), sorted.
+fn divide<G: MoveGen>(g: G, pos: &Position, depth: u32) -> Divide {
+    let mut board = g.load(pos);
+    let mut counts = perft::divide(&g, &mut board, depth.max(1));
+    counts.sort_unstable();
+    counts
+}
+
+/// Whether `variant` answers `expected` (a sorted divide at `depth`) on `pos`. The move
+/// list is compared first and each count as soon as it is known, so most variants are
+/// ruled out for the price of one move list.
+fn reproduces(variant: Variant, pos: &Position, depth: u32, expected: &[(Move, u64)]) -> bool {
+    let g = VariantGen(variant);
+    let mut board = g.load(pos);
+    let mut list = MoveList::new();
+    g.legal(&mut board, &mut list);
+    let mut moves: Vec<Move> = list.iter().copied().collect();
+    moves.sort_unstable();
+    if moves.len() != expected.len() || moves.iter().zip(expected).any(|(m, (e, _))| m != e) {
+        return false;
+    }
+    if depth == 1 {
+        return expected.iter().all(|&(_, n)| n == 1);
+    }
+    expected.iter().all(|&(mv, n)| {
+        let undo = g.make(&mut board, mv);
+        let below = perft::perft(&g, &mut board, depth - 1);
+        g.unmake(&mut board, mv, undo);
+        below == n
+    })
+}
+
+/// The variants of the catalogue that reproduce the subject's answer on every witness and
+/// the rules' answer on every position in `agreed`, most specific first.
+pub fn diagnose(witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
+    diagnose_among(Variant::ALL, witnesses, agreed)
+}
+
+/// [`diagnose`] over some of the catalogue only.
+pub fn diagnose_among(
+    candidates: &[Variant],
+    witnesses: &[Witness],
+    agreed: &[Witness],
+) -> Diagnosis {
+    let asked: Vec<(&Position, u32, Divide)> = witnesses
+        .iter()
+        .chain(agreed)
+        .map(|w| {
+            let (depth, counts) = w.answer.normal();
+            (&w.position, depth, counts)
+        })
+        .collect();
+    let mut causes: Vec<Cause> = if witnesses.is_empty() {
+        Vec::new()
+    } else {
+        candidates
+            .iter()
+            .copied()
+            .filter(|&v| {
+                asked
+                    .iter()
+                    .all(|(pos, depth, counts)| reproduces(v, pos, *depth, counts))
+            })
+            .map(|variant| Cause {
+                variant,
+                explains: witnesses.len(),
+                of: witnesses.len(),
+            })
+            .collect()
+    };
+    let rank = |c: &Cause| -> (std::cmp::Reverse<Specificity>, usize) {
+        let at = Variant::ALL
+            .iter()
+            .position(|&v| v == c.variant)
+            .unwrap_or(usize::MAX);
+        (std::cmp::Reverse(c.variant.specificity()), at)
+    };
+    causes.sort_by_key(rank);
+    Diagnosis { causes }
+}
+
+/// Positions one small change away from `pos`, smallest changes first: a piece taken
+/// off, the other side to move, a piece stepped to a point next to it, a piece put on.
+/// Only valid positions: a subject is never asked about one the rules do not allow.
+fn neighbours(pos: &Position) -> impl Iterator<Item = Position> + '_ {
+    let setup = pos.setup();
+    let valid = |s: Setup| Position::new(s).ok();
+    let removed = pos
+        .pieces()
+        .filter(|(_, p)| p.role != Role::King)
+        .filter_map(move |(sq, _)| {
+            let mut s = setup.clone();
+            s.board[sq.index()] = None;
+            valid(s)
+        });
+    let turned = std::iter::once_with(move || {
+        let mut s = setup.clone();
+        s.turn = s.turn.other();
+        valid(s)
+    })
+    .flatten();
+    let stepped = pos.pieces().flat_map(move |(from, piece)| {
+        Square::all()
+            .filter(move |to| {
+                let (df, dr) = (
+                    (to.file() as i8 - from.file() as i8).abs(),
+                    (to.rank() as i8 - from.rank() as i8).abs(),
+                );
+                df <= 2 && dr <= 2 && setup.piece_at(*to).is_none()
+            })
+            .filter_map(move |to| {
+                let mut s = setup.clone();
+                s.board[from.index()] = None;
+                s.board[to.index()] = Some(piece);
+                valid(s)
+            })
+    });
+    let added = Square::all()
+        .filter(move |sq| setup.piece_at(*sq).is_none())
+        .flat_map(move |sq| {
+            Color::ALL.into_iter().flat_map(move |color| {
+                Role::ALL
+                    .into_iter()
+                    .filter(|&r| r != Role::King)
+                    .filter_map(move |role| {
+                        let mut s = setup.clone();
+                        s.board[sq.index()] = Some(Piece::new(color, role));
+                        valid(s)
+                    })
+            })
+        });
+    removed.chain(turned).chain(stepped).chain(added)
+}
+
+/// A deciding position for candidates that tie on `witness`: a small change of the
+/// witness's position on which the candidates answer differently, so the subject's
+/// answer there rules some of them out. The question is asked at the witness's depth
+/// (the move list first, when that already tells them apart). Prefers a position that
+/// tells every candidate from every other; `None` when no small change tells any two
+/// apart (the candidates may then be the same bug as far as this witness can show).
+pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
+    if candidates.len() < 2 {
+        return None;
+    }
+    let (depth, _) = witness.answer.normal();
+    let mut best: Option<(usize, Question)> = None;
+    for ask_depth in std::iter::once(1).chain((depth > 1).then_some(depth.min(2))) {
+        for position in
+            std::iter::once(witness.position.clone()).chain(neighbours(&witness.position))
+        {
+            let mut answers: Vec<Divide> = candidates
+                .iter()
+                .map(|&v| divide(VariantGen(v), &position, ask_depth))
+                .collect();
+            answers.sort_unstable();
+            answers.dedup();
+            let told_apart = answers.len();
+            if told_apart > best.as_ref().map_or(1, |(n, _)| *n) {
+                let done = told_apart == candidates.len();
+                best = Some((
+                    told_apart,
+                    Question {
+                        position,
+                        depth: ask_depth,
+                    },
+                ));
+                if done {
+                    return best.map(|(_, q)| q);
+                }
+            }
+        }
+        if best.is_some() {
+            break;
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
+/// Diagnosis that asks the subject: while several variants explain the witnesses, put a
+/// deciding position to the subject (`ask` returns its answer, or `None` when it could not
+/// answer) and keep the variants that answer as it did, at most `most_questions` times.
+/// Returns the diagnosis and the witnesses it ended with (the questions asked included).
+pub fn diagnose_asking(
+    witnesses: &[Witness],
+    agreed: &[Witness],
+    most_questions: usize,
+    mut ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    let mut witnesses = witnesses.to_vec();
+    let mut diagnosis = diagnose(&witnesses, agreed);
+    for _ in 0..most_questions {
+        if diagnosis.causes.len() < 2 {
+            break;
+        }
+        let candidates = diagnosis.variants();
+        let Some(question) = witnesses
+            .iter()
+            .find_map(|w| deciding_position(w, &candidates))
+        else {
+            break;
+        };
+        let Some(answer) = ask(&question) else {
+            break;
+        };
+        witnesses.push(Witness {
+            position: question.position,
+            answer,
+        });
+        diagnosis = diagnose_among(&candidates, &witnesses, agreed);
+    }
+    (diagnosis, witnesses)
+}

@@ -1,0 +1,33 @@
+//! Naming the cause of a finding: a catalogue of plausible misreadings of the rules, each
+//! a complete generator, and the diagnosis that finds which of them answers exactly as a
+//! subject did.
+//!
+//! - [`catalogue`]: the variants, each with its kebab-case name, its sentence in the
+//!   game's words and its specificity rank; [`page`] writes them as `docs/variants.md`.
+//! - [`examples`]: a position for each variant where it differs from the rules.
+//! - [`reading`]: each variant's answers to the naive generator's questions (its hooks,
+//!   [`crate::generators::naive::reading`]).
+//! - [`generator`]: a variant as a [`crate::generators::MoveGen`], with its own legality
+//!   test for the variants that misread which moves must keep the king safe.
+//! - [`diagnosis`]: [`diagnose`] a finding's witnesses, build a [`deciding_position`] for
+//!   candidates that tie, and print `cause:` lines.
+//!
+//! May use the vocabulary and [`crate::generators`]; the findings path (the campaign,
+//! the engine check, the reports) uses it.
+
+pub mod catalogue;
+pub mod diagnosis;
+pub mod examples;
+pub mod generator;
+pub mod page;
+pub mod reading;
+#[cfg(test)]
+mod tests;
+
+pub use catalogue::Variant;
+pub use diagnosis::{
+    deciding_position, diagnose, diagnose_among, diagnose_asking, Answer, Cause, Diagnosis,
+    Question, Witness,
+};
+pub use generator::VariantGen;
+pub use page::catalogue_page;

@@ -1,0 +1,41 @@
+//! The catalogue as a page of the docs.
+
+use super::catalogue::Variant;
+use super::examples::example;
+
+/// `docs/variants.md`, written from the catalogue: a test compares the file with this, so
+/// the page cannot drift from the code.
+pub fn catalogue_page() -> String {
+    let mut page = String::from(
+        "# Rule variants: the causes xqdiff can name\n\n\
+         Each variant is a plausible misreading of the rules (`docs/rules.md`), built as a \
+         complete alternative generator on the naive one. When a subject's answers on a \
+         finding's witnesses are exactly a variant's, the variant's sentence is the \
+         finding's cause: `cause: <sentence> (variant <name>, explains N of N witnesses)`. \
+         Several variants that explain a finding equally are named most specific first \
+         (the higher the rank, the fewer positions the variant changes). A misread piece \
+         rule is the move list's only: a check detector that misreads a piece is one of \
+         the `check-*` variants.\n\n\
+         This page is written from the catalogue (`src/diagnose/catalogue.rs`) and its \
+         examples (`src/diagnose/examples.rs`); a test fails when they differ \
+         (`cargo test --lib diagnose` prints the page to copy). Each example is a position \
+         where the variant answers differently from the rules: in its move list, or at the \
+         depth given.\n\n\
+         | variant | rank | the subject's rule | example |\n|---|---|---|---|\n",
+    );
+    for &v in Variant::ALL {
+        let example = match example(v) {
+            Some((pos, 1)) => format!("`{}`", pos.fen()),
+            Some((pos, depth)) => format!("`{}` (depth {depth})", pos.fen()),
+            None => String::new(),
+        };
+        page.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            v.name(),
+            v.specificity(),
+            v.sentence(),
+            example
+        ));
+    }
+    page
+}

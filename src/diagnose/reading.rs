@@ -1,0 +1,193 @@
+//! Each variant's answers to the naive generator's questions: where a variant misreads
+//! a rule of movement, of the kings facing, of the check detector or of the state, it
+//! answers that question its own way and leaves every other one to the rules as written.
+//! A misread piece rule is asked by the move list only ([`Asker::Mover`]): engines
+//! mostly detect check with code of their own, and a detector that misreads a piece is a
+//! `check-*` variant of its own.
+//! (The legality variants answer every question as written: their misreading is in which
+//! moves get tested, `generator.rs`.)
+
+use super::catalogue::Variant::{self, *};
+use crate::generators::naive::reading::Asker::{self, Detector, Mover};
+use crate::generators::naive::reading::{AsWritten, Reading};
+use crate::piece::{Color, Piece, Role};
+
+/// One step toward `to` from `from`, along each axis.
+fn toward(from: (i8, i8), to: (i8, i8)) -> (i8, i8) {
+    ((to.0 - from.0).signum(), (to.1 - from.1).signum())
+}
+
+impl Reading for Variant {
+    fn name(self) -> &'static str {
+        Variant::name(self)
+    }
+
+    fn stays_in_palace(self, role: Role, color: Color, file: i8, rank: i8, by: Asker) -> bool {
+        match (self, role, color, by) {
+            (KingLeavesPalace, Role::King, _, Mover)
+            | (BlackKingLeavesPalace, Role::King, Color::Black, Mover)
+            | (AdvisorLeavesPalace, Role::Advisor, _, Mover) => true,
+            (PalaceOneRankTooDeep, _, Color::Red, Mover) => {
+                (3..=5).contains(&file) && (0..=3).contains(&rank)
+            }
+            (PalaceOneRankTooDeep, _, Color::Black, Mover) => {
+                (3..=5).contains(&file) && (6..=9).contains(&rank)
+            }
+            _ => AsWritten.stays_in_palace(role, color, file, rank, by),
+        }
+    }
+
+    fn elephant_may_land(self, color: Color, rank: i8, by: Asker) -> bool {
+        match (self, color, by) {
+            (ElephantCrossesRiver, _, Mover) | (BlackElephantCrossesRiver, Color::Black, Mover) => {
+                true
+            }
+            _ => AsWritten.elephant_may_land(color, rank, by),
+        }
+    }
+
+    fn eye_blocks(self, color: Color, eye: Option<Piece>, by: Asker) -> bool {
+        match (self, by) {
+            (ElephantEyeIgnored, Mover) => false,
+            (ElephantEyeBlockedOnlyByOwn, Mover) => eye.is_some_and(|p| p.color == color),
+            _ => AsWritten.eye_blocks(color, eye, by),
+        }
+    }
+
+    fn horse_leg_elsewhere(self, from: (i8, i8), to: (i8, i8), by: Asker) -> Option<(i8, i8)> {
+        match (self, by) {
+            (HorseLegOnDiagonal, Mover) => {
+                let (df, dr) = toward(from, to);
+                Some((from.0 + df, from.1 + dr))
+            }
+            (CheckHorseLegNextToKing, Detector) => {
+                // Looking out from the king as if it were the horse: one orthogonal step
+                // from the king along the long side of the L.
+                let (df, dr) = toward(to, from);
+                Some(if (from.0 - to.0).abs() == 2 {
+                    (to.0 + df, to.1)
+                } else {
+                    (to.0, to.1 + dr)
+                })
+            }
+            _ => AsWritten.horse_leg_elsewhere(from, to, by),
+        }
+    }
+
+    fn leg_blocks(self, color: Color, leg: Option<Piece>, by: Asker) -> bool {
+        match (self, by) {
+            (HorseLegIgnored, Mover) | (CheckHorseLegIgnored, Detector) => false,
+            (HorseLegBlockedOnlyByOwn, Mover) => leg.is_some_and(|p| p.color == color),
+            (HorseLegBlockedOnlyByEnemy, Mover) => leg.is_some_and(|p| p.color != color),
+            _ => AsWritten.leg_blocks(color, leg, by),
+        }
+    }
+
+    fn rook_jumps(self, by: Asker) -> u8 {
+        match (self, by) {
+            (RookJumpsOne, Mover) => 1,
+            _ => AsWritten.rook_jumps(by),
+        }
+    }
+
+    fn cannon_takes_over(self, screens: u8, by: Asker) -> bool {
+        match (self, by) {
+            (CannonCannotCapture, Mover) => false,
+            (CannonCapturesWithoutScreen, Mover) | (CheckCannonWithoutScreen, Detector) => {
+                screens <= 1
+            }
+            (CannonCapturesOverTwoScreens, Mover) | (CheckCannonOverTwoScreens, Detector) => {
+                screens == 1 || screens == 2
+            }
+            _ => AsWritten.cannon_takes_over(screens, by),
+        }
+    }
+
+    fn cannon_most_screens(self, by: Asker) -> u8 {
+        match (self, by) {
+            (CannonCapturesOverTwoScreens, Mover) | (CheckCannonOverTwoScreens, Detector) => 2,
+            _ => AsWritten.cannon_most_screens(by),
+        }
+    }
+
+    fn cannon_lands_past_screen(self) -> bool {
+        // Only the move list lands on empty points; the detector only ever takes a king.
+        self == CannonJumpsToEmpty
+    }
+
+    fn pawn_moves_as(self, color: Color, by: Asker) -> Color {
+        match (self, color, by) {
+            (BlackPawnMovesLikeRed, Color::Black, Mover)
+            | (CheckBlackPawnAsRed, Color::Black, Detector) => Color::Red,
+            (CheckRedPawnAsBlack, Color::Red, Detector) => Color::Black,
+            _ => AsWritten.pawn_moves_as(color, by),
+        }
+    }
+
+    fn pawn_crossed(self, color: Color, rank: i8, by: Asker) -> bool {
+        match (self, color, by) {
+            (PawnSidewaysBeforeRiver, _, _) | (BlackPawnSidewaysBeforeRiver, Color::Black, _) => {
+                true
+            }
+            (PawnSidewaysOnRiverBank, Color::Red, _) => rank >= 4,
+            (PawnSidewaysOnRiverBank, Color::Black, _) => rank <= 5,
+            (PawnNeverSideways, _, _) | (CheckPawnSidewaysBlind, _, Asker::Detector) => false,
+            _ => AsWritten.pawn_crossed(color, rank, by),
+        }
+    }
+
+    fn pawn_steps_back(self, crossed: bool, by: Asker) -> bool {
+        match (self, by) {
+            (PawnStepsBackAfterRiver, Mover) => crossed,
+            _ => AsWritten.pawn_steps_back(crossed, by),
+        }
+    }
+
+    fn takes_own(self, role: Role) -> bool {
+        match (self, role) {
+            (RookTakesOwn, Role::Rook)
+            | (CannonTakesOwn, Role::Cannon)
+            | (HorseTakesOwn, Role::Horse)
+            | (EveryPieceTakesOwn, _) => true,
+            _ => AsWritten.takes_own(role),
+        }
+    }
+
+    fn kings_face(self, asked_for: Color, same_file: bool, open: impl FnOnce() -> bool) -> bool {
+        match (self, asked_for) {
+            (KingsFacingIgnored, _)
+            | (KingsFacingOnlyForRed, Color::Black)
+            | (KingsFacingOnlyForBlack, Color::Red) => false,
+            (KingsFacingThroughPieces, _) => same_file,
+            _ => AsWritten.kings_face(asked_for, same_file, open),
+        }
+    }
+
+    fn detector_sees(self, attacker: Piece) -> bool {
+        !matches!(
+            (self, attacker.role),
+            (CheckBlindToRook, Role::Rook)
+                | (CheckBlindToHorse, Role::Horse)
+                | (CheckBlindToCannon, Role::Cannon)
+                | (CheckBlindToPawn, Role::Pawn)
+        )
+    }
+
+    fn reads_turn(self, turn: Color) -> Color {
+        match self {
+            SideToMoveIgnored => Color::Red,
+            _ => AsWritten.reads_turn(turn),
+        }
+    }
+
+    fn passes_turn(self) -> bool {
+        self != MakeKeepsTurn
+    }
+
+    fn moves_at_clock(self, halfmoves: u32) -> bool {
+        match self {
+            ClockEndsMoves => halfmoves < 100,
+            _ => AsWritten.moves_at_clock(halfmoves),
+        }
+    }
+}

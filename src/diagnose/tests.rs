@@ -1,0 +1,253 @@
+//! The catalogue's witness table, and diagnosis run on the variants themselves and on the
+//! planted bugs (an independent implementation of some of the same misreadings).
+
+use super::examples::{self, example, EXAMPLES};
+use super::*;
+use crate::generators::naive::NaiveGen;
+use crate::generators::perft;
+use crate::generators::planted::{Bug, Planted};
+use crate::generators::MoveGen;
+use crate::moves::Move;
+use crate::position::Position;
+use Variant::*;
+
+/// A position from the examples' shorthand, which the table's rows must make valid.
+fn position(text: &str) -> Position {
+    examples::position(text).unwrap_or_else(|| panic!("{text} is not a valid position"))
+}
+
+/// `g`'s sorted divide of `pos` at `depth`.
+fn divide<G: MoveGen>(g: &G, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut board = g.load(pos);
+    let mut counts = perft::divide(g, &mut board, depth);
+    counts.sort_unstable();
+    counts
+}
+
+/// What `g` answers at a witness's position and depth, as a witness.
+fn witness_of<G: MoveGen>(g: &G, pos: &Position, depth: u32) -> Witness {
+    Witness {
+        position: pos.clone(),
+        answer: Answer::Divide {
+            depth,
+            counts: divide(g, pos, depth),
+        },
+    }
+}
+
+#[test]
+fn the_catalogue_is_named_and_each_variant_has_one_witness() {
+    assert!(Variant::ALL.len() >= 40, "{} variants", Variant::ALL.len());
+    let mut names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    for name in &names {
+        let kebab = name
+            .split('-')
+            .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()));
+        assert!(kebab, "{name} is not kebab-case");
+        assert_eq!(name.parse::<Variant>().map(|v| v.name()), Ok(*name));
+    }
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), Variant::ALL.len(), "two variants share a name");
+    for &v in Variant::ALL {
+        let sentence = v.sentence();
+        assert!(
+            !sentence.is_empty() && !sentence.ends_with('.'),
+            "{v}: {sentence:?}"
+        );
+        assert!((1..=5).contains(&v.specificity()), "{v}");
+        let rows = EXAMPLES.iter().filter(|(w, _, _)| *w == v).count();
+        assert_eq!(rows, 1, "{v} has {rows} rows in the witness table");
+        assert!(
+            example(v).is_some(),
+            "{v}'s example is not a valid position"
+        );
+    }
+    assert!("no-such-bug".parse::<Variant>().is_err());
+}
+
+#[test]
+fn each_variant_changes_the_answer_on_its_witness() {
+    for &(v, text, depth) in EXAMPLES {
+        let pos = position(text);
+        assert_ne!(
+            divide(&VariantGen(v), &pos, depth),
+            divide(&NaiveGen, &pos, depth),
+            "{v} answers as the rules do on {text}"
+        );
+    }
+}
+
+#[test]
+fn no_two_variants_are_the_same_bug() {
+    // answers[i][j]: variant i's answer on the table's j-th position.
+    let positions: Vec<(Position, u32)> =
+        EXAMPLES.iter().map(|&(_, t, d)| (position(t), d)).collect();
+    let answers: Vec<Vec<Vec<(Move, u64)>>> = Variant::ALL
+        .iter()
+        .map(|&v| {
+            positions
+                .iter()
+                .map(|(p, d)| divide(&VariantGen(v), p, *d))
+                .collect()
+        })
+        .collect();
+    for (i, a) in Variant::ALL.iter().enumerate() {
+        for (j, b) in Variant::ALL.iter().enumerate().skip(i + 1) {
+            assert_ne!(
+                answers[i], answers[j],
+                "{a} and {b} answer alike on every witness"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_rules_read_as_written_are_the_naive_generator() {
+    // The hooks' defaults are the rules: a variant that misreads nothing on a position
+    // answers as the naive generator, through every hook at once (perft 3 of the start).
+    let start = Position::startpos();
+    assert_eq!(
+        divide(&VariantGen(ClockEndsMoves), &start, 3),
+        divide(&NaiveGen, &start, 3)
+    );
+}
+
+#[test]
+fn the_catalogue_page_is_the_code() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/variants.md");
+    let page = catalogue_page();
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == page,
+        "docs/variants.md differs from the catalogue; replace it with:\n{page}"
+    );
+    for v in Variant::ALL {
+        assert!(
+            page.contains(v.name()) && page.contains(v.sentence()),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn cause_lines_say_the_sentence_the_name_and_the_count() {
+    let d = Diagnosis {
+        causes: vec![Cause {
+            variant: CannonCapturesOverTwoScreens,
+            explains: 3,
+            of: 3,
+        }],
+    };
+    assert_eq!(
+        d.to_string(),
+        "cause: a cannon also captures over two screens \
+         (variant cannon-captures-over-two-screens, explains 3 of 3 witnesses)"
+    );
+    assert_eq!(
+        Diagnosis { causes: vec![] }.to_string(),
+        "cause: unexplained"
+    );
+}
+
+#[test]
+fn equal_explanations_are_named_most_specific_first_and_agreement_rules_out() {
+    // A black pawn steps sideways before the river: both the black-only and the
+    // both-sides variant explain it, the narrower first.
+    let pos = position("b Ke0 kd9 pc6");
+    let seen = witness_of(&VariantGen(BlackPawnSidewaysBeforeRiver), &pos, 1);
+    let both = diagnose(std::slice::from_ref(&seen), &[]).variants();
+    let (black, any) = (
+        both.iter().position(|&v| v == BlackPawnSidewaysBeforeRiver),
+        both.iter().position(|&v| v == PawnSidewaysBeforeRiver),
+    );
+    assert!(
+        matches!((black, any), (Some(b), Some(a)) if b < a),
+        "{both:?}"
+    );
+    // Where the subject agreed on a red pawn before the river, the both-sides variant
+    // cannot be the cause.
+    let agreed = Witness::agreed(position("w Ke0 kd9 Pc3"), 1);
+    let one = diagnose(&[seen], &[agreed]).variants();
+    assert!(
+        one.contains(&BlackPawnSidewaysBeforeRiver) && !one.contains(&PawnSidewaysBeforeRiver),
+        "{one:?}"
+    );
+    // An answer no variant gives is unexplained.
+    let odd = Witness {
+        position: position("w Ke0 kd9"),
+        answer: Answer::Moves(vec![]),
+    };
+    assert_eq!(diagnose(&[odd], &[]).causes, vec![]);
+}
+
+/// Diagnoses `subject` on `pos`, asking it deciding questions, and returns the variants.
+fn diagnose_subject<G: MoveGen>(subject: &G, pos: &Position, depth: u32) -> Vec<Variant> {
+    let seen = witness_of(subject, pos, depth);
+    let (diagnosis, _) = diagnose_asking(&[seen], &[], 8, |q| {
+        Some(witness_of(subject, &q.position, q.depth).answer)
+    });
+    diagnosis.variants()
+}
+
+#[test]
+fn each_variant_as_a_subject_is_named_first() {
+    for &(v, text, depth) in EXAMPLES {
+        let named = diagnose_subject(&VariantGen(v), &position(text), depth);
+        assert_eq!(named.first(), Some(&v), "{v} on {text}: named {named:?}");
+    }
+}
+
+#[test]
+fn deciding_positions_tell_tied_candidates_apart() {
+    let pos = position("w Ke0 kd9 Nb0 Rb1");
+    let tied = [HorseLegIgnored, HorseLegBlockedOnlyByEnemy];
+    let witness = witness_of(&VariantGen(HorseLegIgnored), &pos, 1);
+    let q = deciding_position(&witness, &tied).expect("a change of the witness tells them apart");
+    assert_ne!(
+        divide(&VariantGen(tied[0]), &q.position, q.depth),
+        divide(&VariantGen(tied[1]), &q.position, q.depth)
+    );
+    // One candidate, or candidates no change of this witness can tell apart: nothing to ask.
+    assert_eq!(deciding_position(&witness, &tied[..1]), None);
+}
+
+#[test]
+fn the_planted_bugs_are_named_by_their_rule() {
+    // The planted generator is written apart from the catalogue: its bugs, found by
+    // diagnosis, show the catalogue names rules an independent implementation breaks.
+    let planted = [
+        (Bug::CannonCannotCapture, CannonCannotCapture),
+        (Bug::HorseLegIgnored, HorseLegIgnored),
+        (Bug::ElephantCrossesRiver, ElephantCrossesRiver),
+        (Bug::ElephantEyeIgnored, ElephantEyeIgnored),
+        (Bug::PawnSidewaysBeforeRiver, PawnSidewaysBeforeRiver),
+        (
+            Bug::BlackPawnSidewaysBeforeRiver,
+            BlackPawnSidewaysBeforeRiver,
+        ),
+        (Bug::KingLeavesPalace, KingLeavesPalace),
+    ];
+    for (bug, variant) in planted {
+        let text = EXAMPLES
+            .iter()
+            .find(|w| w.0 == variant)
+            .map(|w| w.1)
+            .expect("a witness");
+        let named = diagnose_subject(&Planted::new(bug), &position(text), 1);
+        assert_eq!(
+            named.first(),
+            Some(&variant),
+            "{bug:?} on {text}: named {named:?}"
+        );
+    }
+}
+
+#[test]
+fn a_subject_with_two_bugs_gets_two_causes() {
+    let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+    let cannon = diagnose_subject(&subject, &position("w Ke0 kd9 Ca0 Pa3 pa6"), 1);
+    let horse = diagnose_subject(&subject, &position("w Ke0 kd9 Nb0 Rb1"), 1);
+    assert_eq!(cannon.first(), Some(&CannonCannotCapture), "{cannon:?}");
+    assert_eq!(horse.first(), Some(&HorseLegIgnored), "{horse:?}");
+}
