@@ -188,12 +188,24 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("", &[]),
     ("generators", &[""]),
     ("cases", &[""]),
-    ("diff", &["", "generators", "cases"]),
-    ("subject", &["", "generators", "cases", "diff"]),
-    ("job", &["", "generators", "cases", "diff", "subject"]),
+    ("diagnose", &["", "generators"]),
+    ("diff", &["", "generators", "cases", "diagnose"]),
+    ("subject", &["", "generators", "cases", "diagnose", "diff"]),
+    (
+        "job",
+        &["", "generators", "cases", "diagnose", "diff", "subject"],
+    ),
     (
         "cli",
-        &["", "generators", "cases", "diff", "subject", "job"],
+        &[
+            "",
+            "generators",
+            "cases",
+            "diagnose",
+            "diff",
+            "subject",
+            "job",
+        ],
     ),
 ];
 
