@@ -8,48 +8,11 @@
 //! ([`counters`], [`arbitrary_start`]); [`crate::cases::features`] counts how often they
 //! were reached.
 
-use crate::cases::features::has_legal_move;
+use crate::cases::features::{has_legal_move, COUNTER_EDGES};
 use crate::cases::rng::Rng;
 use crate::cases::structured;
 use crate::piece::{Color, Role};
-use crate::position::{Position, Setup};
-
-/// One of the two move counters of a FEN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Counter {
-    /// Plies since the last capture (FEN field 5).
-    Halfmoves,
-    /// The move number (FEN field 6).
-    Fullmoves,
-}
-
-impl Counter {
-    /// Both, in FEN order.
-    pub const ALL: [Counter; 2] = [Counter::Halfmoves, Counter::Fullmoves];
-
-    /// The name used in feature names.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Counter::Halfmoves => "halfmoves",
-            Counter::Fullmoves => "fullmoves",
-        }
-    }
-
-    /// Its value in `setup`.
-    pub fn of(self, setup: &Setup) -> u32 {
-        match self {
-            Counter::Halfmoves => setup.halfmoves,
-            Counter::Fullmoves => setup.fullmoves,
-        }
-    }
-}
-
-/// The edges of a move counter's range: a fresh start (0), the 60- and 120-ply marks
-/// where rule sets stop a game without captures, the last value of a byte and the first
-/// past it, the same for 16 bits, and the largest value the FEN reader accepts (the
-/// range is the contract's, `docs/rules.md`). Each is a place where a generator that
-/// keeps a counter in too small a type, or compares it with a limit, goes wrong.
-pub const COUNTER_EDGES: [u32; 8] = [0, 60, 120, 255, 256, 65_535, 65_536, u32::MAX];
+use crate::position::Position;
 
 /// The move counters of a case: each, independently, at one of [`COUNTER_EDGES`] half
 /// the time, and otherwise a value from the middle of a game (a clock below 120, a move
@@ -173,7 +136,7 @@ fn cornered_bytes(rng: &mut Rng) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::features::{features, Feature};
+    use crate::cases::features::{features, has_legal_move, Coverage, Feature};
     use crate::generators::registry;
 
     /// Every built-in generator keeps both counters whole at every edge, with either
@@ -247,5 +210,37 @@ mod tests {
             .filter(|c| !COUNTER_EDGES.contains(&c.0))
             .count();
         assert!(middle > 800, "{middle}");
+    }
+
+    /// The plain move rules that decide mate and stalemate agree with the generators
+    /// on whether a move exists, over positions of every shape the campaign draws.
+    #[test]
+    fn has_legal_move_agrees_with_the_generators() {
+        let gens = crate::generators::registry();
+        let mut stuck = 0;
+        for i in 0..3000 {
+            let pos = arbitrary_start(&mut Rng::for_item(0xfea7, i));
+            let theirs = gens[0].probe(&pos).legal.is_empty();
+            assert_eq!(has_legal_move(&pos), !theirs, "{}", pos.fen());
+            stuck += u32::from(theirs);
+        }
+        assert!(stuck > 100, "only {stuck} positions without a move");
+    }
+
+    /// The starts and counters of the campaign's arbitrary cases alone (no line walked
+    /// from them, no playout) reach every feature, every edge and every point of every
+    /// piece.
+    #[test]
+    fn arbitrary_cases_reach_every_edge() {
+        let mut coverage = Coverage::new();
+        for i in 0..6000 {
+            let mut rng = Rng::for_item(0xed9e, i);
+            let start = arbitrary_start(&mut rng);
+            let (halfmoves, fullmoves) = counters(&mut rng);
+            coverage.add(&start.with_counters(halfmoves, fullmoves));
+        }
+        println!("{coverage}");
+        assert!(coverage.missing().is_empty(), "{coverage}");
+        assert!(coverage.missing_points().is_empty(), "{coverage}");
     }
 }

@@ -15,17 +15,53 @@
 //!
 //! Besides the rare rule cases, the edges of the other parts of a position: the fewest
 //! and the most pieces, no legal move (mate, stalemate), each move counter at each of
-//! its [edges](crate::cases::edges::COUNTER_EDGES) with either side to move, and every
+//! its [edges](COUNTER_EDGES) with either side to move, and every
 //! point each kind of piece may stand on ([`Coverage::points`]). Whether a legal move
 //! exists is asked of this module's own plain move rules, with validation
 //! ([`Position::new`]) judging whether the mover's king is left attacked.
 
-use crate::cases::edges::{Counter, COUNTER_EDGES};
 use crate::cases::structured;
 use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, Setup};
 use crate::square::{Square, SQUARE_COUNT};
 use std::fmt;
+
+/// One of the two move counters of a FEN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Counter {
+    /// Plies since the last capture (FEN field 5).
+    Halfmoves,
+    /// The move number (FEN field 6).
+    Fullmoves,
+}
+
+impl Counter {
+    /// Both, in FEN order.
+    pub const ALL: [Counter; 2] = [Counter::Halfmoves, Counter::Fullmoves];
+
+    /// The name used in feature names.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Counter::Halfmoves => "halfmoves",
+            Counter::Fullmoves => "fullmoves",
+        }
+    }
+
+    /// Its value in `setup`.
+    pub fn of(self, setup: &Setup) -> u32 {
+        match self {
+            Counter::Halfmoves => setup.halfmoves,
+            Counter::Fullmoves => setup.fullmoves,
+        }
+    }
+}
+
+/// The edges of a move counter's range: a fresh start (0), the 60- and 120-ply marks
+/// where rule sets stop a game without captures, the last value of a byte and the first
+/// past it, the same for 16 bits, and the largest value the FEN reader accepts (the
+/// range is the contract's, `docs/rules.md`). Each is a place where a generator that
+/// keeps a counter in too small a type, or compares it with a limit, goes wrong.
+pub const COUNTER_EDGES: [u32; 8] = [0, 60, 120, 255, 256, 65_535, 65_536, u32::MAX];
 
 /// One rare rule case a position can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -739,7 +775,7 @@ mod tests {
             value,
             turn,
         };
-        use crate::cases::edges::Counter::{Fullmoves, Halfmoves};
+        use super::Counter::{Fullmoves, Halfmoves};
         let table: &[(&str, &[Feature])] = &[
             (
                 "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
@@ -791,26 +827,10 @@ mod tests {
         assert_eq!(distinct.len(), names.len(), "every name is one feature's");
     }
 
-    /// The plain move rules that decide mate and stalemate agree with the generators
-    /// on whether a move exists, over positions of every shape the campaign draws.
-    #[test]
-    fn has_legal_move_agrees_with_the_generators() {
-        use crate::cases::edges::arbitrary_start;
-        let gens = crate::generators::registry();
-        let mut stuck = 0;
-        for i in 0..3000 {
-            let pos = arbitrary_start(&mut Rng::for_item(0xfea7, i));
-            let theirs = gens[0].probe(&pos).legal.is_empty();
-            assert_eq!(has_legal_move(&pos), !theirs, "{}", pos.fen());
-            stuck += u32::from(theirs);
-        }
-        assert!(stuck > 100, "only {stuck} positions without a move");
-    }
-
     /// The "reached, not hoped for" check: plain random bytes through the fuzz decoder
     /// reach every rule feature, so the property tests that draw from the decoder test
     /// them. The decoder gives "0 1" counters and random bytes never ask for all 32
-    /// pieces; those edges are the campaign's draws' to reach (the next test).
+    /// pieces; those edges are the campaign's draws' to reach (`edges`' tests).
     #[test]
     fn random_bytes_reach_every_rule_feature() {
         let coverage = decoded_coverage(4000, 0x5eed);
@@ -821,24 +841,6 @@ mod tests {
             .filter(|&f| f != All32Pieces && !matches!(f, Feature::Counter { .. }))
             .collect();
         assert!(missing.is_empty(), "never reached: {missing:?}\n{coverage}");
-    }
-
-    /// The starts and counters of the campaign's arbitrary cases alone (no line walked
-    /// from them, no playout) reach every feature, every edge and every point of every
-    /// piece.
-    #[test]
-    fn arbitrary_cases_reach_every_edge() {
-        use crate::cases::edges::{arbitrary_start, counters};
-        let mut coverage = Coverage::new();
-        for i in 0..6000 {
-            let mut rng = Rng::for_item(0xed9e, i);
-            let start = arbitrary_start(&mut rng);
-            let (halfmoves, fullmoves) = counters(&mut rng);
-            coverage.add(&start.with_counters(halfmoves, fullmoves));
-        }
-        println!("{coverage}");
-        assert!(coverage.missing().is_empty(), "{coverage}");
-        assert!(coverage.missing_points().is_empty(), "{coverage}");
     }
 
     /// Coverage of `n` positions decoded from random byte strings of 0..120 bytes, the
