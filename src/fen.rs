@@ -62,8 +62,8 @@ pub enum FenError {
         /// What was there.
         found: String,
     },
-    /// A move counter is not a number.
-    #[error("field {field} ({name}) is {found:?}, not a number")]
+    /// A move counter is not a whole number the reader keeps (0 to `u32::MAX`).
+    #[error("field {field} ({name}) is {found:?}, not a number from 0 to 4294967295")]
     BadCounter {
         /// 1-based field number.
         field: usize,
@@ -284,7 +284,7 @@ mod tests {
     /// Every kind of syntax error, with where it is.
     #[test]
     fn errors_say_what_and_where() {
-        let table: [(&str, FenError); 11] = [
+        let table: [(&str, FenError); 13] = [
             ("", FenError::Empty),
             ("   ", FenError::Empty),
             ("not a fen", FenError::RankCount { found: 1 }),
@@ -327,10 +327,30 @@ mod tests {
                     found: "z".into(),
                 },
             ),
+            // One past the largest counter kept, and a negative one.
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 4294967296 1",
+                FenError::BadCounter {
+                    field: 5,
+                    name: "halfmove clock",
+                    found: "4294967296".into(),
+                },
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 -1",
+                FenError::BadCounter {
+                    field: 6,
+                    name: "fullmove number",
+                    found: "-1".into(),
+                },
+            ),
         ];
         for (input, expected) in table {
             assert_eq!(parse(input).unwrap_err(), expected, "{input:?}");
         }
+        // The largest counters are kept whole, with either side to move.
+        let top = "3k5/9/9/9/9/9/9/9/9/4K4 b - - 4294967295 4294967295";
+        assert_eq!(parse(top).map(|p| p.fen()).as_deref(), Ok(top));
         assert!(matches!(
             parse("3k5/9/9/9/9/9/9/9/9/4K4 w KQ - 0 1"),
             Err(FenError::BadDash { field: 3, .. })

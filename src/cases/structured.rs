@@ -75,7 +75,7 @@ pub fn playout_start(byte: u8) -> &'static Position {
 }
 
 /// Kinds a piece record can name: all but the king, which is placed separately, one a side.
-const PIECE_ROLES: &[Role] = Role::ALL.split_at(1).1;
+pub(crate) const PIECE_ROLES: &[Role] = Role::ALL.split_at(1).1;
 
 /// The nine palace points of `color`, for the king bytes. Black's run from the other
 /// corner so that zero bytes give kings on different files, not facing kings.
@@ -134,7 +134,7 @@ fn decode(u: &mut Unstructured<'_>) -> Position {
 /// Whether `piece` may stand on `sq` by the domain's placement rules. Asked of
 /// validation itself (a lone piece on an otherwise empty board) once per piece and
 /// square, so the decoder can never disagree with [`Position::new`].
-fn allowed(piece: Piece, sq: Square) -> bool {
+pub(crate) fn allowed(piece: Piece, sq: Square) -> bool {
     static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut out = Vec::with_capacity(2 * 7 * 90);

@@ -5,6 +5,7 @@
 //! checks the same positions whatever the thread count, and any finding can be
 //! reproduced from the seed and case number it prints.
 
+use crate::cases::edges;
 use crate::cases::features::Coverage;
 use crate::cases::playout;
 use crate::cases::rng::Rng;
@@ -129,14 +130,13 @@ pub fn run_case(
     if use_playout {
         let start = &starts[rng.below(starts.len() as u64) as usize];
         let plies = rng.below(config.max_plies as u64 + 1) as usize;
+        let (halfmoves, fullmoves) = edges::counters(&mut rng);
+        let start = start.with_counters(halfmoves, fullmoves);
         let bias = config.capture_bias;
-        check_line(start, gens, plies, playout::chooser(&mut rng, bias))
+        check_line(&start, gens, plies, playout::chooser(&mut rng, bias))
     } else {
-        let len = rng.below(3 * 32 + 4) as usize;
-        let start = structured::from_bytes(&rng.bytes(len));
-        // Move counters other than "0 1", which playouts and the corpus never have: a
-        // generator that drops or cuts them on load or read-back shows here.
-        let (halfmoves, fullmoves) = (rng.below(120) as u32, 1 + rng.below(300) as u32);
+        let start = edges::arbitrary_start(&mut rng);
+        let (halfmoves, fullmoves) = edges::counters(&mut rng);
         let start = start.with_counters(halfmoves, fullmoves);
         let mut line = Rng::new(line_seed(&start));
         check_line(&start, gens, WALK_PLIES, |c| {

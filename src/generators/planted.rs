@@ -65,6 +65,9 @@ pub enum Bug {
     /// made and unmade under it; only a line of moves taken back one after another
     /// (three plies deep, as a search goes) restores a wrong piece.
     HistoryTooShort,
+    /// The board keeps the half-move clock in a byte: a clock of 256 or more, which a
+    /// FEN may carry and an engine may be handed, reads back modulo 256.
+    ClockInAByte,
 }
 
 /// How many bugs one planted generator can carry at once.
@@ -237,7 +240,11 @@ impl MoveGen for Planted {
     }
     fn to_setup(&self, b: &Self::Board) -> Setup {
         let mut s = NaiveGen.to_setup(&b.naive);
-        s.halfmoves += b.clock;
+        // Wrapping, as a clock kept in a u32 does: a FEN may start it at u32::MAX.
+        s.halfmoves = s.halfmoves.wrapping_add(b.clock);
+        if self.has(Bug::ClockInAByte) {
+            s.halfmoves = u32::from(s.halfmoves as u8);
+        }
         if self.has(Bug::ReadBackSaysRedToMove) {
             s.turn = Color::Red;
         }
@@ -366,7 +373,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 19] = [
+    pub const ALL: [Bug; 20] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -386,6 +393,7 @@ impl Bug {
         Bug::LeftHorseLegIgnored,
         Bug::BlackPawnSidewaysBeforeRiver,
         Bug::HistoryTooShort,
+        Bug::ClockInAByte,
     ];
 
     /// Whether the bug changes perft counts, so that a subject answering only perft
@@ -399,6 +407,7 @@ impl Bug {
                 | Bug::ReadBackSaysRedToMove
                 | Bug::CapturedMissesPawn
                 | Bug::MakeTicksClock
+                | Bug::ClockInAByte
         )
     }
 
@@ -425,6 +434,7 @@ impl Bug {
             Bug::LeftHorseLegIgnored => "left-horse-leg-ignored",
             Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
             Bug::HistoryTooShort => "history-too-short",
+            Bug::ClockInAByte => "clock-in-a-byte",
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use super::{
     rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, EngineOption, FeatureCount,
-    FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, ReplayFailure,
-    ReplayPhase, Report, Status,
+    FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, PointCount,
+    ReplayFailure, ReplayPhase, Report, Status,
 };
 use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
@@ -27,8 +27,19 @@ impl From<&Coverage> for CoverageTable {
             features: Feature::ALL
                 .into_iter()
                 .map(|f| FeatureCount {
-                    feature: f.as_str().to_owned(),
+                    feature: f.name(),
                     positions: c.count(f),
+                })
+                .collect(),
+            points: c
+                .points()
+                .iter()
+                .map(|p| PointCount {
+                    piece: p.name(),
+                    points: p.points as u64,
+                    reached: p.reached as u64,
+                    fewest: p.fewest.1,
+                    fewest_at: p.fewest.0.to_string(),
                 })
                 .collect(),
         }
@@ -420,9 +431,25 @@ mod tests {
         assert_eq!(table.total, 2);
         assert_eq!(table.features.len(), Feature::ALL.len());
         for (row, f) in table.features.iter().zip(Feature::ALL) {
-            assert_eq!(row.feature, f.as_str());
+            assert_eq!(row.feature, f.name());
             assert_eq!(row.positions, c.count(f));
         }
         assert_eq!(table.missing().count(), c.missing().len());
+        // Two positions leave most points unreached: each kind is one row, with what
+        // it reached and where it was seen least.
+        assert_eq!(table.points.len(), 14);
+        let red_king = &table.points[0];
+        assert_eq!(
+            (red_king.piece.as_str(), red_king.points, red_king.reached),
+            ("red_king", 9, 2)
+        );
+        assert_eq!((red_king.fewest, red_king.fewest_at.as_str()), (0, "d0"));
+        let rook = table
+            .points
+            .iter()
+            .find(|p| p.piece == "black_rook")
+            .unwrap();
+        assert_eq!((rook.points, rook.reached), (90, 2));
+        assert_eq!(table.missing_points().count(), 14);
     }
 }

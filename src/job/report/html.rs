@@ -12,6 +12,7 @@ use super::{
     counted, duration, escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase,
     Phase, PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
 };
+use crate::cases::features::NEVER_REACHED;
 use crate::fen;
 use crate::piece::Color;
 use std::fmt::Write as _;
@@ -319,21 +320,53 @@ fn fuzz(out: &mut String, phase: &Phase, f: &FuzzPhase) {
     let total = f.coverage.total;
     for row in &f.coverage.features {
         let pct = row.percent(total);
+        let bar = if row.positions == 0 {
+            NEVER_REACHED.to_owned()
+        } else {
+            format!(
+                "<span class=\"bar\" style=\"width:{:.0}px\"></span>",
+                (pct * 2.0).max(1.0)
+            )
+        };
         let _ = writeln!(
             out,
             "<tr class=\"{}\" data-feature=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{pct:.1}%</td>\
-             <td><span class=\"bar\" style=\"width:{:.0}px\"></span></td></tr>",
+             <td>{bar}</td></tr>",
             if row.positions == 0 { "missing" } else { "reached" },
             escape(&row.feature),
             escape(&row.feature),
             row.positions,
-            (pct * 2.0).max(if row.positions > 0 { 1.0 } else { 0.0 })
         );
     }
     let _ = writeln!(
         out,
-        "<tr><th>total</th><th class=\"num\">{total}</th><th></th><th></th></tr>\n</table>\n</section>"
+        "<tr><th>total</th><th class=\"num\">{total}</th><th></th><th></th></tr>\n</table>"
     );
+    if !f.coverage.points.is_empty() {
+        out.push_str(
+            "<h3>Every point of every piece</h3>\n<table class=\"points\">\n\
+             <tr><th>piece</th><th class=\"num\">points reached</th>\
+             <th class=\"num\">fewest positions on one point</th><th></th></tr>\n",
+        );
+        for row in &f.coverage.points {
+            let missing = row.reached < row.points;
+            let _ = writeln!(
+                out,
+                "<tr class=\"{}\" data-piece=\"{}\"><td>{}</td><td class=\"num\">{}/{}</td>\
+                 <td class=\"num\">{} ({})</td><td>{}</td></tr>",
+                if missing { "missing" } else { "reached" },
+                escape(&row.piece),
+                escape(&row.piece),
+                row.reached,
+                row.points,
+                row.fewest,
+                escape(&row.fewest_at),
+                if missing { NEVER_REACHED } else { "" },
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    out.push_str("</section>\n");
 }
 
 fn replay(out: &mut String, phase: &Phase, r: &ReplayPhase) {

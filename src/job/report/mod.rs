@@ -368,6 +368,10 @@ pub struct CoverageTable {
     pub total: u64,
     /// One row per feature, in the feature table's order.
     pub features: Vec<FeatureCount>,
+    /// One row per kind of piece of each side: which points it may stand on were reached.
+    /// Absent from reports written before it was counted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<PointCount>,
 }
 
 impl CoverageTable {
@@ -375,6 +379,27 @@ impl CoverageTable {
     pub fn missing(&self) -> impl Iterator<Item = &FeatureCount> {
         self.features.iter().filter(|f| f.positions == 0)
     }
+
+    /// The kinds of piece with a point no position had them on.
+    pub fn missing_points(&self) -> impl Iterator<Item = &PointCount> {
+        self.points.iter().filter(|p| p.reached < p.points)
+    }
+}
+
+/// Which of the points one kind of piece may stand on a run's positions had it on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointCount {
+    /// Colour and kind (`red_advisor`).
+    pub piece: String,
+    /// How many points it may stand on.
+    pub points: u64,
+    /// How many of them some position had it on.
+    pub reached: u64,
+    /// How many positions had it on the point it stood on least often: 0 when some
+    /// point was never reached.
+    pub fewest: u64,
+    /// That point (`d0`).
+    pub fewest_at: String,
 }
 
 /// One row of a coverage table.
