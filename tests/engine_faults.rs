@@ -647,3 +647,84 @@ fn scratch_sees_its_own_processes() {
     );
     scratch.assert_clean("self check");
 }
+
+/// Issue 26, case 4: a helper the engine starts in a session of its own (`setsid`), out
+/// of reach of any signal to the engine's group, is still ended with the run, also
+/// when the run is a success.
+#[test]
+fn a_helper_in_a_session_of_its_own_goes_with_the_engine() {
+    let scratch = Scratch::new("cli setsid helper");
+    // The engine starts only once the helper runs, so the helper is there to be ended.
+    let body = format!(
+        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
+        scratch.engine("engine", "")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let case = "a helper in its own session";
+    let (code, stdout, stderr, _, _) = xqdiff_engine(
+        &scratch,
+        case,
+        &script,
+        &["--suite", "none", "--positions", "2", "--depth", "2"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
+    assert!(
+        scratch.pid("helper").is_some(),
+        "{case}: the helper never ran"
+    );
+    scratch.assert_clean(case);
+}
+
+/// Issue 26, case 3: the engine dies with xqdiff however xqdiff ends: SIGKILL, which no
+/// handler hears, and two stop signals back to back, the second of which ends xqdiff
+/// the default way.
+#[test]
+fn the_engine_dies_with_xqdiff_whatever_kills_it() {
+    let cases: [(&str, &[Signal]); 2] = [
+        ("sigkill", &[Signal::SIGKILL]),
+        ("two signals", &[Signal::SIGTERM, Signal::SIGINT]),
+    ];
+    each(
+        cases.map(|(case, signals)| (case.to_string(), signals)),
+        |case, signals| {
+            let scratch = Scratch::new(case);
+            // Hangs once asked its first perft, so it is alive when xqdiff is killed.
+            let cmd = scratch.engine("engine", "--hang-after 3");
+            let mut child = Command::new(XQDIFF)
+                .args(["engine", "--cmd", &cmd, "--seed", "7", "--no-save"])
+                .args(["--timeout", "60", "--suite", "none", "--positions", "1"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("run xqdiff");
+            let until = Instant::now() + Duration::from_secs(20);
+            let engine = loop {
+                if let Some(pid) = scratch.pid("engine") {
+                    break pid;
+                }
+                assert!(Instant::now() < until, "{case}: the engine never started");
+                thread::sleep(Duration::from_millis(20));
+            };
+            thread::sleep(Duration::from_millis(300));
+            let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+            for &signal in signals {
+                kill(xqdiff, signal).expect("signal xqdiff");
+                thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.wait();
+            let until = Instant::now() + Duration::from_secs(2);
+            while !gone(engine) && Instant::now() < until {
+                // Other cases here drive engines in this process, which makes it their
+                // subreaper: xqdiff's orphans then come here, and are reaped here.
+                let raw = Pid::from_raw(i32::try_from(engine).expect("a pid"));
+                let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
+                thread::sleep(Duration::from_millis(20));
+            }
+            assert!(gone(engine), "{case}: engine {engine} outlived xqdiff");
+            scratch.assert_clean(case);
+        },
+    );
+}

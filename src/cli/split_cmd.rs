@@ -87,7 +87,9 @@ pub(super) fn run(
                 None => Shard::WHOLE,
             };
             let pool = pool(threads)?;
-            pool.install(|| run_shard(jobs, shard, args.output.as_deref(), generators))
+            // `-` is stdout, as it is for every file xqdiff writes.
+            let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+            pool.install(|| run_shard(jobs, shard, output, generators))
         }
         (None, None) => Err(CliError::Usage(
             "neither --emit-jobs nor --jobs was given".into(),
@@ -112,7 +114,15 @@ fn emit_jobs(
         signals::install(),
     )? {
         Emitted::Written(h) => {
-            outln!(
+            // With `--emit-jobs -` stdout carries the jobs, so the summary goes beside.
+            let say = |line: String| {
+                if out.as_os_str() == "-" {
+                    errln!("{line}");
+                } else {
+                    outln!("{line}");
+                }
+            };
+            say(format!(
                 "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
                 h.split,
                 h.depth,
@@ -120,13 +130,13 @@ fn emit_jobs(
                 h.split_depth,
                 h.jobs,
                 h.depth - h.split_depth
-            );
-            outln!(
+            ));
+            say(format!(
                 "wrote {} in {:.2} s; the moves above the cut agree in {}",
                 out.display(),
                 started.elapsed().as_secs_f64(),
                 h.checked_by.join(", ")
-            );
+            ));
             Ok(Outcome::Agree)
         }
         Emitted::Disagree(d) => {
