@@ -728,3 +728,47 @@ fn the_engine_dies_with_xqdiff_whatever_kills_it() {
         },
     );
 }
+
+/// Issue 26, case 11: `xqdiff engine` deep in the built-ins' count (depth 8 from the
+/// start position: minutes of counting) ends within a second of SIGTERM, exit 143,
+/// with the engine gone. Before, the count ran on, the signal unheard.
+#[test]
+fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
+    let case = "signal while the built-ins count";
+    let scratch = Scratch::new(case);
+    let cmd = scratch.engine("engine", "");
+    let mut child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", &cmd, "--depth", "8", "--positions", "1"])
+        .args(["--suite", "none", "--no-save", "--timeout", "600"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(20);
+    while scratch.pid("engine").is_none() {
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    }
+    thread::sleep(Duration::from_secs(3));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{case}: still running 10 s after SIGTERM");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(143), "{case}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{case}: {:?}",
+        sent.elapsed()
+    );
+    scratch.assert_clean(case);
+}

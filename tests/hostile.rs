@@ -474,3 +474,79 @@ fn the_built_in_corpus_is_named_from_the_checkout_built() {
         "{code}"
     );
 }
+
+/// Sends `signal` to a run of `args` once it has worked for `after`, and returns its
+/// exit code and how long it took to end after the signal; a run still going 10 s
+/// later is killed and the case fails.
+#[cfg(unix)]
+fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Duration) {
+    let mut child = xqdiff()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    std::thread::sleep(after);
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    let signal = nix::sys::signal::Signal::try_from(signal).expect("a signal");
+    nix::sys::signal::kill(pid, signal).expect("signal xqdiff");
+    let sent = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return (status.code(), sent.elapsed());
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running 10 s after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Issue 26, cases 10 and 11: every long count polls the stop flag, so a signal ends
+/// it within a second at any depth (before, perft ran to the end of its count, and a
+/// shard to the end of its job), and a closed pipe ends it as soon as it is seen.
+#[cfg(unix)]
+#[test]
+fn long_counts_stop_within_a_second() {
+    let dir = temp_dir("long-counts");
+    let jobs = small_split(&dir, "9", "1");
+    let out = dir.join("results.jsonl").to_string_lossy().into_owned();
+    let table: &[&[&str]] = &[
+        &["perft", "--depth", "9"],
+        &[
+            "perft",
+            "--depth",
+            "9",
+            "--generator",
+            "naive",
+            "--threads",
+            "1",
+        ],
+        &["perft", "--jobs", &jobs, "--output", &out],
+        &["perft", "--jobs", &jobs],
+    ];
+    for args in table {
+        let (code, took) = stop_after(args, Duration::from_millis(1500), 15);
+        assert_eq!(code, Some(143), "{args:?}");
+        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+    }
+    // The shard stopped with whole lines only: the file is still its results file.
+    let (code, took) = stop_after(
+        &["perft", "--jobs", &jobs, "--output", &out],
+        Duration::from_millis(500),
+        2,
+    );
+    assert_eq!(code, Some(130), "{took:?}");
+    let started = Instant::now();
+    let (code, stderr) = first_line_then_close(&["perft", "--depth", "9"]);
+    assert_eq!(code, Some(141), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

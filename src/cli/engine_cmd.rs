@@ -344,6 +344,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             depth: args.depth,
             list: &list,
             found_by: &options.found_by,
+            stop,
         };
         record(&mut doc, &asked, &report, Vec::new());
         doc

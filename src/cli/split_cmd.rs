@@ -251,8 +251,11 @@ fn run_shard(
     for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
         summary.add(at, r, false)?;
     }
+    let stop = signals::install();
     for job in todo {
-        let result = count_job(header.split, shard, job, generators);
+        let Some(result) = count_job(header.split, shard, job, generators, stop) else {
+            break;
+        };
         write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
             path: sink.name.clone(),
             source,
@@ -273,6 +276,19 @@ fn run_shard(
         }
     }
     bar.finish();
+    if let Some(sig) = signals::received() {
+        // The lines written are whole and checked: a rerun with the same --output
+        // skips them. A closed pipe is said by the exit status alone.
+        if sig != super::out::SIGPIPE {
+            sink.say(&format!(
+                "{} stopped the shard after {} lines in {}",
+                signals::name(sig),
+                sink.lines,
+                sink.name.display()
+            ));
+        }
+        return Ok(Outcome::Interrupted(sig));
+    }
     summary.report(&sink, jobs, started.elapsed().as_secs_f64());
     Ok(if summary.disagreeing.is_empty() {
         Outcome::Agree

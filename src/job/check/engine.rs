@@ -128,6 +128,7 @@ pub(super) fn run(
         depth: check.depth,
         list: &list,
         found_by: &found_by,
+        stop,
     };
     record(report, &asked, &all, notes);
 }
@@ -143,6 +144,8 @@ pub(crate) struct Asked<'a> {
     pub list: &'a [Target],
     /// How to run the check again, for the findings.
     pub found_by: &'a str,
+    /// The run's stop flag: a count made for the record ends with it too.
+    pub stop: &'a AtomicBool,
 }
 
 /// Puts the engine phase, its disputes, and the engine's counts in the perft table
@@ -158,6 +161,7 @@ pub(crate) fn record(
         depth,
         list,
         found_by,
+        stop,
     } = *asked;
     let name = all.subject.clone();
     let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
@@ -188,9 +192,11 @@ pub(crate) fn record(
                 position: t.label.clone(),
                 fen: t.position.fen(),
                 depth: t.depth,
+                // 0 when a signal cut the count short: the row's error says why.
                 consensus: generators
                     .first()
-                    .map_or(0, |g| g.perft_parallel(&t.position, t.depth, None)),
+                    .and_then(|g| g.divide_until(&t.position, t.depth, true, None, stop))
+                    .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
                 subject: None,
                 seconds: 0.0,
                 error: Some(f.error.to_string()),
