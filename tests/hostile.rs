@@ -550,3 +550,70 @@ fn long_counts_stop_within_a_second() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 26, case 8: text from outside is shown with its control characters escaped,
+/// on the terminal (a bad `--known` line quoted in an error) and in every report
+/// format (an engine's name): an escape sequence in it could clear the screen or
+/// retitle the window.
+#[test]
+fn outside_text_is_shown_with_control_characters_escaped() {
+    let dir = temp_dir("escapes");
+    let known = dir.join("known.txt");
+    std::fs::write(&known, "\u{1b}]0;owned\u{7}\u{1b}[2J not a signature\n").unwrap();
+    let known_arg = known.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = run_bounded(
+        &["fuzz", "--cases", "1", "--no-save", "--known", &known_arg],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(stderr.contains("\\x1b"), "{stderr:?}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+
+    let report = EMPTY_REPORT.replacen(
+        "\"phases\"",
+        "\"engines\": [{\"name\": \"\\u001b[2J\\u009bevil\\r\", \"command\": \"x\", \
+         \"protocol\": \"uci\"}], \"phases\"",
+        1,
+    );
+    let from = dir.join("r.json");
+    std::fs::write(&from, report).unwrap();
+    let from = from.to_string_lossy().into_owned();
+    let (html, md) = (dir.join("r.html"), dir.join("r.md"));
+    let (html_arg, md_arg) = (
+        html.to_string_lossy().into_owned(),
+        md.to_string_lossy().into_owned(),
+    );
+    let (code, stdout, stderr) = run_bounded(
+        &[
+            "report",
+            "--from",
+            &from,
+            "--html",
+            &html_arg,
+            "--markdown",
+            &md_arg,
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, terminal, _) = run_bounded(&["report", "--from", &from], Duration::from_secs(30));
+    assert_eq!(code, Some(0));
+    for (what, text) in [
+        ("html", std::fs::read_to_string(&html).unwrap()),
+        ("markdown", std::fs::read_to_string(&md).unwrap()),
+        ("terminal", terminal),
+        ("stdout", stdout),
+    ] {
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|c| c.is_control() && *c != '\n' && *c != '\t')
+            .collect();
+        assert!(raw.is_empty(), "{what}: {raw:?}");
+    }
+    assert!(std::fs::read_to_string(&md).unwrap().contains("evil"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

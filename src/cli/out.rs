@@ -2,7 +2,9 @@
 //! pipe (`xqdiff ... | head -1`) is taken as SIGPIPE would be, raising the stop flag
 //! so long work ends early (`check` still writes its report) and the exit status is
 //! 128 + 13; another write error (a full disk) is kept and reported in one line at the
-//! end, with exit 2. Output after a failed write is dropped.
+//! end, with exit 2. Output after a failed write is dropped. Every line is shown with
+//! its control characters escaped (`report::shown`): much of what is printed came from
+//! outside (an engine's lines and name, a file's lines).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -47,15 +49,21 @@ fn write(args: fmt::Arguments<'_>) {
     if CLOSED.load(Ordering::Relaxed) || failed {
         return;
     }
+    let text = args.to_string();
+    let text = crate::job::report::shown(&text);
     let mut stdout = io::stdout().lock();
-    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         record(&e);
     }
 }
 
 /// Prints one line to stderr (use [`errln!`]); an error there has nowhere to go.
 pub(crate) fn err_line(args: fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "{args}");
+    let text = args.to_string();
+    let _ = writeln!(io::stderr().lock(), "{}", crate::job::report::shown(&text));
 }
 
 fn record(e: &io::Error) {

@@ -818,6 +818,29 @@ pub struct RenderOptions {
     pub latin: bool,
 }
 
+/// `text` with every control character but newline and tab shown as an escape
+/// (`\x1b`, `\u{9b}`): the one way text that came from outside (an engine's lines and
+/// name, a file's lines) is shown, on the terminal and in every report, so an escape
+/// sequence in it cannot clear a screen, retitle a window or rewrite a line.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write as _;
+    let hidden = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !hidden(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `text` safe inside XML or HTML text and quoted attribute values.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
