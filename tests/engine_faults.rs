@@ -772,3 +772,49 @@ fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
     );
     scratch.assert_clean(case);
 }
+
+/// Issue 26, case 12: a moves-protocol adapter that prints one line nobody asked for
+/// puts every later answer one request late. xqdiff sees the conversation out of step
+/// (a line waiting before a request, or a list of the other side's moves) and says it
+/// is the adapter's protocol error: exit 2, nothing saved in the corpus, never a
+/// "generator bug".
+#[test]
+fn a_moves_adapter_out_of_step_is_a_protocol_error() {
+    let cases = [2, 3, 7, 40].map(|line| (format!("line {line} twice"), line));
+    each(cases, |case, line| {
+        let scratch = Scratch::new(case);
+        // The test engine as a moves adapter, its `line`th output line printed twice.
+        let body = format!(
+            "{} --protocol moves | sed -u '{line}p'",
+            scratch.engine("engine", "")
+        );
+        let script = scratch.script("adapter.sh", &body);
+        let corpus = scratch.path("corpus");
+        std::fs::create_dir_all(&corpus).expect("corpus folder");
+        let out = Command::new(XQDIFF)
+            .args(["engine", "--cmd", &script, "--protocol", "moves"])
+            .args([
+                "--depth",
+                "3",
+                "--positions",
+                "2",
+                "--suite",
+                "none",
+                "--seed",
+                "5",
+            ])
+            .args(["--timeout", "10", "--corpus", &corpus])
+            .output()
+            .expect("run xqdiff");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {stdout}{stderr}");
+        assert!(
+            format!("{stdout}{stderr}").contains("out of step"),
+            "{case}: {stdout}{stderr}"
+        );
+        let saved: Vec<_> = std::fs::read_dir(&corpus).expect("corpus").collect();
+        assert!(saved.is_empty(), "{case}: saved {saved:?}");
+        scratch.assert_clean(case);
+    });
+}
