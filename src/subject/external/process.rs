@@ -181,10 +181,9 @@ impl Process {
             cmd.process_group(0);
         }
         #[cfg(target_os = "linux")]
-        orphans::adopt_and_bind(&mut cmd);
+        let mut child = orphans::spawn(&mut cmd).map_err(spawn_error)?;
+        #[cfg(not(target_os = "linux"))]
         let mut child = cmd.spawn().map_err(spawn_error)?;
-        #[cfg(target_os = "linux")]
-        orphans::started(child.id());
         let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
@@ -633,12 +632,19 @@ mod orphans {
     /// so each round may find a generation more.
     const ROUNDS: usize = 20;
 
-    /// Makes xqdiff the subreaper of whatever it starts, and `cmd`'s process get
-    /// SIGKILL when xqdiff dies.
-    pub(super) fn adopt_and_bind(cmd: &mut std::process::Command) {
+    /// Starts `cmd` as an engine: xqdiff becomes the subreaper of whatever it starts,
+    /// and its process gets SIGKILL when xqdiff dies. Registered under the lock
+    /// [`sweep`] takes, so a sweep for another engine never sees it unregistered.
+    pub(super) fn spawn(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
         // Failing leaves the system's defaults: orphans go to init, as before.
         let _ = nix::sys::prctl::set_child_subreaper(true);
         die_with_parent(cmd);
+        let mut engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let child = cmd.spawn()?;
+        engines.get_or_insert_with(HashSet::new).insert(child.id());
+        Ok(child)
     }
 
     /// The parent-death signal must be set in the child, between fork and exec: there
@@ -662,29 +668,24 @@ mod orphans {
         }
     }
 
-    pub(super) fn started(pid: u32) {
-        if let Ok(mut set) = ENGINES.lock() {
-            set.get_or_insert_with(HashSet::new).insert(pid);
-        }
-    }
-
     pub(super) fn ended(pid: u32) {
-        if let Ok(mut set) = ENGINES.lock() {
-            if let Some(set) = set.as_mut() {
-                set.remove(&pid);
-            }
+        let mut engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(set) = engines.as_mut() {
+            set.remove(&pid);
         }
     }
 
     /// Kills and reaps every child of xqdiff that is not an engine it started: only
     /// orphans of an engine can be (xqdiff starts no other process).
     pub(super) fn sweep() {
+        // Held throughout, so no engine is started (and not yet registered) meanwhile.
+        let engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = engines.clone().unwrap_or_default();
         for _ in 0..ROUNDS {
-            let live = ENGINES
-                .lock()
-                .ok()
-                .and_then(|s| s.clone())
-                .unwrap_or_default();
             let strays: Vec<u32> = children()
                 .into_iter()
                 .filter(|pid| !live.contains(pid))
