@@ -818,3 +818,61 @@ fn a_moves_adapter_out_of_step_is_a_protocol_error() {
         scratch.assert_clean(case);
     });
 }
+
+/// Issue 26, case 3: two stop signals back to back still end the engine and write the
+/// report before xqdiff exits, as the first signal's status.
+#[test]
+fn two_signals_still_end_the_engine_and_write_the_report() {
+    let case = "two signals during check --engine";
+    let scratch = Scratch::new(case);
+    let cmd = scratch.engine("engine", "--hang-after 3");
+    let report = scratch.path("report");
+    let mut child = Command::new(XQDIFF)
+        .args([
+            "check",
+            "--quick",
+            "--no-save",
+            "--seconds",
+            "1",
+            "--seed",
+            "3",
+        ])
+        .args([
+            "--engine",
+            &cmd,
+            "--engine-timeout",
+            "60",
+            "--report-dir",
+            &report,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(120);
+    while scratch.pid("engine").is_none() {
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    }
+    thread::sleep(Duration::from_millis(500));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
+    thread::sleep(Duration::from_millis(20));
+    kill(xqdiff, Signal::SIGINT).expect("signal xqdiff");
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{case}: still running 10 s after two signals");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(143), "{case}");
+    let json = std::fs::read_to_string(format!("{report}/report.json")).expect("a report");
+    assert!(json.contains("\"interrupted\""), "{case}: {json}");
+    scratch.assert_clean(case);
+}

@@ -668,6 +668,18 @@ mod orphans {
         }
     }
 
+    /// SIGKILL to every engine's group: whatever waits on one then sees it gone.
+    pub(super) fn end_all() {
+        let engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &pid in engines.iter().flatten() {
+            if let Ok(raw) = i32::try_from(pid) {
+                let _ = nix::sys::signal::killpg(Pid::from_raw(raw), Signal::SIGKILL);
+            }
+        }
+    }
+
     pub(super) fn ended(pid: u32) {
         let mut engines = ENGINES
             .lock()
@@ -726,6 +738,14 @@ mod orphans {
         let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(1);
         Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
     }
+}
+
+/// Ends every engine xqdiff started, and all in their groups, at once (SIGKILL): for a
+/// run told twice to stop, which must not wait for any engine. Their drivers see them
+/// gone and report it; they are reaped when dropped.
+pub fn end_all_engines() {
+    #[cfg(target_os = "linux")]
+    orphans::end_all();
 }
 
 /// What an overlong line's limit says.
