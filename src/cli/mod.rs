@@ -217,6 +217,7 @@ pub(crate) enum CliError {
 
 /// Parses `std::env::args`, runs the command, and maps the result to an exit code.
 pub fn main() -> ExitCode {
+    out::watch_for_a_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {

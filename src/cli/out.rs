@@ -75,6 +75,39 @@ fn record(e: &io::Error) {
     }
 }
 
+/// Watches a stdout that is a pipe for its reader going away, so a long count with
+/// nothing to print (`perft --depth 9 | head -1`) stops when it happens, not at its next
+/// line: the closed pipe is taken as SIGPIPE at once.
+pub(super) fn watch_for_a_closed_pipe() {
+    #[cfg(unix)]
+    {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let is_pipe = std::fs::metadata("/dev/stdout")
+            .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket());
+        if !is_pipe {
+            return;
+        }
+        std::thread::spawn(|| loop {
+            let stdout = io::stdout();
+            // No events asked: only an error or hang-up on the pipe wakes this.
+            let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::empty())];
+            match poll(&mut fds, PollTimeout::from(200u16)) {
+                Ok(n) if n > 0 => {
+                    let gone = PollFlags::POLLERR | PollFlags::POLLHUP;
+                    if fds[0].revents().is_some_and(|r| r.intersects(gone)) {
+                        record(&io::Error::from(io::ErrorKind::BrokenPipe));
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        });
+    }
+}
+
 /// Whether stdout's reader went away during the run.
 pub(super) fn closed() -> bool {
     CLOSED.load(Ordering::Relaxed)
