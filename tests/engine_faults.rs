@@ -685,7 +685,7 @@ fn a_helper_in_a_session_of_its_own_goes_with_the_engine() {
 fn the_engine_dies_with_xqdiff_whatever_kills_it() {
     let cases: [(&str, &[Signal]); 2] = [
         ("sigkill", &[Signal::SIGKILL]),
-        ("two signals", &[Signal::SIGTERM, Signal::SIGINT]),
+        ("sigterm then sigint", &[Signal::SIGTERM, Signal::SIGINT]),
     ];
     each(
         cases.map(|(case, signals)| (case.to_string(), signals)),
