@@ -5,6 +5,12 @@
 //! Writes `$OUT_DIR/built_in_corpus.rs`: one `(relative path, include_bytes!(...))` per
 //! file, sorted by path. Bytes, not `include_str!`: a damaged (non-UTF-8) case must
 //! reach the loader, which names it, instead of failing the build.
+//!
+//! The generated code names each file from `env!("CARGO_MANIFEST_DIR")`, never by an
+//! absolute path: two checkouts sharing one `CARGO_TARGET_DIR` share this `OUT_DIR`,
+//! and a path written here would make one checkout embed the other's corpus (or fail to
+//! build once that one is deleted). Each file is watched on its own as well as the
+//! folder, so a case changed in either checkout runs this again.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,8 +37,12 @@ fn main() {
         "/// Every file of `corpus/` at build time: path relative to it (`/`-separated), bytes.\n\
          pub(crate) static FILES: &[(&str, &[u8])] = &[\n",
     );
-    for (rel, abs) in &files {
-        let _ = writeln!(code, "    ({rel:?}, include_bytes!({abs:?})),");
+    for (rel, _) in &files {
+        let inside = format!("/corpus/{rel}");
+        let _ = writeln!(
+            code,
+            "    ({rel:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {inside:?}))),"
+        );
     }
     code.push_str("];\n");
     let target = out_dir.join("built_in_corpus.rs");
@@ -70,6 +80,7 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
         if path.is_dir() {
             collect(&path, &format!("{rel}/"), out);
         } else if let Some(abs) = path.to_str() {
+            println!("cargo:rerun-if-changed=corpus/{rel}");
             out.push((rel, abs.to_owned()));
         } else {
             println!(

@@ -2,7 +2,9 @@
 //! bounded size (a FIFO would block forever, `/dev/zero` would fill memory, a folder
 //! named `*.txt` cannot be read), and a replaced file is written to a unique temporary
 //! in its own folder and renamed over the old one, so a kill at any moment leaves the
-//! old file or the new one, never a torn one, and no temporary behind.
+//! old file or the new one, never a torn one, and no temporary behind. Only regular
+//! files are replaced: a device or FIFO given as an output is written to, a symlink's
+//! target is replaced (the link kept), and `-` is standard output.
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -72,28 +74,145 @@ fn too_large(size: u64, limit: u64) -> io::Error {
     )
 }
 
-/// Replaces `path` with `bytes` atomically: a unique temporary in the same folder,
-/// flushed, then renamed over `path`. The temporary is removed if anything fails.
+/// Replaces `path` with `bytes` as [`Output`] does: atomically for a regular file, in
+/// place for a device or FIFO, on stdout for `-`.
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    staged(path, bytes)?.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    staged(path, bytes)?.commit()
 }
 
-/// `bytes` written and flushed to a unique temporary beside `path`, to be persisted
-/// onto it (several files can be staged, then renamed together); removed when dropped
-/// unless persisted.
-pub fn staged(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
-    let mut tmp = temporary_beside(path)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    Ok(tmp)
+/// `bytes` written to an [`Output`] for `path`, to be committed (several files can be
+/// staged, then committed together); a temporary is removed when dropped unless
+/// committed.
+pub fn staged(path: &Path, bytes: &[u8]) -> io::Result<Output> {
+    let mut out = Output::create(path)?;
+    out.write_all(bytes)?;
+    Ok(out)
+}
+
+/// Where a written file really goes, decided once before writing.
+enum Destination {
+    /// `-`: standard output.
+    Stdout,
+    /// A device, FIFO or socket: written to, never replaced, since replacing it would
+    /// turn `/dev/null` into a regular file (as root) or fail (as anyone else).
+    Special(std::path::PathBuf),
+    /// A regular file or a new name, after every symlink on the way is followed: the
+    /// link stays, its target is replaced.
+    Regular(std::path::PathBuf),
+}
+
+/// The most symlinks followed from one name, as the kernel's own limit.
+const MAX_LINKS: usize = 40;
+
+fn destination(path: &Path) -> io::Result<Destination> {
+    if path.as_os_str() == "-" {
+        return Ok(Destination::Stdout);
+    }
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Destination::Regular(at)),
+            Err(e) => return Err(e),
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            // A relative target is relative to the link's own folder.
+            let target = std::fs::read_link(&at)?;
+            at = folder_of(&at).join(target);
+            continue;
+        }
+        return match irregular(&kind) {
+            None => Ok(Destination::Regular(at)),
+            Some("a directory") => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a directory, not a file to write",
+            )),
+            Some(_) => Ok(Destination::Special(at)),
+        };
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("more than {MAX_LINKS} symlinks in a row"),
+    ))
+}
+
+/// A file being written. A regular file (or a new name) gets a unique temporary beside
+/// it, renamed over it by [`commit`](Output::commit), so a kill at any moment leaves the
+/// old file or the new one; a symlink's target is replaced, the link kept; a device or
+/// FIFO is written to in place, never replaced; `-` is standard output. Dropped
+/// uncommitted, a temporary is removed.
+pub struct Output {
+    sink: Sink,
+}
+
+enum Sink {
+    Staged {
+        tmp: tempfile::NamedTempFile,
+        target: std::path::PathBuf,
+    },
+    Special(std::fs::File),
+    Stdout(io::Stdout),
+}
+
+impl Output {
+    /// Starts writing `path` (see [`Output`]).
+    pub fn create(path: &Path) -> io::Result<Output> {
+        let sink = match destination(path)? {
+            Destination::Stdout => Sink::Stdout(io::stdout()),
+            // Not truncated: a device has no length and a FIFO nothing to cut.
+            Destination::Special(at) => {
+                Sink::Special(std::fs::OpenOptions::new().write(true).open(at)?)
+            }
+            Destination::Regular(target) => Sink::Staged {
+                tmp: temporary_beside(&target)?,
+                target,
+            },
+        };
+        Ok(Output { sink })
+    }
+
+    /// Finishes the file: a temporary is flushed to disk and renamed over its target.
+    pub fn commit(self) -> io::Result<()> {
+        match self.sink {
+            Sink::Staged { mut tmp, target } => {
+                tmp.flush()?;
+                tmp.as_file().sync_all()?;
+                tmp.persist(&target).map_err(|e| e.error)?;
+                Ok(())
+            }
+            Sink::Special(mut f) => f.flush(),
+            Sink::Stdout(mut s) => s.flush(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Staged { tmp, .. } => tmp.write(buf),
+            Sink::Special(f) => f.write(buf),
+            Sink::Stdout(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Staged { tmp, .. } => tmp.flush(),
+            Sink::Special(f) => f.flush(),
+            Sink::Stdout(s) => s.flush(),
+        }
+    }
 }
 
 /// Writes `bytes` to `path` atomically unless `path` exists; `Ok(false)` if it did.
 /// Two writers of the same name never share a temporary, and neither replaces the
 /// other's file.
 pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    match staged(path, bytes)?.persist_noclobber(path) {
+    let mut tmp = temporary_beside(path)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    match tmp.persist_noclobber(path) {
         Ok(_) => Ok(true),
         Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
         Err(e) => Err(e.error),

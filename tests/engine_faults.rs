@@ -647,3 +647,232 @@ fn scratch_sees_its_own_processes() {
     );
     scratch.assert_clean("self check");
 }
+
+/// Issue 26, case 4: a helper the engine starts in a session of its own (`setsid`), out
+/// of reach of any signal to the engine's group, is still ended with the run, also
+/// when the run is a success.
+#[test]
+fn a_helper_in_a_session_of_its_own_goes_with_the_engine() {
+    let scratch = Scratch::new("cli setsid helper");
+    // The engine starts only once the helper runs, so the helper is there to be ended.
+    let body = format!(
+        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
+        scratch.engine("engine", "")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let case = "a helper in its own session";
+    let (code, stdout, stderr, _, _) = xqdiff_engine(
+        &scratch,
+        case,
+        &script,
+        &["--suite", "none", "--positions", "2", "--depth", "2"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
+    assert!(
+        scratch.pid("helper").is_some(),
+        "{case}: the helper never ran"
+    );
+    scratch.assert_clean(case);
+}
+
+/// Issue 26, case 3: the engine dies with xqdiff however xqdiff ends: SIGKILL, which no
+/// handler hears, and two stop signals back to back, the second of which ends xqdiff
+/// the default way.
+#[test]
+fn the_engine_dies_with_xqdiff_whatever_kills_it() {
+    let cases: [(&str, &[Signal]); 2] = [
+        ("sigkill", &[Signal::SIGKILL]),
+        ("sigterm then sigint", &[Signal::SIGTERM, Signal::SIGINT]),
+    ];
+    each(
+        cases.map(|(case, signals)| (case.to_string(), signals)),
+        |case, signals| {
+            let scratch = Scratch::new(case);
+            // Hangs once asked its first perft, so it is alive when xqdiff is killed.
+            let cmd = scratch.engine("engine", "--hang-after 3");
+            let mut child = Command::new(XQDIFF)
+                .args(["engine", "--cmd", &cmd, "--seed", "7", "--no-save"])
+                .args(["--timeout", "60", "--suite", "none", "--positions", "1"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("run xqdiff");
+            let until = Instant::now() + Duration::from_secs(20);
+            let engine = loop {
+                if let Some(pid) = scratch.pid("engine") {
+                    break pid;
+                }
+                assert!(Instant::now() < until, "{case}: the engine never started");
+                thread::sleep(Duration::from_millis(20));
+            };
+            thread::sleep(Duration::from_millis(300));
+            let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+            for &signal in signals {
+                kill(xqdiff, signal).expect("signal xqdiff");
+                thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.wait();
+            let until = Instant::now() + Duration::from_secs(2);
+            while !gone(engine) && Instant::now() < until {
+                // Other cases here drive engines in this process, which makes it their
+                // subreaper: xqdiff's orphans then come here, and are reaped here.
+                let raw = Pid::from_raw(i32::try_from(engine).expect("a pid"));
+                let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
+                thread::sleep(Duration::from_millis(20));
+            }
+            assert!(gone(engine), "{case}: engine {engine} outlived xqdiff");
+            scratch.assert_clean(case);
+        },
+    );
+}
+
+/// Issue 26, case 11: `xqdiff engine` deep in the built-ins' count (depth 8 from the
+/// start position: minutes of counting) ends within a second of SIGTERM, exit 143,
+/// with the engine gone. Before, the count ran on, the signal unheard.
+#[test]
+fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
+    let case = "signal while the built-ins count";
+    let scratch = Scratch::new(case);
+    let cmd = scratch.engine("engine", "");
+    let mut child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", &cmd, "--depth", "8", "--positions", "1"])
+        .args(["--suite", "none", "--no-save", "--timeout", "600"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(20);
+    while scratch.pid("engine").is_none() {
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    }
+    thread::sleep(Duration::from_secs(3));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{case}: still running 10 s after SIGTERM");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(143), "{case}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{case}: {:?}",
+        sent.elapsed()
+    );
+    scratch.assert_clean(case);
+}
+
+/// Issue 26, case 12: a moves-protocol adapter that prints one line nobody asked for
+/// puts every later answer one request late. xqdiff sees the conversation out of step
+/// (a line waiting before a request, or a list of the other side's moves) and says it
+/// is the adapter's protocol error: exit 2, nothing saved in the corpus, never a
+/// "generator bug".
+#[test]
+fn a_moves_adapter_out_of_step_is_a_protocol_error() {
+    let cases = [2, 3, 7, 40].map(|line| (format!("line {line} twice"), line));
+    each(cases, |case, line| {
+        let scratch = Scratch::new(case);
+        // The test engine as a moves adapter, its `line`th output line printed twice.
+        let body = format!(
+            "{} --protocol moves | sed -u '{line}p'",
+            scratch.engine("engine", "")
+        );
+        let script = scratch.script("adapter.sh", &body);
+        let corpus = scratch.path("corpus");
+        std::fs::create_dir_all(&corpus).expect("corpus folder");
+        let out = Command::new(XQDIFF)
+            .args(["engine", "--cmd", &script, "--protocol", "moves"])
+            .args([
+                "--depth",
+                "3",
+                "--positions",
+                "2",
+                "--suite",
+                "none",
+                "--seed",
+                "5",
+            ])
+            .args(["--timeout", "10", "--corpus", &corpus])
+            .output()
+            .expect("run xqdiff");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {stdout}{stderr}");
+        assert!(
+            format!("{stdout}{stderr}").contains("out of step"),
+            "{case}: {stdout}{stderr}"
+        );
+        let saved: Vec<_> = std::fs::read_dir(&corpus).expect("corpus").collect();
+        assert!(saved.is_empty(), "{case}: saved {saved:?}");
+        scratch.assert_clean(case);
+    });
+}
+
+/// Issue 26, case 3: two stop signals back to back still end the engine and write the
+/// report before xqdiff exits, as the first signal's status.
+#[test]
+fn two_signals_still_end_the_engine_and_write_the_report() {
+    let case = "two signals during check --engine";
+    let scratch = Scratch::new(case);
+    let cmd = scratch.engine("engine", "--hang-after 3");
+    let report = scratch.path("report");
+    let mut child = Command::new(XQDIFF)
+        .args([
+            "check",
+            "--quick",
+            "--no-save",
+            "--seconds",
+            "1",
+            "--seed",
+            "3",
+        ])
+        .args([
+            "--engine",
+            &cmd,
+            "--engine-timeout",
+            "60",
+            "--report-dir",
+            &report,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(120);
+    while scratch.pid("engine").is_none() {
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    }
+    thread::sleep(Duration::from_millis(500));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
+    thread::sleep(Duration::from_millis(20));
+    kill(xqdiff, Signal::SIGINT).expect("signal xqdiff");
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{case}: still running 10 s after two signals");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(143), "{case}");
+    let json = std::fs::read_to_string(format!("{report}/report.json")).expect("a report");
+    assert!(json.contains("\"interrupted\""), "{case}: {json}");
+    scratch.assert_clean(case);
+}

@@ -45,6 +45,7 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Unsupported { .. } => "Unsupported",
         SubjectError::Overrun { .. } => "Overrun",
         SubjectError::Stopped { .. } => "Stopped",
+        SubjectError::OutOfStep { .. } => "OutOfStep",
     }
 }
 

@@ -259,3 +259,361 @@ fn closed_and_full_outputs_end_cleanly() {
         }
     }
 }
+
+/// A report with nothing in it, which every writer below can render.
+const EMPTY_REPORT: &str = r#"{"schema": "xqdiff-report/2", "tool": {"name": "xqdiff", "version": "0.1.0"}, "phases": [], "disagreements": []}"#;
+
+/// Issue 26, case 1: an output that is a FIFO is written to, never replaced by a
+/// regular file (as root the same rename turned `/dev/null` into one); a symlink keeps
+/// being a link, its target replaced; `-` is stdout.
+#[cfg(unix)]
+#[test]
+fn writers_never_replace_special_files() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("special");
+    let from = dir.join("r.json");
+    std::fs::write(&from, EMPTY_REPORT).unwrap();
+    let from = from.to_string_lossy().into_owned();
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
+    };
+    let fifo_arg = fifo.to_string_lossy().into_owned();
+    let (code, _, stderr) = run_bounded(
+        &["report", "--from", &from, "--html", &fifo_arg],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        reader.join().unwrap().contains("<html"),
+        "the page went into the FIFO"
+    );
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+
+    let target = dir.join("target.md");
+    let link = dir.join("link.md");
+    std::os::unix::fs::symlink("target.md", &link).unwrap();
+    let link_arg = link.to_string_lossy().into_owned();
+    let (code, _, stderr) = run_bounded(
+        &["report", "--from", &from, "--markdown", &link_arg],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target).unwrap().contains('#'));
+
+    let (code, stdout, stderr) = run_bounded(
+        &["report", "--from", &from, "--html", "-"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("<html"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A jobs file of a small split, for the shard cases.
+fn small_split(dir: &Path, depth: &str, split_depth: &str) -> String {
+    let jobs = dir.join("jobs.jsonl").to_string_lossy().into_owned();
+    let (code, _, stderr) = run_bounded(
+        &[
+            "perft",
+            "--emit-jobs",
+            &jobs,
+            "--depth",
+            depth,
+            "--split-depth",
+            split_depth,
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    jobs
+}
+
+/// Issue 26, case 2: a shard's `--output` that is not a results file of its jobs (a
+/// one-line note without a newline) is refused and left as it was, not taken for a
+/// result line cut short and wiped.
+#[test]
+fn a_shard_output_that_is_not_its_results_is_left_alone() {
+    let dir = temp_dir("foreign-output");
+    let jobs = small_split(&dir, "2", "1");
+    for text in [
+        "a note without a newline",
+        "{\"split\":\"0000\"",
+        "x\n{\"sp",
+    ] {
+        let out = dir.join("out.txt");
+        std::fs::write(&out, text).unwrap();
+        let out_arg = out.to_string_lossy().into_owned();
+        let (code, _, stderr) = run_bounded(
+            &["perft", "--jobs", &jobs, "--output", &out_arg],
+            Duration::from_secs(60),
+        );
+        assert_eq!(code, Some(2), "{text:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26, case 5: `report --from` refuses values no run writes, naming the field,
+/// instead of rendering them and exiting by them.
+#[test]
+fn a_report_read_back_is_validated() {
+    let dir = temp_dir("report-values");
+    let table: &[(&str, &str, &str)] = &[
+        ("\"signal\": -128", "signal", "a negative signal"),
+        ("\"signal\": 0", "signal", "no signal is 0"),
+        ("\"signal\": 65", "signal", "past the last signal"),
+        ("\"status\": \"bogus\"", "status", "not a status"),
+        ("\"status\": 3", "status", "not a word"),
+        (
+            "\"phases\": [{\"name\": \"p\", \"status\": \"passed\", \"seconds\": -1}]",
+            "seconds",
+            "negative time",
+        ),
+    ];
+    let path = dir.join("r.json");
+    let arg = path.to_string_lossy().into_owned();
+    for (field, names, why) in table {
+        let text = EMPTY_REPORT.replacen("\"phases\": [], ", "", 1).replacen(
+            "{\"schema\"",
+            &format!("{{{field}, \"schema\""),
+            1,
+        );
+        let text = if field.contains("phases") {
+            text
+        } else {
+            text.replacen("\"tool\"", "\"phases\": [], \"tool\"", 1)
+        };
+        std::fs::write(&path, &text).unwrap();
+        let (code, _, stderr) = run_bounded(&["report", "--from", &arg], Duration::from_secs(30));
+        assert_eq!(code, Some(2), "{why}: {text}\n{stderr}");
+        assert!(stderr.contains(names), "{why}: {stderr}");
+    }
+    // The same file with values a run writes is read.
+    let fine = EMPTY_REPORT.replacen("{\"schema\"", "{\"status\": \"passed\", \"schema\"", 1);
+    std::fs::write(&path, fine).unwrap();
+    let (code, _, stderr) = run_bounded(&["report", "--from", &arg], Duration::from_secs(30));
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26, case 6: a thread count from `RAYON_NUM_THREADS` is held to the cap of
+/// `--threads`, refused at once, naming where it came from.
+#[test]
+fn thread_counts_from_the_environment_are_capped() {
+    let started = Instant::now();
+    let out = xqdiff()
+        .args(["perft", "--depth", "1"])
+        .env("RAYON_NUM_THREADS", "100000")
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("RAYON_NUM_THREADS"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let out = xqdiff()
+        .args(["perft", "--depth", "1"])
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Issue 26, case 7: a control character inside an engine option would reach the
+/// engine as a second command; it is refused before any engine starts.
+#[test]
+fn engine_options_with_control_characters_are_refused() {
+    check_rows(&[
+        row(
+            &["engine", "--cmd", "x", "--option", "Hash=16\nquit"],
+            2,
+            "control character",
+        ),
+        row(
+            &["check", "--engine", "x", "--engine-option", "Hash=1\r"],
+            2,
+            "control character",
+        ),
+    ]);
+}
+
+/// Issue 26, case 10: a shard writing its result lines to a pipe its reader closed
+/// ends as every other command does, as SIGPIPE would.
+#[test]
+fn a_shard_into_a_closed_pipe_exits_141() {
+    let dir = temp_dir("shard-pipe");
+    let jobs = small_split(&dir, "4", "2");
+    let (code, stderr) = first_line_then_close(&["perft", "--jobs", &jobs]);
+    assert_eq!(code, Some(141), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26, case 13: the built-in corpus is named from the checkout being built, never
+/// by an absolute path, so two checkouts sharing a target folder each embed their own.
+#[test]
+fn the_built_in_corpus_is_named_from_the_checkout_built() {
+    let code = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/built_in_corpus.rs"))
+        .expect("the build script's output");
+    let entries = code
+        .lines()
+        .filter(|l| l.contains("include_bytes!"))
+        .count();
+    assert!(entries > 0, "{code}");
+    assert!(!code.contains(env!("CARGO_MANIFEST_DIR")), "{code}");
+    assert_eq!(
+        code.matches("env!(\"CARGO_MANIFEST_DIR\")").count(),
+        entries,
+        "{code}"
+    );
+}
+
+/// Sends `signal` to a run of `args` once it has worked for `after`, and returns its
+/// exit code and how long it took to end after the signal; a run still going 10 s
+/// later is killed and the case fails.
+#[cfg(unix)]
+fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Duration) {
+    let mut child = xqdiff()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    std::thread::sleep(after);
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    let signal = nix::sys::signal::Signal::try_from(signal).expect("a signal");
+    nix::sys::signal::kill(pid, signal).expect("signal xqdiff");
+    let sent = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return (status.code(), sent.elapsed());
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running 10 s after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Issue 26, cases 10 and 11: every long count polls the stop flag, so a signal ends
+/// it within a second at any depth (before, perft ran to the end of its count, and a
+/// shard to the end of its job), and a closed pipe ends it as soon as it is seen.
+#[cfg(unix)]
+#[test]
+fn long_counts_stop_within_a_second() {
+    let dir = temp_dir("long-counts");
+    let jobs = small_split(&dir, "9", "1");
+    let out = dir.join("results.jsonl").to_string_lossy().into_owned();
+    let table: &[&[&str]] = &[
+        &["perft", "--depth", "9"],
+        &[
+            "perft",
+            "--depth",
+            "9",
+            "--generator",
+            "naive",
+            "--threads",
+            "1",
+        ],
+        &["perft", "--jobs", &jobs, "--output", &out],
+        &["perft", "--jobs", &jobs],
+    ];
+    for args in table {
+        let (code, took) = stop_after(args, Duration::from_millis(1500), 15);
+        assert_eq!(code, Some(143), "{args:?}");
+        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+    }
+    // The shard stopped with whole lines only: the file is still its results file.
+    let (code, took) = stop_after(
+        &["perft", "--jobs", &jobs, "--output", &out],
+        Duration::from_millis(500),
+        2,
+    );
+    assert_eq!(code, Some(130), "{took:?}");
+    let started = Instant::now();
+    let (code, stderr) = first_line_then_close(&["perft", "--depth", "9"]);
+    assert_eq!(code, Some(141), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26, case 8: text from outside is shown with its control characters escaped,
+/// on the terminal (a bad `--known` line quoted in an error) and in every report
+/// format (an engine's name): an escape sequence in it could clear the screen or
+/// retitle the window.
+#[test]
+fn outside_text_is_shown_with_control_characters_escaped() {
+    let dir = temp_dir("escapes");
+    let known = dir.join("known.txt");
+    std::fs::write(&known, "\u{1b}]0;owned\u{7}\u{1b}[2J not a signature\n").unwrap();
+    let known_arg = known.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = run_bounded(
+        &["fuzz", "--cases", "1", "--no-save", "--known", &known_arg],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(stderr.contains("\\x1b"), "{stderr:?}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+
+    let report = EMPTY_REPORT.replacen(
+        "\"phases\"",
+        "\"engines\": [{\"name\": \"\\u001b[2J\\u009bevil\\r\", \"command\": \"x\", \
+         \"protocol\": \"uci\"}], \"phases\"",
+        1,
+    );
+    let from = dir.join("r.json");
+    std::fs::write(&from, report).unwrap();
+    let from = from.to_string_lossy().into_owned();
+    let (html, md) = (dir.join("r.html"), dir.join("r.md"));
+    let (html_arg, md_arg) = (
+        html.to_string_lossy().into_owned(),
+        md.to_string_lossy().into_owned(),
+    );
+    let (code, stdout, stderr) = run_bounded(
+        &[
+            "report",
+            "--from",
+            &from,
+            "--html",
+            &html_arg,
+            "--markdown",
+            &md_arg,
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, terminal, _) = run_bounded(&["report", "--from", &from], Duration::from_secs(30));
+    assert_eq!(code, Some(0));
+    for (what, text) in [
+        ("html", std::fs::read_to_string(&html).unwrap()),
+        ("markdown", std::fs::read_to_string(&md).unwrap()),
+        ("terminal", terminal),
+        ("stdout", stdout),
+    ] {
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|c| c.is_control() && *c != '\n' && *c != '\t')
+            .collect();
+        assert!(raw.is_empty(), "{what}: {raw:?}");
+    }
+    assert!(std::fs::read_to_string(&md).unwrap().contains("evil"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

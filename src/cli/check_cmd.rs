@@ -271,8 +271,7 @@ fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>,
     }
     let mut paths = Vec::new();
     for (path, tmp) in staged {
-        tmp.persist(&path)
-            .map_err(|e| written(path.clone(), e.error))?;
+        tmp.commit().map_err(|e| written(path.clone(), e))?;
         paths.push(path.display().to_string());
     }
     Ok(paths)

@@ -191,6 +191,13 @@ pub struct EngineArgs {
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
+    // The engine reads one command a line: a newline inside would send a second
+    // command, and other control characters have no business in a name or value.
+    if s.chars().any(char::is_control) {
+        return Err(format!(
+            "{s:?} holds a control character (a newline would be a second command)"
+        ));
+    }
     match s.split_once('=') {
         Some((name, value)) if !name.trim().is_empty() => {
             Ok((name.trim().to_owned(), value.trim().to_owned()))
@@ -357,6 +364,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             generators: &engines,
             depth: args.depth,
             list: &list,
+            stop,
         };
         record(&mut doc, &asked, &report, Vec::new());
         doc

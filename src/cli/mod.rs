@@ -217,6 +217,7 @@ pub(crate) enum CliError {
 
 /// Parses `std::env::args`, runs the command, and maps the result to an exit code.
 pub fn main() -> ExitCode {
+    out::watch_for_a_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
@@ -235,12 +236,29 @@ pub fn main() -> ExitCode {
         Ok(Outcome::Agree) => ExitCode::SUCCESS,
         Ok(Outcome::Disagree) => ExitCode::from(1),
         Ok(Outcome::Interrupted(sig)) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(255)),
+        // A closed pipe met by a writer of its own (a shard's result lines, a `-`
+        // output) ends the run as the ones through `out` do: as SIGPIPE would.
+        Err(e) if broken_pipe(&e) => ExitCode::from(128 + out::SIGPIPE as u8),
         Err(e) => {
             errln!("xqdiff: error: {}", cut(&e.to_string()));
             ExitCode::from(2)
         }
     };
     finish(code)
+}
+
+/// Whether `e` was caused, anywhere down its chain, by writing to a closed pipe.
+fn broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut at = Some(e);
+    while let Some(e) = at {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        at = e.source();
+    }
+    false
 }
 
 /// `code`, unless stdout failed on the way: a write error is exit 2 with one line, a
@@ -434,16 +452,25 @@ fn positions(flag: &str, n: usize) -> Result<usize, CliError> {
     Ok(n)
 }
 
-/// A rayon pool of `threads` workers (0 means one per core).
+/// A rayon pool of `threads` workers (0 means what `RAYON_NUM_THREADS` says, else one
+/// per core).
 fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Rayon reads the variable itself when given 0, past the cap below; so it is read
+    // here and the count it gives is held to the same cap as `--threads`.
+    let from_env = std::env::var("RAYON_NUM_THREADS").ok();
+    let (threads, source) = match from_env.as_deref().map(|v| v.trim().parse::<usize>()) {
+        Some(Ok(n)) if threads == 0 && n > 0 => (n, " (the count came from RAYON_NUM_THREADS)"),
+        _ if threads == 0 => (cores, ""),
+        _ => (threads, ""),
+    };
     let most = (cores * THREADS_PER_CORE).max(16);
     if threads > most {
         return Err(CliError::Threads {
             threads,
             message: format!(
                 "more than {THREADS_PER_CORE} per core ({cores} here) would only slow the \
-                 work; give at most {most}"
+                 work; give at most {most}{source}"
             ),
         });
     }
@@ -491,8 +518,14 @@ fn read_input(path: &Path, limit: u64) -> Result<String, CliError> {
     })
 }
 
-/// Replaces an output file atomically, so a kill leaves the old file or the new one.
+/// Writes an output file as `files::Output` does (a regular file replaced atomically, a
+/// device or FIFO written to, a symlink's target replaced); `-` is stdout, through `out`
+/// so that a closed pipe ends the run as SIGPIPE would.
 fn write_output(path: &Path, text: &str) -> Result<(), CliError> {
+    if path.as_os_str() == "-" {
+        out!("{text}");
+        return Ok(());
+    }
     crate::files::replace(path, text.as_bytes()).map_err(|source| CliError::Write {
         path: path.to_owned(),
         source,

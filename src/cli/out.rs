@@ -2,7 +2,9 @@
 //! pipe (`xqdiff ... | head -1`) is taken as SIGPIPE would be, raising the stop flag
 //! so long work ends early (`check` still writes its report) and the exit status is
 //! 128 + 13; another write error (a full disk) is kept and reported in one line at the
-//! end, with exit 2. Output after a failed write is dropped.
+//! end, with exit 2. Output after a failed write is dropped. Every line is shown with
+//! its control characters escaped (`report::shown`): much of what is printed came from
+//! outside (an engine's lines and name, a file's lines).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -47,15 +49,21 @@ fn write(args: fmt::Arguments<'_>) {
     if CLOSED.load(Ordering::Relaxed) || failed {
         return;
     }
+    let text = args.to_string();
+    let text = crate::job::report::shown(&text);
     let mut stdout = io::stdout().lock();
-    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         record(&e);
     }
 }
 
 /// Prints one line to stderr (use [`errln!`]); an error there has nowhere to go.
 pub(crate) fn err_line(args: fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "{args}");
+    let text = args.to_string();
+    let _ = writeln!(io::stderr().lock(), "{}", crate::job::report::shown(&text));
 }
 
 fn record(e: &io::Error) {
@@ -64,6 +72,39 @@ fn record(e: &io::Error) {
         super::signals::raise(SIGPIPE);
     } else if let Ok(mut first) = FAILED.lock() {
         first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// Watches a stdout that is a pipe for its reader going away, so a long count with
+/// nothing to print (`perft --depth 9 | head -1`) stops when it happens, not at its next
+/// line: the closed pipe is taken as SIGPIPE at once.
+pub(super) fn watch_for_a_closed_pipe() {
+    #[cfg(unix)]
+    {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let is_pipe = std::fs::metadata("/dev/stdout")
+            .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket());
+        if !is_pipe {
+            return;
+        }
+        std::thread::spawn(|| loop {
+            let stdout = io::stdout();
+            // No events asked: only an error or hang-up on the pipe wakes this.
+            let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::empty())];
+            match poll(&mut fds, PollTimeout::from(200u16)) {
+                Ok(n) if n > 0 => {
+                    let gone = PollFlags::POLLERR | PollFlags::POLLHUP;
+                    if fds[0].revents().is_some_and(|r| r.intersects(gone)) {
+                        record(&io::Error::from(io::ErrorKind::BrokenPipe));
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        });
     }
 }
 

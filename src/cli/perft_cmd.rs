@@ -208,24 +208,26 @@ struct Run {
     elapsed: Duration,
 }
 
-fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Run {
+/// One generator's divide, `None` if a signal (or a closed stdout) stopped it.
+fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Option<Run> {
     let bar = Progress::new(g.name(), Unit::Subtrees);
     let report = |f: Finished| bar.update(f.done, f.of);
     let started = Instant::now();
-    let divide = g.divide(pos, depth, true, Some(&report));
+    let divide = g.divide_until(pos, depth, true, Some(&report), signals::install());
     let elapsed = started.elapsed();
     bar.finish();
+    let divide = divide?;
     let nodes = if depth == 0 {
         1
     } else {
         divide.iter().map(|&(_, n)| n).sum()
     };
-    Run {
+    Some(Run {
         name: g.name(),
         divide,
         nodes,
         elapsed,
-    }
+    })
 }
 
 fn rate(nodes: u64, elapsed: Duration) -> String {
@@ -249,10 +251,21 @@ fn run_one(
         "depth     {depth}  ({} threads)",
         rayon::current_num_threads()
     );
-    let runs: Vec<Run> = generators
+    let Some(runs) = generators
         .iter()
         .map(|g| timed_divide(*g, pos, depth))
-        .collect();
+        .collect::<Option<Vec<Run>>>()
+    else {
+        // Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.
+        let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
+        // A closed pipe is said by the exit status alone, as SIGPIPE itself would.
+        if sig != super::out::SIGPIPE {
+            errln!("xqdiff: {} stopped the perft", signals::name(sig));
+        }
+        let mut report = report_of(generators);
+        report.signal = Some(sig);
+        return (Outcome::Interrupted(sig), report);
+    };
     for r in &runs {
         outln!(
             "{:<10} {:>14} nodes {:>9.3} s  {:>16}",

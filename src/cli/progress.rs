@@ -44,7 +44,8 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         let unit_cell = Arc::new(AtomicUsize::new(unit as usize));
         bar.set_style(style(Arc::clone(&unit_cell)));
-        bar.set_prefix(label.to_owned());
+        // Labels and messages may name outside things (an EPD id, an engine).
+        bar.set_prefix(crate::job::report::shown(label).into_owned());
         Progress {
             bar,
             unit: unit_cell,
@@ -69,7 +70,8 @@ impl Progress {
     /// Sets the text after the counts.
     pub fn message(&self, msg: String) {
         self.reveal_if_slow();
-        self.bar.set_message(msg);
+        self.bar
+            .set_message(crate::job::report::shown(&msg).into_owned());
     }
 
     /// Adds `n` finished units.

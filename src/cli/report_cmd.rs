@@ -1,6 +1,6 @@
 //! `xqdiff report`: renders a saved report again, as HTML or Markdown.
 
-use super::out::{errln, out};
+use super::out::errln;
 use super::{CliError, Outcome};
 use crate::job::report::{html, markdown, RenderOptions, Report};
 use std::path::{Path, PathBuf};
@@ -71,11 +71,9 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Cli
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
-    if path.as_os_str() == "-" {
-        out!("{text}");
-        return Ok(());
-    }
     super::write_output(path, text)?;
-    errln!("xqdiff: wrote {}", path.display());
+    if path.as_os_str() != "-" {
+        errln!("xqdiff: wrote {}", path.display());
+    }
     Ok(())
 }

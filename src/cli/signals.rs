@@ -1,8 +1,8 @@
 //! The signals that stop a long command with what it has: SIGINT (Ctrl-C), SIGTERM
 //! and SIGHUP raise a stop flag that the work polls, and the first one's number is
 //! kept so the command can exit 128 + it, as a shell reports a process a signal
-//! ended. A second signal ends the process at once the default way, for a run stuck
-//! somewhere that does not look at the flag.
+//! ended. A second signal ends every engine at once and gives the run a moment to
+//! write its report before it exits anyway; a third exits at once.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,8 +34,7 @@ pub(super) fn install() -> &'static AtomicBool {
             // first, armed only once the flag is up, so it is the second signal that
             // ends the process; then the number, before the flag, so whoever sees the
             // flag up also sees which signal raised it.
-            let installed = signal_hook::flag::register_conditional_default(sig, &STOP)
-                .and_then(|_| signal_hook::flag::register_usize(sig, &SIGNAL, sig as usize))
+            let installed = signal_hook::flag::register_usize(sig, &SIGNAL, sig as usize)
                 .and_then(|_| signal_hook::flag::register(sig, &STOP));
             if let Err(e) = installed {
                 // Straight to stderr, ignoring errors: `out` stops the run through this module.
@@ -46,8 +45,45 @@ pub(super) fn install() -> &'static AtomicBool {
                 );
             }
         }
+        watch_for_a_second_signal();
     });
     &STOP
+}
+
+/// How long the run gets, after a second signal ended its engines, to write its report
+/// before it exits anyway.
+const LAST_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// A second signal ends every engine at once (their waits then end, and the report is
+/// written), and the process LAST_GRACE later whatever it is doing; a third ends it at
+/// once. An engine is never left behind: it also dies with xqdiff by its parent-death
+/// signal.
+fn watch_for_a_second_signal() {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(SIGNALS) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        let mut heard = 0;
+        let mut first = None;
+        for sig in signals.forever() {
+            heard += 1;
+            let first = *first.get_or_insert(sig);
+            // The handlers store every signal's number; the run ends as the first's.
+            SIGNAL.store(first as usize, Ordering::SeqCst);
+            let code = 128 + first;
+            match heard {
+                1 => {}
+                2 => {
+                    crate::subject::external::end_all_engines();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(LAST_GRACE);
+                        std::process::exit(code);
+                    });
+                }
+                _ => std::process::exit(code),
+            }
+        }
+    });
 }
 
 /// Stops the run as signal `sig` would have (a closed pipe is taken as SIGPIPE).

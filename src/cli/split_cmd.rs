@@ -87,7 +87,9 @@ pub(super) fn run(
                 None => Shard::WHOLE,
             };
             let pool = pool(threads)?;
-            pool.install(|| run_shard(jobs, shard, args.output.as_deref(), generators))
+            // `-` is stdout, as it is for every file xqdiff writes.
+            let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+            pool.install(|| run_shard(jobs, shard, output, generators))
         }
         (None, None) => Err(CliError::Usage(
             "neither --emit-jobs nor --jobs was given".into(),
@@ -112,7 +114,15 @@ fn emit_jobs(
         signals::install(),
     )? {
         Emitted::Written(h) => {
-            outln!(
+            // With `--emit-jobs -` stdout carries the jobs, so the summary goes beside.
+            let say = |line: String| {
+                if out.as_os_str() == "-" {
+                    errln!("{line}");
+                } else {
+                    outln!("{line}");
+                }
+            };
+            say(format!(
                 "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
                 h.split,
                 h.depth,
@@ -120,13 +130,13 @@ fn emit_jobs(
                 h.split_depth,
                 h.jobs,
                 h.depth - h.split_depth
-            );
-            outln!(
+            ));
+            say(format!(
                 "wrote {} in {:.2} s; the moves above the cut agree in {}",
                 out.display(),
                 started.elapsed().as_secs_f64(),
                 h.checked_by.join(", ")
-            );
+            ));
             Ok(Outcome::Agree)
         }
         Emitted::Disagree(d) => {
@@ -241,8 +251,11 @@ fn run_shard(
     for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
         summary.add(at, r, false)?;
     }
+    let stop = signals::install();
     for job in todo {
-        let result = count_job(header.split, shard, job, generators);
+        let Some(result) = count_job(header.split, shard, job, generators, stop) else {
+            break;
+        };
         write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
             path: sink.name.clone(),
             source,
@@ -263,6 +276,19 @@ fn run_shard(
         }
     }
     bar.finish();
+    if let Some(sig) = signals::received() {
+        // The lines written are whole and checked: a rerun with the same --output
+        // skips them. A closed pipe is said by the exit status alone.
+        if sig != super::out::SIGPIPE {
+            sink.say(&format!(
+                "{} stopped the shard after {} lines in {}",
+                signals::name(sig),
+                sink.lines,
+                sink.name.display()
+            ));
+        }
+        return Ok(Outcome::Interrupted(sig));
+    }
     summary.report(&sink, jobs, started.elapsed().as_secs_f64());
     Ok(if summary.disagreeing.is_empty() {
         Outcome::Agree

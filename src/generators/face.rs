@@ -143,6 +143,16 @@ pub trait Generator: Sync {
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)>;
+    /// [`divide`](Generator::divide), given up once `stop` is raised (`None` then):
+    /// for counts a signal must be able to end at any depth.
+    fn divide_until(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>>;
     /// Everything the generator says about `pos`.
     fn probe(&self, pos: &Position) -> Probe;
     /// The freshly loaded board's answers about `pos`, without playing any move.
@@ -156,6 +166,86 @@ pub trait Generator: Sync {
     /// The position after `mv`, by this generator: the one way every caller plays a move
     /// (load, check it is legal, make, read back, validate).
     fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError>;
+}
+
+/// A generator whose counts end when `stop` is raised, for work that hands generators
+/// to code that does not know of the flag (the engine check's consensus, its descent
+/// and minimizer). Once the flag is up its counts are cut short and mean nothing: the
+/// caller must look at the flag before believing any of them. Everything else is the
+/// inner generator's.
+pub struct Stoppable<'a> {
+    inner: &'a dyn Generator,
+    stop: &'a std::sync::atomic::AtomicBool,
+}
+
+impl<'a> Stoppable<'a> {
+    /// `inner`, its counts ended by `stop`.
+    pub fn new(inner: &'a dyn Generator, stop: &'a std::sync::atomic::AtomicBool) -> Self {
+        Stoppable { inner, stop }
+    }
+
+    fn total(&self, pos: &Position, depth: u32, parallel: bool, p: Option<ProgressFn<'_>>) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.inner
+            .divide_until(pos, depth, parallel, p, self.stop)
+            .map_or(0, |d| d.iter().map(|&(_, n)| n).sum())
+    }
+}
+
+impl Generator for Stoppable<'_> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        self.total(pos, depth, false, None)
+    }
+    fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64 {
+        self.total(pos, depth, true, progress)
+    }
+    fn divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+    ) -> Vec<(Move, u64)> {
+        self.inner
+            .divide_until(pos, depth, parallel, progress, self.stop)
+            .unwrap_or_default()
+    }
+    fn divide_until(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        let answer = self
+            .inner
+            .divide_until(pos, depth, parallel, progress, stop)?;
+        (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
+    }
+    fn probe(&self, pos: &Position) -> Probe {
+        self.inner.probe(pos)
+    }
+    fn listing(&self, pos: &Position) -> Listing {
+        self.inner.listing(pos)
+    }
+    fn generate(&self, pos: &Position) -> Generated {
+        self.inner.generate(pos)
+    }
+    fn children(&self, pos: &Position) -> Vec<Child> {
+        self.inner.children(pos)
+    }
+    fn walker<'b>(&'b self, pos: &Position) -> Box<dyn Walker + 'b> {
+        self.inner.walker(pos)
+    }
+    fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
+        self.inner.play(pos, mv)
+    }
 }
 
 /// Why a generator could not play a move on a position.
@@ -249,6 +339,17 @@ impl<G: MoveGen> Generator for G {
 
     fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64 {
         perft::perft_parallel(self, &self.load(pos), depth, progress)
+    }
+
+    fn divide_until(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        perft::divide_until(self, &self.load(pos), depth, parallel, progress, stop)
     }
 
     fn divide(

@@ -6,6 +6,7 @@
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count of the legal-move tree `depth` plies below `board`.
 pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
@@ -19,6 +20,41 @@ pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
             for &mv in list.iter() {
                 let undo = g.make(board, mv);
                 nodes += perft(g, board, depth - 1);
+                g.unmake(board, mv, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// [`perft`], given up once `stop` is raised: `None` then. The flag is read at every
+/// node above the last ply, so a signal takes effect within a few milliseconds at any
+/// depth, for the price of one relaxed load per interior node.
+pub fn perft_until<G: MoveGen>(
+    g: &G,
+    board: &mut G::Board,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let nodes = perft_polling(g, board, depth, stop);
+    (!stop.load(Ordering::Relaxed)).then_some(nodes)
+}
+
+/// [`perft`] that returns early (with a count that means nothing) once `stop` is up.
+fn perft_polling<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32, stop: &AtomicBool) -> u64 {
+    match depth {
+        0 => 1,
+        1 => g.count_legal(board),
+        _ => {
+            if stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+            let mut list = MoveList::new();
+            g.legal(board, &mut list);
+            let mut nodes = 0;
+            for &mv in list.iter() {
+                let undo = g.make(board, mv);
+                nodes += perft_polling(g, board, depth - 1, stop);
                 g.unmake(board, mv, undo);
             }
             nodes
@@ -125,7 +161,20 @@ pub fn divide_parallel<G: MoveGen>(
     depth: u32,
     progress: Option<ProgressFn<'_>>,
 ) -> Vec<(Move, u64)> {
-    divide_tasks(g, board, depth, progress, true)
+    divide_tasks(g, board, depth, progress, true, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`divide`] on the current rayon pool when `parallel`, `progress` hearing after each
+/// finished subtree, given up once `stop` is raised (`None` then).
+pub fn divide_until<G: MoveGen>(
+    g: &G,
+    board: &G::Board,
+    depth: u32,
+    parallel: bool,
+    progress: Option<ProgressFn<'_>>,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
+    divide_tasks(g, board, depth, progress, parallel, stop)
 }
 
 /// [`divide`] on the calling thread, `progress` hearing after each finished subtree
@@ -138,7 +187,15 @@ pub fn divide_reporting<G: MoveGen>(
     depth: u32,
     progress: ProgressFn<'_>,
 ) -> Vec<(Move, u64)> {
-    divide_tasks(g, board, depth, Some(progress), false)
+    divide_tasks(
+        g,
+        board,
+        depth,
+        Some(progress),
+        false,
+        &AtomicBool::new(false),
+    )
+    .unwrap_or_default()
 }
 
 fn divide_tasks<G: MoveGen>(
@@ -147,15 +204,16 @@ fn divide_tasks<G: MoveGen>(
     depth: u32,
     progress: Option<ProgressFn<'_>>,
     parallel: bool,
-) -> Vec<(Move, u64)> {
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let (roots, tasks) = frontier(g, board, depth);
     let of = tasks.len() as u64;
     let done = std::sync::atomic::AtomicU64::new(0);
     let run = |mut t: Task<G::Board>| {
-        let nodes = perft(g, &mut t.board, t.depth);
+        let nodes = perft_polling(g, &mut t.board, t.depth, stop);
         if let Some(report) = progress {
             let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             report(Finished { done, of, nodes });
@@ -167,11 +225,14 @@ fn divide_tasks<G: MoveGen>(
     } else {
         tasks.into_iter().map(run).collect()
     };
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     let mut per_root = vec![0u64; roots.len()];
     for (root, n) in counts {
         per_root[root] += n;
     }
-    roots.into_iter().zip(per_root).collect()
+    Some(roots.into_iter().zip(per_root).collect())
 }
 
 /// [`perft`] on the current rayon pool.

@@ -109,6 +109,19 @@ pub enum SubjectError {
         /// Its last line, cut short: one line, as the rest would be more of the same.
         last: Option<String>,
     },
+    /// The conversation is out of step: a line nobody asked for, or an answer that
+    /// cannot belong to its request (moves of the side not to move). Every answer after
+    /// it could be another request's, so nothing it says is compared: a protocol error
+    /// of the adapter, never a rule bug.
+    #[error("the adapter is out of step at {request:?}: {problem} (a protocol error of the adapter, not a rule bug){}", last_lines(.last))]
+    OutOfStep {
+        /// What was asked when it showed.
+        request: String,
+        /// How it showed.
+        problem: String,
+        /// Its last lines of output.
+        last: Vec<String>,
+    },
     /// The wait for an answer was given up because the run was asked to stop (a
     /// signal); the program was ended.
     #[error("stopped while waiting for the answer to {request:?}")]

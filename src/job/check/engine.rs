@@ -130,6 +130,7 @@ pub(super) fn run(
         generators: &config.generators,
         depth: check.depth,
         list: &list,
+        stop,
     };
     record(report, &asked, &all, notes);
 }
@@ -143,6 +144,8 @@ pub(crate) struct Asked<'a> {
     pub depth: u32,
     /// The positions.
     pub list: &'a [Target],
+    /// The run's stop flag: a count made for the record ends with it too.
+    pub stop: &'a AtomicBool,
 }
 
 /// Puts the engine phase, its disputes, and the engine's counts in the perft table
@@ -157,6 +160,7 @@ pub(crate) fn record(
         generators,
         depth,
         list,
+        stop,
     } = *asked;
     let name = all.subject.clone();
     let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
@@ -188,9 +192,11 @@ pub(crate) fn record(
                 position: t.label.clone(),
                 fen: t.position.fen(),
                 depth: t.depth,
+                // 0 when a signal cut the count short: the row's error says why.
                 consensus: generators
                     .first()
-                    .map_or(0, |g| g.perft_parallel(&t.position, t.depth, None)),
+                    .and_then(|g| g.divide_until(&t.position, t.depth, true, None, stop))
+                    .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
                 subject: None,
                 seconds: 0.0,
                 error: Some(f.error.to_string()),

@@ -166,7 +166,12 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
             let t = Instant::now();
             // One thread a count: the pool is kept busy by the other counts, and the
             // time is then a single-thread time, comparable across generators.
-            let divide = gens[g].divide(&entry.position, want.depth, false, Some(&subtree));
+            let Some(divide) =
+                gens[g].divide_until(&entry.position, want.depth, false, Some(&subtree), stop)
+            else {
+                // Stopped part way: a count not run, as the ones never started.
+                return (w, g, None);
+            };
             let elapsed = t.elapsed();
             let nodes = if want.depth == 0 {
                 1

@@ -66,6 +66,11 @@ ul.legend li { margin: 3px 0; }
 
 /// The whole page.
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
+    // Names and messages in it came from outside: no control character gets through.
+    super::shown(&page(report, opts)).into_owned()
+}
+
+fn page(report: &Report, opts: &RenderOptions) -> String {
     let status = report.status();
     let mut out = String::new();
     let _ = write!(

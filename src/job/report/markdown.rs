@@ -9,6 +9,11 @@ use std::fmt::Write as _;
 
 /// The summary.
 pub fn render(report: &Report) -> String {
+    // Names and messages in it came from outside: no control character gets through.
+    super::shown(&document(report)).into_owned()
+}
+
+fn document(report: &Report) -> String {
     let status = report.status();
     let mark = match status {
         Status::Passed => "✅",

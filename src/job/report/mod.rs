@@ -57,6 +57,15 @@ pub enum ReportError {
     /// The right schema, but a field is missing or of the wrong type.
     #[error("does not match {SCHEMA}: {0}")]
     Shape(serde_json::Error),
+    /// The right shape, but a value no run writes: a reader must not render it or exit
+    /// by it.
+    #[error("field {field}: {why}")]
+    Invalid {
+        /// Where it is (`signal`, `phases[2].seconds`).
+        field: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Serializing failed (a map with non-string keys; cannot happen for this model).
     #[error("cannot serialize the report: {0}")]
     Serialize(serde_json::Error),
@@ -646,7 +655,85 @@ impl Report {
             _ => return Err(ReportError::MissingSchema),
         }
         // Parsed again from the text, not from `value`, so a shape error carries its line.
-        serde_json::from_str(text).map_err(ReportError::Shape)
+        let report: Report = serde_json::from_str(text).map_err(ReportError::Shape)?;
+        report.validate(value.get("status"))?;
+        Ok(report)
+    }
+
+    /// Checks what the types cannot: a report read from a file decides an exit code and
+    /// is rendered for people, so a value no run writes (a signal of -128, a status of
+    /// `bogus`, a feature seen more often than there were positions) is refused, naming
+    /// the field, rather than believed. `written` is the file's top-level `status`.
+    fn validate(&self, written: Option<&serde_json::Value>) -> Result<(), ReportError> {
+        let invalid = |field: String, why: String| Err(ReportError::Invalid { field, why });
+        if let Some(written) = written {
+            let words = [
+                Status::Passed,
+                Status::Failed,
+                Status::Error,
+                Status::Interrupted,
+            ];
+            // Only its form: the verdict itself is computed from the rest, as on writing.
+            if !words.iter().any(|s| written.as_str() == Some(s.as_str())) {
+                return invalid(
+                    "status".into(),
+                    format!("{written} is not one of passed, failed, error, interrupted"),
+                );
+            }
+        }
+        if let Some(signal) = self.signal {
+            if !(1..=64).contains(&signal) {
+                return invalid(
+                    "signal".into(),
+                    format!("{signal} is not a signal (1 to 64)"),
+                );
+            }
+        }
+        let seconds = |field: String, s: f64| {
+            if s.is_finite() && s >= 0.0 {
+                Ok(())
+            } else {
+                invalid(field, format!("{s} is not a duration in seconds"))
+            }
+        };
+        for (i, phase) in self.phases.iter().enumerate() {
+            seconds(format!("phases[{i}].seconds"), phase.seconds)?;
+            match &phase.details {
+                Some(PhaseDetails::Fuzz(f)) => {
+                    for (j, row) in f.coverage.features.iter().enumerate() {
+                        if row.positions > f.coverage.total {
+                            return invalid(
+                                format!("phases[{i}].details.coverage.features[{j}].positions"),
+                                format!(
+                                    "{} positions with {}, of {} counted in all",
+                                    row.positions, row.feature, f.coverage.total
+                                ),
+                            );
+                        }
+                    }
+                }
+                Some(PhaseDetails::Perft(p)) => {
+                    for (j, row) in p.rows.iter().enumerate() {
+                        for (k, r) in row.results.iter().enumerate() {
+                            seconds(
+                                format!("phases[{i}].details.rows[{j}].results[{k}].seconds"),
+                                r.seconds,
+                            )?;
+                        }
+                    }
+                }
+                Some(PhaseDetails::Engine(e)) => {
+                    for (j, row) in e.rows.iter().enumerate() {
+                        seconds(
+                            format!("phases[{i}].details.rows[{j}].seconds"),
+                            row.seconds,
+                        )?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -786,6 +873,29 @@ pub struct RenderOptions {
     /// Latin FEN letters on the pieces instead of Chinese characters, for readers
     /// without a CJK font.
     pub latin: bool,
+}
+
+/// `text` with every control character but newline and tab shown as an escape
+/// (`\x1b`, `\u{9b}`): the one way text that came from outside (an engine's lines and
+/// name, a file's lines) is shown, on the terminal and in every report, so an escape
+/// sequence in it cannot clear a screen, retitle a window or rewrite a line.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write as _;
+    let hidden = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !hidden(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `text` safe inside XML or HTML text and quoted attribute values.

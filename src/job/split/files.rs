@@ -331,6 +331,17 @@ pub fn read_results(
     Ok(())
 }
 
+/// Whether `text`, a last line without its newline, is a result line of split `split`
+/// cut short: it begins as one does (`{"split":"<id>"`), or is the start of that.
+fn cut_result(text: &[u8], split: SplitId) -> bool {
+    let Ok(id) = serde_json::to_string(&split) else {
+        return false;
+    };
+    let opening = format!("{{\"split\":{id}");
+    let opening = opening.as_bytes();
+    !text.is_empty() && (text.starts_with(opening) || opening.starts_with(text))
+}
+
 /// An output file opened for appending, with the results it already holds.
 #[derive(Debug)]
 pub struct Resumed {
@@ -391,7 +402,10 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
             Ok(r) => r,
             // Only the last line can lack its newline: one cut short by a kill. (The check
             // is the last field, so no cut line reads as a whole result.)
-            Err(_) if !line.ended => {
+            // Only a line that begins as this split's result lines do: any other text
+            // without a newline (a note, a file given by mistake) is not a results file
+            // of these jobs, and is refused, untouched, rather than wiped.
+            Err(_) if !line.ended && cut_result(&line.text, split) => {
                 dropped = Some(line.at);
                 continue;
             }
@@ -449,8 +463,8 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         });
     }
     if dropped.is_some() || duplicates > 0 || unended {
-        let mut fresh = crate::files::temporary_beside(path).map_err(write_err)?;
-        let mut w = io::BufWriter::new(fresh.as_file_mut());
+        let mut fresh = crate::files::Output::create(path).map_err(write_err)?;
+        let mut w = io::BufWriter::new(&mut fresh);
         for (i, (at, r)) in done.iter_mut().enumerate() {
             w.write_all(json_line(r).map_err(write_err)?.as_bytes())
                 .map_err(write_err)?;
@@ -458,8 +472,7 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         }
         w.flush().map_err(write_err)?;
         drop(w);
-        fresh.as_file().sync_all().map_err(write_err)?;
-        fresh.persist(path).map_err(|e| write_err(e.error))?;
+        fresh.commit().map_err(write_err)?;
         lines = done.len();
     }
     let file = OpenOptions::new()

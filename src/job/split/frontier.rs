@@ -6,7 +6,7 @@
 use super::files::{json_line, MAX_FILE_BYTES};
 use super::{Check, Header, JobLine, SplitError, SplitHasher, JOBS_FORMAT, MAX_JOBS};
 use crate::diff::oracle::consensus_children;
-use crate::files::{folder_of, temporary_beside};
+use crate::files::folder_of;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
@@ -113,8 +113,8 @@ pub fn emit(
         jobs,
         checked_by,
     };
-    let mut whole = temporary_beside(out).map_err(write_err)?;
-    let mut w = BufWriter::new(whole.as_file_mut());
+    let mut whole = crate::files::Output::create(out).map_err(write_err)?;
+    let mut w = BufWriter::new(&mut whole);
     w.write_all(json_line(&header).map_err(write_err)?.as_bytes())
         .map_err(write_err)?;
     let mut reader = BufReader::new(body);
@@ -136,8 +136,7 @@ pub fn emit(
     }
     w.flush().map_err(write_err)?;
     drop(w);
-    whole.as_file().sync_all().map_err(write_err)?;
-    whole.persist(out).map_err(|e| write_err(e.error))?;
+    whole.commit().map_err(write_err)?;
     Ok(Emitted::Written(header))
 }
 

@@ -9,6 +9,7 @@ use crate::generators::face::Generator;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// One of `count` shares of a split's jobs.
@@ -86,13 +87,27 @@ impl TryFrom<String> for Shard {
     }
 }
 
-/// Counts `job` with each generator in turn, each on the current rayon pool.
-pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator]) -> JobResult {
+/// Counts `job` with each generator in turn, each on the current rayon pool; `None` if
+/// `stop` was raised first (a job is hours at depth, so a signal must not wait for it).
+pub fn count_job(
+    split: SplitId,
+    shard: Shard,
+    job: &Job,
+    gens: &[&dyn Generator],
+    stop: &AtomicBool,
+) -> Option<JobResult> {
     let mut counts = BTreeMap::new();
     let mut seconds = BTreeMap::new();
     for g in gens {
         let started = Instant::now();
-        let nodes = g.perft_parallel(&job.position, job.depth, None);
+        let nodes = if job.depth == 0 {
+            1
+        } else {
+            g.divide_until(&job.position, job.depth, true, None, stop)?
+                .iter()
+                .map(|&(_, n)| n)
+                .sum()
+        };
         // Microseconds are plenty and keep the lines short.
         let secs = (started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
         counts.insert(g.name().to_owned(), nodes);
@@ -107,7 +122,7 @@ pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator
         check: None,
     };
     result.seal(job.check);
-    result
+    Some(result)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub use compare::{Comparison, MoveCounts};
 use crate::diff::descent;
 use crate::diff::finding::{offer_witness, Finding, Findings, Provenance, Settings};
 use crate::diff::signature::Signature;
-use crate::generators::face::Generator;
+use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::{Subject, SubjectError};
@@ -345,6 +345,18 @@ pub fn check(
             label: t.label.clone(),
         });
     }
+    // The built-ins' counts end with the run's stop flag, at any depth; a comparison a
+    // signal cut short is not recorded (`check_one`).
+    let stoppable: Vec<Stoppable<'_>> = match options.stop {
+        Some(stop) => engines.iter().map(|g| Stoppable::new(*g, stop)).collect(),
+        None => Vec::new(),
+    };
+    let wrapped: Vec<&dyn Generator> = stoppable.iter().map(|g| g as &dyn Generator).collect();
+    let engines = if options.stop.is_some() {
+        &wrapped[..]
+    } else {
+        engines
+    };
     let started = Instant::now();
     let mut report = Report {
         subject: subject.name(),
@@ -411,6 +423,13 @@ fn check_one(
         || consensus(root, target.depth, engines),
     );
     let theirs = theirs?;
+    if options
+        .stop
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        // Our counts were cut short: nothing to compare, nothing to record.
+        return Ok(());
+    }
     let ours = match ours {
         Ok(ours) => ours,
         Err(all) => {

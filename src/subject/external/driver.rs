@@ -198,12 +198,15 @@ impl ExternalEngine {
                 xboard::perft(p, state, (fen, moves, depth), self.divides)
             }
             // One line per question and no background work, so nothing to catch up on.
-            Dialect::Moves(state) => moves::perft(
-                p,
-                state,
-                (fen, moves, depth),
-                (self.ranks, self.fen_letters),
-            ),
+            Dialect::Moves(state) => {
+                moves::in_step(&stray, &format!("perft {depth} of {fen}"), p)?;
+                moves::perft(
+                    p,
+                    state,
+                    (fen, moves, depth),
+                    (self.ranks, self.fen_letters),
+                )
+            }
         };
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;

@@ -26,7 +26,8 @@ mod xboard;
 
 pub use driver::ExternalEngine;
 pub use process::{
-    split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
+    end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
+    MAX_ANSWER_LINES, MAX_LINE,
 };
 
 use crate::diff::finding::Provenance;

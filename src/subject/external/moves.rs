@@ -96,6 +96,22 @@ pub(crate) fn handshake(
     }
 }
 
+/// Fails with [`SubjectError::OutOfStep`] if `stray`, lines that arrived before
+/// `request` was sent, holds anything but comments and blank lines.
+pub(crate) fn in_step(stray: &[String], request: &str, p: &Process) -> Result<(), SubjectError> {
+    match stray
+        .iter()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+    {
+        Some(line) => Err(SubjectError::OutOfStep {
+            request: request.to_owned(),
+            problem: format!("a line nobody asked for came before it: {:?}", cut(line)),
+            last: p.last(),
+        }),
+        None => Ok(()),
+    }
+}
+
 fn cut(s: &str) -> String {
     s.chars().take(120).collect()
 }
@@ -142,6 +158,31 @@ impl Asker<'_> {
     /// finds unsafe; or, under king-capture rules, its list less the moves that only
     /// those rules allow.
     fn legal(&mut self, node: &Node) -> Result<Vec<String>, SubjectError> {
+        let listed = self.listed(node)?;
+        // Every move from a piece of the side not to move: the answer to another
+        // position (the one before or after this), never a list of this one.
+        let turn = node.position.setup().turn;
+        let wrong_side = |token: &String| {
+            RawMove::parse(token)
+                .and_then(|r| r.to_move(self.ranks))
+                .and_then(|m| node.position.setup().board[m.from.index()])
+                .is_some_and(|piece| piece.color != turn)
+        };
+        if !listed.is_empty() && listed.iter().all(wrong_side) {
+            return Err(SubjectError::OutOfStep {
+                request: self.request("legal", node),
+                problem: format!(
+                    "every move listed ({}) starts on a piece of the side not to move",
+                    cut(&listed.join(" "))
+                ),
+                last: self.p.last(),
+            });
+        }
+        Ok(listed)
+    }
+
+    /// [`legal`](Asker::legal)'s list as the adapter gave it.
+    fn listed(&mut self, node: &Node) -> Result<Vec<String>, SubjectError> {
         match self.state.mode {
             MovesMode::Legal => self.ask(self.request("legal", node)),
             MovesMode::KingCapture => {
@@ -204,6 +245,10 @@ impl Asker<'_> {
         if let Some(known) = self.state.cache.get(&request) {
             return Ok(known.clone());
         }
+        // A line already waiting was asked by nobody: read as this request's answer,
+        // it would shift every later answer by one.
+        let stray = self.p.pending_lines();
+        in_step(&stray, &request, self.p)?;
         self.p.ask(&format!("{request}\n"), &request)?;
         let deadline = self.p.deadline();
         let line = loop {

@@ -180,6 +180,9 @@ impl Process {
             // keeps a terminal's Ctrl-C from reaching the engine before xqdiff hears it.
             cmd.process_group(0);
         }
+        #[cfg(target_os = "linux")]
+        let mut child = orphans::spawn(&mut cmd).map_err(spawn_error)?;
+        #[cfg(not(target_os = "linux"))]
         let mut child = cmd.spawn().map_err(spawn_error)?;
         let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Some(out) = child.stdout.take() {
@@ -575,6 +578,13 @@ impl Process {
                 self.status = Some(status);
             }
         }
+        #[cfg(target_os = "linux")]
+        {
+            orphans::ended(self.child.id());
+            // Helpers that left the group (`setsid`, a shell's `set -m`) came to xqdiff
+            // when the engine went: they are ended here too.
+            orphans::sweep();
+        }
     }
 
     /// Asks the engine to quit, gives it [`GRACE`], then ends its group; always reaps
@@ -600,6 +610,142 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Nothing an engine starts outlives xqdiff (Linux). The engine gets a parent-death
+/// signal, so it dies with xqdiff however xqdiff ends (SIGKILL included, which no
+/// handler sees); and xqdiff is a child subreaper, so a helper the engine started in a
+/// group or session of its own, which no signal to the engine's group reaches, becomes
+/// xqdiff's child when the engine goes, and is found and ended by [`sweep`].
+#[cfg(target_os = "linux")]
+mod orphans {
+    use nix::sys::signal::{kill, Signal};
+    use nix::sys::wait::{waitpid, WaitPidFlag};
+    use nix::unistd::Pid;
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+
+    /// Engines started and not yet ended: xqdiff's own children, never swept.
+    static ENGINES: Mutex<Option<HashSet<u32>>> = Mutex::new(None);
+
+    /// Rounds of [`sweep`]: an orphan's own children come to xqdiff when it is ended,
+    /// so each round may find a generation more.
+    const ROUNDS: usize = 20;
+
+    /// Starts `cmd` as an engine: xqdiff becomes the subreaper of whatever it starts,
+    /// and its process gets SIGKILL when xqdiff dies. Registered under the lock
+    /// [`sweep`] takes, so a sweep for another engine never sees it unregistered.
+    pub(super) fn spawn(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+        // Failing leaves the system's defaults: orphans go to init, as before.
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+        die_with_parent(cmd);
+        let mut engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let child = cmd.spawn()?;
+        engines.get_or_insert_with(HashSet::new).insert(child.id());
+        Ok(child)
+    }
+
+    /// The parent-death signal must be set in the child, between fork and exec: there
+    /// is no safe interface for that step, so this is the crate's one unsafe block.
+    #[allow(unsafe_code)]
+    fn die_with_parent(cmd: &mut std::process::Command) {
+        use std::os::unix::process::CommandExt;
+        let parent = nix::unistd::getpid();
+        // SAFETY: the closure runs in the forked child before exec and calls only
+        // prctl(2) and getppid(2), both async-signal-safe; it allocates nothing and
+        // takes no lock. If xqdiff died before the signal was set, the parent is no
+        // longer the one captured, and the child gives up rather than run orphaned.
+        unsafe {
+            cmd.pre_exec(move || {
+                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                if nix::unistd::getppid() != parent {
+                    return Err(std::io::Error::other("xqdiff exited while starting it"));
+                }
+                Ok(())
+            });
+        }
+    }
+
+    /// SIGKILL to every engine's group: whatever waits on one then sees it gone.
+    pub(super) fn end_all() {
+        let engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &pid in engines.iter().flatten() {
+            if let Ok(raw) = i32::try_from(pid) {
+                let _ = nix::sys::signal::killpg(Pid::from_raw(raw), Signal::SIGKILL);
+            }
+        }
+    }
+
+    pub(super) fn ended(pid: u32) {
+        let mut engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(set) = engines.as_mut() {
+            set.remove(&pid);
+        }
+    }
+
+    /// Kills and reaps every child of xqdiff that is not an engine it started: only
+    /// orphans of an engine can be (xqdiff starts no other process).
+    pub(super) fn sweep() {
+        // Held throughout, so no engine is started (and not yet registered) meanwhile.
+        let engines = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = engines.clone().unwrap_or_default();
+        for _ in 0..ROUNDS {
+            let strays: Vec<u32> = children()
+                .into_iter()
+                .filter(|pid| !live.contains(pid))
+                .collect();
+            if strays.is_empty() {
+                return;
+            }
+            for pid in strays {
+                let Ok(raw) = i32::try_from(pid) else {
+                    continue;
+                };
+                let _ = kill(Pid::from_raw(raw), Signal::SIGKILL);
+                let _ = waitpid(Pid::from_raw(raw), Some(WaitPidFlag::empty()));
+            }
+        }
+    }
+
+    /// The ids of xqdiff's children outside its own process group, from `/proc`: an
+    /// engine and all it starts are in other groups, while a program that embeds the
+    /// library may start processes of its own, in its group, which are none of ours.
+    fn children() -> Vec<u32> {
+        let me = std::process::id();
+        let group = u32::try_from(nix::unistd::getpgrp().as_raw()).unwrap_or(0);
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| parent_and_group(pid).is_some_and(|(p, g)| p == me && g != group))
+            .collect()
+    }
+
+    /// The parent and process group of `pid`: the two fields after the state in
+    /// `/proc/PID/stat`, read after the last `)` since the command name may hold anything.
+    fn parent_and_group(pid: u32) -> Option<(u32, u32)> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(1);
+        Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+    }
+}
+
+/// Ends every engine xqdiff started, and all in their groups, at once (SIGKILL): for a
+/// run told twice to stop, which must not wait for any engine. Their drivers see them
+/// gone and report it; they are reaped when dropped.
+pub fn end_all_engines() {
+    #[cfg(target_os = "linux")]
+    orphans::end_all();
 }
 
 /// What an overlong line's limit says.
