@@ -554,7 +554,7 @@ fn a_planted_bug_shows_in_the_job_results() {
     let planted = Planted::new(Bug::CannonCannotCapture);
     let odd = |engines: &[&dyn Generator]| -> usize {
         all.iter()
-            .map(|job| count_job(header.split, Shard::WHOLE, job, engines))
+            .map(|job| count_job(header.split, Shard::WHOLE, job, engines, None))
             .filter(|r| !r.agrees())
             .count()
     };

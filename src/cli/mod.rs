@@ -202,6 +202,9 @@ pub(crate) enum CliError {
     /// A split perft's jobs or results files, or the flags naming them.
     #[error(transparent)]
     Split(#[from] crate::job::split::SplitError),
+    /// A `--hash` size, or a table that could not be allocated.
+    #[error("--hash: {0}")]
+    Hash(#[from] crate::generators::perft_hash::HashError),
     /// A phase of a check could not run to the end (its report is written all the same).
     #[error("check incomplete: {0}")]
     Incomplete(String),

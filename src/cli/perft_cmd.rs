@@ -11,6 +11,7 @@ use crate::diff::descent;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
+use crate::generators::perft_hash::{HashSize, Hashing, Keys, Table};
 use crate::job::check::perft::{self, SuiteJob};
 use crate::job::check::{disputes, Observer, Unit, PERFT};
 use crate::job::report::{
@@ -60,7 +61,84 @@ pub struct PerftArgs {
     #[command(flatten)]
     split: SplitArgs,
     #[command(flatten)]
+    hash: HashArgs,
+    #[command(flatten)]
     pub(super) json: super::json::JsonArg,
+}
+
+/// The transposition table flags of `xqdiff perft` (a count, or a shard of jobs).
+#[derive(clap::Args, Debug, Default)]
+pub(super) struct HashArgs {
+    /// Count through a transposition table of this size (256M, 1G): a position met again
+    /// by another path is looked up rather than counted again. Each generator gets the
+    /// table empty.
+    #[arg(long, value_name = "SIZE", conflicts_with_all = ["suite", "emit_jobs"])]
+    hash: Option<HashSize>,
+    /// The seed of the table's position keys (default: drawn from the clock). Every run
+    /// prints its seed; a count repeated under another seed is an independent computation.
+    #[arg(long, value_name = "S", requires = "hash")]
+    hash_seed: Option<u64>,
+}
+
+/// Tables and their keys, made from [`HashArgs`]. Every generator counts through a
+/// table of its own, so one generator never reads another's counts: their agreement
+/// stays two computations.
+pub(super) struct HashTable {
+    pub(super) size: HashSize,
+    pub(super) keys: Keys,
+    pub(super) tables: Vec<Table>,
+}
+
+impl HashArgs {
+    /// `tables` tables of the size asked for, allocated, if one was asked for.
+    pub(super) fn tables(&self, tables: usize) -> Result<Option<HashTable>, CliError> {
+        let Some(size) = self.hash else {
+            return Ok(None);
+        };
+        let seed = self.hash_seed.unwrap_or_else(clock_seed);
+        Ok(Some(HashTable {
+            size,
+            keys: Keys::new(seed),
+            tables: (0..tables.max(1))
+                .map(|_| Table::new(size))
+                .collect::<Result<_, _>>()?,
+        }))
+    }
+}
+
+impl HashTable {
+    /// Table `i`, as the last run left it.
+    pub(super) fn hashing(&self, i: usize) -> Hashing<'_> {
+        Hashing {
+            keys: &self.keys,
+            table: &self.tables[i % self.tables.len()],
+        }
+    }
+
+    /// The first table emptied, for the next generator.
+    pub(super) fn fresh(&self) -> Hashing<'_> {
+        let h = self.hashing(0);
+        h.table.clear();
+        h
+    }
+
+    /// The line a run prints about it.
+    pub(super) fn describe(&self) -> String {
+        format!(
+            "{} per generator ({} buckets), key seed {}",
+            self.size,
+            self.tables[0].buckets(),
+            self.keys.seed()
+        )
+    }
+}
+
+/// A seed that differs from run to run, so two runs without --hash-seed are independent.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 impl PerftArgs {
@@ -81,7 +159,14 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     if args.split.requested() {
         let fen = args.fen.as_deref();
-        return split_cmd::run(&args.split, fen, args.depth, &generators, args.threads);
+        return split_cmd::run(
+            &args.split,
+            fen,
+            args.depth,
+            &generators,
+            args.threads,
+            &args.hash,
+        );
     }
     let (save, read_only) = args.save_dir()?;
     let pool = pool(args.threads)?;
@@ -109,8 +194,17 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         read_only,
         found_by: &found_by,
     };
-    let (outcome, report) =
-        pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation));
+    let hash = args.hash.tables(1)?;
+    let (outcome, report) = pool.install(|| {
+        run_one(
+            &pos,
+            depth,
+            &generators,
+            args.divide,
+            hash.as_ref(),
+            investigation,
+        )
+    });
     args.json.emit_report(&report)?;
     Ok(outcome)
 }
@@ -206,11 +300,16 @@ struct Run {
     elapsed: Duration,
 }
 
-fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Run {
+fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32, hash: Option<&HashTable>) -> Run {
     let bar = Progress::new(g.name(), Unit::Subtrees);
     let report = |f: Finished| bar.update(f.done, f.of);
+    // Emptied before the clock starts: clearing a large table is not counting.
+    let hashing = hash.map(HashTable::fresh);
     let started = Instant::now();
-    let divide = g.divide(pos, depth, true, Some(&report));
+    let divide = match hashing {
+        Some(h) => g.divide_hashed(pos, depth, true, Some(&report), h),
+        None => g.divide(pos, depth, true, Some(&report)),
+    };
     let elapsed = started.elapsed();
     bar.finish();
     let nodes = if depth == 0 {
@@ -239,6 +338,7 @@ fn run_one(
     depth: u32,
     generators: &[&dyn Generator],
     divide: bool,
+    hash: Option<&HashTable>,
     investigation: Investigation<'_>,
 ) -> (Outcome, Report) {
     let started = Instant::now();
@@ -247,9 +347,12 @@ fn run_one(
         "depth     {depth}  ({} threads)",
         rayon::current_num_threads()
     );
+    if let Some(h) = hash {
+        outln!("hash      {}", h.describe());
+    }
     let runs: Vec<Run> = generators
         .iter()
-        .map(|g| timed_divide(*g, pos, depth))
+        .map(|g| timed_divide(*g, pos, depth, hash))
         .collect();
     for r in &runs {
         outln!(

@@ -2,9 +2,11 @@
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
 use super::out::{errln, outln};
+use super::perft_cmd::{HashArgs, HashTable};
 use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
+use crate::generators::perft_hash::Hashing;
 use crate::job::check::Unit;
 use crate::job::split::files::{read_jobs, resume, write_result};
 use crate::job::split::frontier::{emit, Emitted};
@@ -66,6 +68,7 @@ pub(super) fn run(
     depth: Option<u32>,
     generators: &[&dyn Generator],
     threads: usize,
+    hash: &HashArgs,
 ) -> Result<Outcome, CliError> {
     match (&args.emit_jobs, &args.jobs) {
         (Some(out), _) => {
@@ -87,7 +90,16 @@ pub(super) fn run(
                 None => Shard::WHOLE,
             };
             let pool = pool(threads)?;
-            pool.install(|| run_shard(jobs, shard, args.output.as_deref(), generators))
+            let hash = hash.tables(generators.len())?;
+            pool.install(|| {
+                run_shard(
+                    jobs,
+                    shard,
+                    args.output.as_deref(),
+                    generators,
+                    hash.as_ref(),
+                )
+            })
         }
         (None, None) => Err(CliError::Usage(
             "neither --emit-jobs nor --jobs was given".into(),
@@ -172,6 +184,7 @@ fn run_shard(
     shard: Shard,
     output: Option<&Path>,
     generators: &[&dyn Generator],
+    hash: Option<&HashTable>,
 ) -> Result<Outcome, CliError> {
     let file = read_jobs(jobs_path, |i| shard.owns(i))?;
     let (header, jobs) = (&file.header, &file.jobs);
@@ -234,6 +247,11 @@ fn run_shard(
         already.len(),
         sink.name.display()
     ));
+    if let Some(h) = hash {
+        sink.say(&format!("hash {}", h.describe()));
+    }
+    let hashing: Option<Vec<Hashing<'_>>> =
+        hash.map(|h| (0..generators.len()).map(|i| h.hashing(i)).collect());
     let bar = Progress::new(&format!("shard {shard}"), Unit::Jobs);
     bar.update(0, todo.len() as u64);
     let started = Instant::now();
@@ -242,7 +260,7 @@ fn run_shard(
         summary.add(at, r, false)?;
     }
     for job in todo {
-        let result = count_job(header.split, shard, job, generators);
+        let result = count_job(header.split, shard, job, generators, hashing.as_deref());
         write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
             path: sink.name.clone(),
             source,

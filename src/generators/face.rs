@@ -7,6 +7,7 @@
 //! bulk count ([`MoveGen::count_legal`]) is asked separately from the list.
 
 use crate::generators::perft::{self, ProgressFn};
+use crate::generators::perft_hash::Hashing;
 use crate::generators::timing::span;
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
@@ -143,6 +144,25 @@ pub trait Generator: Sync {
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)>;
+    /// [`Generator::divide`] through a transposition table ([`perft::divide_hashed`]).
+    fn divide_hashed(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Hashing<'_>,
+    ) -> Vec<(Move, u64)>;
+    /// Perft on the current rayon pool through a transposition table.
+    fn perft_hashed(&self, pos: &Position, depth: u32, hashing: Hashing<'_>) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.divide_hashed(pos, depth, true, None, hashing)
+            .iter()
+            .map(|&(_, n)| n)
+            .sum()
+    }
     /// Everything the generator says about `pos`.
     fn probe(&self, pos: &Position) -> Probe;
     /// The freshly loaded board's answers about `pos`, without playing any move.
@@ -264,6 +284,17 @@ impl<G: MoveGen> Generator for G {
             (false, Some(progress)) => perft::divide_reporting(self, &board, depth, progress),
             (false, None) => perft::divide(self, &mut board, depth),
         }
+    }
+
+    fn divide_hashed(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Hashing<'_>,
+    ) -> Vec<(Move, u64)> {
+        perft::divide_hashed(self, &self.load(pos), depth, parallel, progress, hashing)
     }
 
     fn probe(&self, pos: &Position) -> Probe {

@@ -224,6 +224,10 @@ pub struct JobResult {
     pub counts: BTreeMap<String, u64>,
     /// Wall-clock seconds per generator (not covered by the check: they are only shown).
     pub seconds: BTreeMap<String, f64>,
+    /// The key seed of the transposition tables the counts were made through; none when
+    /// they were counted without a table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_seed: Option<u64>,
     /// Over its job's check and its counts ([`Check::of_result`]); none on a line from
     /// before results carried one, which never verifies.
     #[serde(default)]
@@ -233,12 +237,22 @@ pub struct JobResult {
 impl JobResult {
     /// Sets the check for the job whose check is `job`, after the counts are final.
     pub fn seal(&mut self, job: Check) {
-        self.check = Some(Check::of_result(job, &self.counts));
+        self.check = Some(self.check_for(job));
     }
 
     /// Whether the result carries the check its counts give for the job checked `job`.
     pub fn verifies(&self, job: Check) -> bool {
-        self.check == Some(Check::of_result(job, &self.counts))
+        self.check == Some(self.check_for(job))
+    }
+
+    /// The check over the counts and, when there is one, the hash seed (so results from
+    /// before seeds were recorded still verify).
+    fn check_for(&self, job: Check) -> Check {
+        let counts = Check::of_result(job, &self.counts);
+        match self.hash_seed {
+            Some(seed) => Check(chain(counts.0, seed)),
+            None => counts,
+        }
     }
 
     /// Whether every generator counted the same.

@@ -6,6 +6,7 @@
 
 use super::{Job, JobResult, SplitError, SplitId};
 use crate::generators::face::Generator;
+use crate::generators::perft_hash::Hashing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -86,13 +87,24 @@ impl TryFrom<String> for Shard {
     }
 }
 
-/// Counts `job` with each generator in turn, each on the current rayon pool.
-pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator]) -> JobResult {
+/// Counts `job` with each generator in turn, each on the current rayon pool; through
+/// `hashing[i]` for generator `i` when given (tables kept from job to job, where the
+/// transpositions between jobs are found).
+pub fn count_job(
+    split: SplitId,
+    shard: Shard,
+    job: &Job,
+    gens: &[&dyn Generator],
+    hashing: Option<&[Hashing<'_>]>,
+) -> JobResult {
     let mut counts = BTreeMap::new();
     let mut seconds = BTreeMap::new();
-    for g in gens {
+    for (i, g) in gens.iter().enumerate() {
         let started = Instant::now();
-        let nodes = g.perft_parallel(&job.position, job.depth, None);
+        let nodes = match hashing.and_then(|h| h.get(i)) {
+            Some(&h) => g.perft_hashed(&job.position, job.depth, h),
+            None => g.perft_parallel(&job.position, job.depth, None),
+        };
         // Microseconds are plenty and keep the lines short.
         let secs = (started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
         counts.insert(g.name().to_owned(), nodes);
@@ -104,6 +116,7 @@ pub fn count_job(split: SplitId, shard: Shard, job: &Job, gens: &[&dyn Generator
         shard,
         counts,
         seconds,
+        hash_seed: hashing.and_then(|h| h.first()).map(|h| h.keys.seed()),
         check: None,
     };
     result.seal(job.check);
