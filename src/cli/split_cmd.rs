@@ -30,6 +30,10 @@ pub struct SplitArgs {
         conflicts_with_all = ["suite", "divide", "jobs"]
     )]
     emit_jobs: Option<PathBuf>,
+    /// With --emit-jobs: one job per position at the cut rather than per path, weighted by
+    /// the paths that reach it (merge multiplies back), so transpositions are counted once.
+    #[arg(long, requires = "emit_jobs")]
+    unique: bool,
     /// Plies from the root to where --emit-jobs cuts the tree into jobs.
     #[arg(long, value_name = "DEPTH", requires = "emit_jobs", value_parser = crate::depth::parse)]
     split_depth: Option<u32>,
@@ -82,7 +86,7 @@ pub(super) fn run(
                 Some(fen) => Position::from_fen(fen)?,
                 None => Position::startpos(),
             };
-            emit_jobs(out, &root, depth, split_depth, generators)
+            emit_jobs(out, &root, depth, split_depth, args.unique, generators)
         }
         (None, Some(jobs)) => {
             let shard = match &args.shard {
@@ -112,6 +116,7 @@ fn emit_jobs(
     root: &Position,
     depth: u32,
     split_depth: u32,
+    unique: bool,
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let started = Instant::now();
@@ -120,18 +125,21 @@ fn emit_jobs(
         root,
         depth,
         split_depth,
+        unique,
         generators,
         signals::install(),
     )? {
         Emitted::Written(h) => {
             outln!(
-                "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
+                "split {}: perft {} of {} cut at ply {} into {} jobs of depth {} ({} paths{})",
                 h.split,
                 h.depth,
                 h.root,
                 h.split_depth,
                 h.jobs,
-                h.depth - h.split_depth
+                h.depth - h.split_depth,
+                h.paths.unwrap_or(h.jobs),
+                if unique { ", one job per position" } else { "" }
             );
             outln!(
                 "wrote {} in {:.2} s; the moves above the cut agree in {}",
@@ -256,8 +264,15 @@ fn run_shard(
     bar.update(0, todo.len() as u64);
     let started = Instant::now();
     let mut summary = Summary::default();
+    let weight = |index: u64| {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| file.weights.get(i))
+            .copied()
+            .unwrap_or(1)
+    };
     for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
-        summary.add(at, r, false)?;
+        summary.add(at, r, weight(r.index), false)?;
     }
     for job in todo {
         let result = count_job(header.split, shard, job, generators, hashing.as_deref());
@@ -270,7 +285,7 @@ fn run_shard(
             path: sink.name.clone(),
             line: sink.lines,
         };
-        summary.add(&at, &result, true)?;
+        summary.add(&at, &result, weight(result.index), true)?;
         bar.inc(1);
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.0 {
@@ -308,10 +323,16 @@ struct Summary {
 }
 
 impl Summary {
-    /// Adds a result found `at`, `fresh` when this run counted it rather than found it in
-    /// the output.
-    fn add(&mut self, at: &Location, r: &JobResult, fresh: bool) -> Result<(), SplitError> {
-        add_counts(&mut self.totals, &r.counts, at)?;
+    /// Adds a result found `at` for a job of `weight`, `fresh` when this run counted it
+    /// rather than found it in the output.
+    fn add(
+        &mut self,
+        at: &Location,
+        r: &JobResult,
+        weight: u64,
+        fresh: bool,
+    ) -> Result<(), SplitError> {
+        add_counts(&mut self.totals, &r.counts, weight, at)?;
         if fresh {
             // Only a rate is shown from it; a saturated rate is still the right message.
             let nodes = r.counts.values().fold(0u64, |a, &n| a.saturating_add(n));
