@@ -1129,3 +1129,33 @@ fn a_quorum_merge_requires_agreement_and_names_the_job_that_lacks_it() {
         "{said}"
     );
 }
+
+/// `perft --hash` prints its key seed and counts what the published suite says with
+/// every generator, under the seed given or one of its own; sizes it cannot use and a
+/// seed without a table are refused with exit 2.
+#[test]
+fn a_hashed_perft_names_its_seed_and_refuses_bad_sizes() {
+    for seed in [Some("9"), Some("10"), None] {
+        let mut args = vec!["perft", "--depth", "4", "--hash", "1M"];
+        args.extend(seed.iter().flat_map(|s| ["--hash-seed", *s]));
+        let out = xqdiff(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("all 3 generators agree: 3290240"), "{said}");
+        let named = said
+            .lines()
+            .find_map(|l| l.split("key seed ").nth(1))
+            .expect("the seed is printed");
+        if let Some(s) = seed {
+            assert_eq!(named.trim(), s, "{said}");
+        }
+    }
+    for bad in [
+        &["perft", "--depth", "2", "--hash", "1T"][..],
+        &["perft", "--depth", "2", "--hash", "0"],
+        &["perft", "--depth", "2", "--hash-seed", "3"],
+    ] {
+        let out = xqdiff(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+    }
+}
