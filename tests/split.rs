@@ -1111,6 +1111,12 @@ fn a_quorum_merge_requires_agreement_and_names_the_job_that_lacks_it() {
     let agree = merge("2", &[&a, &b]);
     assert_eq!(agree.status.code(), Some(0), "{}", text(&agree));
     assert!(text(&agree).contains("agrees: 3290240"), "{}", text(&agree));
+    let twice = merge("2", &[&a, &a]);
+    assert_eq!(
+        twice.status.code(),
+        Some(2),
+        "a file given twice is one computation"
+    );
     let short = merge("3", &[&a, &b]);
     assert_eq!(short.status.code(), Some(2), "{}", text(&short));
     assert!(

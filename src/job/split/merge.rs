@@ -101,7 +101,13 @@ pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, 
     let file = read_jobs(jobs, |_| false)?;
     let header = file.header.clone();
     let mut tally = Tally::new(&file, quorum.max(1));
+    let mut given = std::collections::HashSet::new();
     for path in results {
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if quorum > 1 && !given.insert(same) {
+            // Given twice: its results would each vote twice.
+            continue;
+        }
         read_results(path, |at, result| tally.add(at, result))?;
     }
     let problems = tally.problems();
@@ -254,7 +260,7 @@ impl<'a> Tally<'a> {
         // Before anything is taken from it: a line that does not verify stops the merge.
         self.file.verify(&at, &r)?;
         if self.quorum > 1 {
-            self.vote(&r);
+            self.vote(at, &r);
             return Ok(());
         }
         let generators = r.generators();
@@ -295,8 +301,26 @@ impl<'a> Tally<'a> {
     }
 
     /// Takes in each count of a quorum merge's result as one computation of its job.
-    fn vote(&mut self, r: &JobResult) {
+    /// A job's second result in one file is refused as in a plain merge: the same
+    /// computation copied (a file given twice, lines pasted twice) is not a second one.
+    fn vote(&mut self, at: Location, r: &JobResult) {
         let slot = r.index as usize;
+        if self.files.last() != Some(&at.path) {
+            self.files.push(at.path.clone());
+        }
+        let file = self.files.len() as u32;
+        if self.first[slot].0 == file {
+            let earlier = Location {
+                path: at.path.clone(),
+                line: self.first[slot].1 as usize,
+            };
+            self.repeats
+                .entry(r.index)
+                .or_insert_with(|| vec![earlier])
+                .push(at);
+            return;
+        }
+        self.first[slot] = (file, at.line as u32);
         for (g, &n) in &r.counts {
             let seed = r
                 .hash_seed
