@@ -16,9 +16,9 @@ pub struct MergeArgs {
     #[arg(value_name = "RESULTS")]
     results: Vec<PathBuf>,
     /// Accept several results per job (other generators, hash seeds, machines) and
-    /// require at least K computations of every job, all agreeing; a count of each
+    /// require at least N computations of every job, all agreeing; a count of each
     /// generator in a result line is one computation.
-    #[arg(long, default_value_t = 1, value_name = "K",
+    #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     quorum: u64,
     #[command(flatten)]

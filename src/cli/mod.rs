@@ -578,8 +578,8 @@ mod tests {
 
     /// The one value name of each concept. A value name that is none of these is a
     /// list of the literal values (`auto|0|1`) or a shape (`NAME=VALUE`, `I/N`).
-    const VALUE_NAMES: [&str; 10] = [
-        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS",
+    const VALUE_NAMES: [&str; 11] = [
+        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS", "SIZE",
     ];
 
     /// Every flag of every command that takes a value names it (clap's default is the

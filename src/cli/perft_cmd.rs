@@ -76,7 +76,7 @@ pub(super) struct HashArgs {
     hash: Option<HashSize>,
     /// The seed of the table's position keys (default: drawn from the clock). Every run
     /// prints its seed; a count repeated under another seed is an independent computation.
-    #[arg(long, value_name = "S", requires = "hash")]
+    #[arg(long, value_name = "SEED", requires = "hash")]
     hash_seed: Option<u64>,
 }
 
