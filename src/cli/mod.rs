@@ -8,6 +8,7 @@ mod bench_cmd;
 mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
+mod hash_args;
 mod json;
 mod merge_cmd;
 mod minimize_cmd;

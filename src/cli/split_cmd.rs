@@ -1,8 +1,8 @@
 //! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
+use super::hash_args::{HashArgs, HashTable};
 use super::out::{errln, outln};
-use super::perft_cmd::{HashArgs, HashTable};
 use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
