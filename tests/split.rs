@@ -542,6 +542,7 @@ fn a_planted_bug_shows_in_the_job_results() {
         &Position::startpos(),
         3,
         1,
+        false,
         &[naive],
         &AtomicBool::new(false),
     )
@@ -560,6 +561,7 @@ fn a_planted_bug_shows_in_the_job_results() {
                     Shard::WHOLE,
                     job,
                     engines,
+                    None,
                     &AtomicBool::new(false),
                 )
                 .expect("nothing stops it")
@@ -780,7 +782,7 @@ fn hostile_inputs_are_refused() {
             args: merge_of(&jobs_v1, &results),
             code: 2,
             words: vec![format!(
-                "{}:1: format \"xqdiff-jobs/1\", but this xqdiff reads \"xqdiff-jobs/2\"",
+                "{}:1: format \"xqdiff-jobs/1\", but this xqdiff reads \"xqdiff-jobs/3\"",
                 p(&jobs_v1)
             )],
         },
@@ -1027,4 +1029,149 @@ fn an_interrupted_emit_leaves_nothing_behind() {
         .map(|e| e.unwrap().path())
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// A unique-position split has fewer jobs than paths where transpositions meet, and its
+/// merge multiplies back to the path split's total, which is the published count.
+#[test]
+fn a_unique_split_merges_to_the_path_split_total() {
+    let dir = Scratch::new("unique");
+    let (paths, unique) = (dir.file("paths.jsonl"), dir.file("unique.jsonl"));
+    emit_jobs(&paths, 4, 3);
+    let out = xqdiff(&[
+        "perft",
+        "--depth",
+        "4",
+        "--split-depth",
+        "3",
+        "--emit-jobs",
+        s(&unique),
+        "--unique",
+        "--generator",
+        "bitboard",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (p, u) = (
+        read_jobs(&paths, |_| false).unwrap().header,
+        read_jobs(&unique, |_| false).unwrap().header,
+    );
+    assert_eq!(p.paths, Some(p.jobs));
+    assert_eq!(u.paths, p.paths, "both stand for every path");
+    assert!(
+        u.jobs < p.jobs,
+        "{} unique jobs of {} paths",
+        u.jobs,
+        p.jobs
+    );
+    let totals = |jobs: &Path, name: &str| {
+        let sub = Scratch::new(name);
+        let results = run_shards(&sub, jobs, 2, 0, &["bitboard"]);
+        merge_json(jobs, &results)["totals"]["bitboard"].as_u64()
+    };
+    let published = Some(3_290_240);
+    assert_eq!(totals(&paths, "unique-p"), published);
+    assert_eq!(totals(&unique, "unique-u"), published);
+}
+
+/// A quorum merge takes results of other generators and hash seeds for the same jobs:
+/// agreeing ones exit 0 with the total; one count off on one job exits 1 naming that
+/// job and every computation of it; too few computations exit 2.
+#[test]
+fn a_quorum_merge_requires_agreement_and_names_the_job_that_lacks_it() {
+    let dir = Scratch::new("quorum");
+    let jobs = dir.file("jobs.jsonl");
+    let out = xqdiff(&[
+        "perft",
+        "--depth",
+        "4",
+        "--split-depth",
+        "2",
+        "--emit-jobs",
+        s(&jobs),
+        "--unique",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let run = |output: &Path, extra: &[&str]| {
+        let mut args = vec!["perft", "--jobs", s(&jobs), "--output", s(output)];
+        args.extend(extra);
+        let out = xqdiff(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    };
+    let (a, b) = (dir.file("a.jsonl"), dir.file("b.jsonl"));
+    run(
+        &a,
+        &[
+            "--generator",
+            "bitboard",
+            "--hash",
+            "1M",
+            "--hash-seed",
+            "11",
+        ],
+    );
+    run(&b, &["--generator", "mailbox"]);
+    let seeded: JobResult =
+        serde_json::from_str(std::fs::read_to_string(&a).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(seeded.hash_seed, Some(11), "a result names its hash seed");
+    let merge = |k: &str, files: &[&Path]| {
+        let mut args = vec!["merge", "--jobs", s(&jobs), "--quorum", k];
+        args.extend(files.iter().map(|p| s(p)));
+        xqdiff(&args)
+    };
+    let agree = merge("2", &[&a, &b]);
+    assert_eq!(agree.status.code(), Some(0), "{}", text(&agree));
+    assert!(text(&agree).contains("agrees: 3290240"), "{}", text(&agree));
+    let twice = merge("2", &[&a, &a]);
+    assert_eq!(
+        twice.status.code(),
+        Some(2),
+        "a file given twice is one computation"
+    );
+    let short = merge("3", &[&a, &b]);
+    assert_eq!(short.status.code(), Some(2), "{}", text(&short));
+    assert!(
+        text(&short).contains("fewer than the 3"),
+        "{}",
+        text(&short)
+    );
+    let index = tamper(&b, 7, "mailbox", &jobs);
+    let differ = merge("2", &[&a, &b]);
+    let said = text(&differ);
+    assert_eq!(differ.status.code(), Some(1), "{said}");
+    assert!(said.contains("DISAGREE on 1 jobs"), "{said}");
+    assert!(said.contains(&format!("  job {index} [")), "{said}");
+    assert!(
+        said.contains("bitboard (seed 11)") && said.contains("mailbox (no table)"),
+        "{said}"
+    );
+}
+
+/// `perft --hash` prints its key seed and counts what the published suite says with
+/// every generator, under the seed given or one of its own; sizes it cannot use and a
+/// seed without a table are refused with exit 2.
+#[test]
+fn a_hashed_perft_names_its_seed_and_refuses_bad_sizes() {
+    for seed in [Some("9"), Some("10"), None] {
+        let mut args = vec!["perft", "--depth", "4", "--hash", "1M"];
+        args.extend(seed.iter().flat_map(|s| ["--hash-seed", *s]));
+        let out = xqdiff(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("all 3 generators agree: 3290240"), "{said}");
+        let named = said
+            .lines()
+            .find_map(|l| l.split("key seed ").nth(1))
+            .expect("the seed is printed");
+        if let Some(s) = seed {
+            assert_eq!(named.trim(), s, "{said}");
+        }
+    }
+    for bad in [
+        &["perft", "--depth", "2", "--hash", "1T"][..],
+        &["perft", "--depth", "2", "--hash", "0"],
+        &["perft", "--depth", "2", "--hash-seed", "3"],
+    ] {
+        let out = xqdiff(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+    }
 }

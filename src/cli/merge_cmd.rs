@@ -3,7 +3,7 @@
 use super::out::outln;
 use super::split_cmd::rate;
 use super::{CliError, Outcome};
-use crate::job::split::merge::{merge, Merged};
+use crate::job::split::merge::{merge, Merged, AGREED};
 use std::path::PathBuf;
 
 /// Arguments of `xqdiff merge`.
@@ -15,15 +15,22 @@ pub struct MergeArgs {
     /// The shards' result files.
     #[arg(value_name = "RESULTS")]
     results: Vec<PathBuf>,
+    /// Accept several results per job (other generators, hash seeds, machines) and
+    /// require at least N computations of every job, all agreeing; a count of each
+    /// generator in a result line is one computation.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    quorum: u64,
     #[command(flatten)]
     pub(super) json: super::json::JsonArg,
 }
 
-/// Runs `xqdiff merge`: exit 0 when every job has one result and the generators agree on
-/// each, 1 when they disagree, 2 when results are missing, repeated, foreign, unreadable
-/// or do not match their checks, or a total passes 2^64 - 1.
+/// Runs `xqdiff merge`: exit 0 when every job has one result (with --quorum K, K
+/// computations) and they agree on each, 1 when they disagree, 2 when results are
+/// missing (or short of the quorum), repeated, foreign, unreadable or do not match their
+/// checks, or a total passes 2^64 - 1.
 pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
-    let merged = merge(&args.jobs, &args.results)?;
+    let merged = merge(&args.jobs, &args.results, args.quorum as usize)?;
     if args.json.json {
         args.json.emit(|| merged.to_json())?;
     } else {
@@ -39,6 +46,24 @@ pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
 fn print_text(m: &Merged) {
     let h = &m.header;
     outln!("split {}: perft {} of {}", h.split, h.depth, h.root);
+    if m.quorum > 1 {
+        outln!(
+            "{} jobs ({} paths) cut at ply {}, each counted at least {} times in {} result files by: {}",
+            h.jobs,
+            h.paths.unwrap_or(h.jobs),
+            h.split_depth,
+            m.quorum,
+            m.files,
+            m.generators.join(", ")
+        );
+        if m.agree() {
+            let total = m.totals.get(AGREED).copied().unwrap_or(0);
+            outln!("every computation of every job agrees: {total}");
+            return;
+        }
+        print_disagreements(m);
+        return;
+    }
     outln!(
         "{} jobs cut at ply {} (moves above it agree in {}), each counted once in {} result files",
         h.jobs,
@@ -65,7 +90,16 @@ fn print_text(m: &Merged) {
         }
         return;
     }
-    outln!("generators DISAGREE on {} jobs:", m.disagreements.len());
+    print_disagreements(m);
+}
+
+fn print_disagreements(m: &Merged) {
+    let who = if m.quorum > 1 {
+        "computations"
+    } else {
+        "generators"
+    };
+    outln!("{who} DISAGREE on {} jobs:", m.disagreements.len());
     for d in &m.disagreements {
         let path: Vec<String> = d.path.iter().map(|mv| mv.to_string()).collect();
         let counts: Vec<String> = d.counts.iter().map(|(g, n)| format!("{g} {n}")).collect();

@@ -8,6 +8,7 @@ mod bench_cmd;
 mod check_cmd;
 mod engine_cmd;
 mod fuzz_cmd;
+mod hash_args;
 mod json;
 mod merge_cmd;
 mod minimize_cmd;
@@ -202,6 +203,9 @@ pub(crate) enum CliError {
     /// A split perft's jobs or results files, or the flags naming them.
     #[error(transparent)]
     Split(#[from] crate::job::split::SplitError),
+    /// A `--hash` size, or a table that could not be allocated.
+    #[error("--hash: {0}")]
+    Hash(#[from] crate::generators::perft_hash::HashError),
     /// A phase of a check could not run to the end (its report is written all the same).
     #[error("check incomplete: {0}")]
     Incomplete(String),
@@ -607,8 +611,9 @@ mod tests {
 
     /// The one value name of each concept. A value name that is none of these is a
     /// list of the literal values (`auto|0|1`) or a shape (`NAME=VALUE`, `I/N`).
-    const VALUE_NAMES: [&str; 11] = [
-        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS", "MOVES",
+    const VALUE_NAMES: [&str; 12] = [
+        "DIR", "FILE", "FEN", "DEPTH", "N", "SECONDS", "SEED", "NAME", "CHANCE", "RESULTS",
+        "MOVES", "SIZE",
     ];
 
     /// Every flag of every command that takes a value names it (clap's default is the

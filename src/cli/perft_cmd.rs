@@ -2,6 +2,7 @@
 //! When the generators' counts differ, it follows the difference down to the position
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
+use super::hash_args::{HashArgs, HashTable};
 use super::json::{report_of, JsonArg};
 use super::out::{errln, outln};
 use super::split_cmd::{self, SplitArgs};
@@ -61,6 +62,8 @@ pub struct PerftArgs {
     #[command(flatten)]
     split: SplitArgs,
     #[command(flatten)]
+    hash: HashArgs,
+    #[command(flatten)]
     pub(super) json: super::json::JsonArg,
 }
 
@@ -82,7 +85,14 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     if args.split.requested() {
         let fen = args.fen.as_deref();
-        return split_cmd::run(&args.split, fen, args.depth, &generators, args.threads);
+        return split_cmd::run(
+            &args.split,
+            fen,
+            args.depth,
+            &generators,
+            args.threads,
+            &args.hash,
+        );
     }
     let (save, read_only) = args.save_dir()?;
     let pool = pool(args.threads)?;
@@ -109,8 +119,17 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         save: save.as_deref(),
         read_only,
     };
-    let (outcome, report) =
-        pool.install(|| run_one(&pos, depth, &generators, args.divide, investigation));
+    let hash = args.hash.tables(1)?;
+    let (outcome, report) = pool.install(|| {
+        run_one(
+            &pos,
+            depth,
+            &generators,
+            args.divide,
+            hash.as_ref(),
+            investigation,
+        )
+    });
     args.json.emit_report(&report)?;
     Ok(outcome)
 }
@@ -209,11 +228,22 @@ struct Run {
 }
 
 /// One generator's divide, `None` if a signal (or a closed stdout) stopped it.
-fn timed_divide(g: &dyn Generator, pos: &Position, depth: u32) -> Option<Run> {
+fn timed_divide(
+    g: &dyn Generator,
+    pos: &Position,
+    depth: u32,
+    hash: Option<&HashTable>,
+) -> Option<Run> {
     let bar = Progress::new(g.name(), Unit::Subtrees);
     let report = |f: Finished| bar.update(f.done, f.of);
+    // Emptied before the clock starts: clearing a large table is not counting.
+    let hashing = hash.map(HashTable::fresh);
     let started = Instant::now();
-    let divide = g.divide_until(pos, depth, true, Some(&report), signals::install());
+    let stop = signals::install();
+    let divide = match hashing {
+        Some(h) => g.divide_hashed(pos, depth, true, Some(&report), h, stop),
+        None => g.divide_until(pos, depth, true, Some(&report), stop),
+    };
     let elapsed = started.elapsed();
     bar.finish();
     let divide = divide?;
@@ -243,6 +273,7 @@ fn run_one(
     depth: u32,
     generators: &[&dyn Generator],
     divide: bool,
+    hash: Option<&HashTable>,
     investigation: Investigation<'_>,
 ) -> (Outcome, Report) {
     let started = Instant::now();
@@ -251,9 +282,12 @@ fn run_one(
         "depth     {depth}  ({} threads)",
         rayon::current_num_threads()
     );
+    if let Some(h) = hash {
+        outln!("hash      {}", h.describe());
+    }
     let Some(runs) = generators
         .iter()
-        .map(|g| timed_divide(*g, pos, depth))
+        .map(|g| timed_divide(*g, pos, depth, hash))
         .collect::<Option<Vec<Run>>>()
     else {
         // Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.

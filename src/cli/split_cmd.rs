@@ -1,10 +1,12 @@
 //! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
+use super::hash_args::{HashArgs, HashTable};
 use super::out::{errln, outln};
 use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
+use crate::generators::perft_hash::Hashing;
 use crate::job::check::Unit;
 use crate::job::split::files::{read_jobs, resume, write_result};
 use crate::job::split::frontier::{emit, Emitted};
@@ -28,6 +30,10 @@ pub struct SplitArgs {
         conflicts_with_all = ["suite", "divide", "jobs"]
     )]
     emit_jobs: Option<PathBuf>,
+    /// With --emit-jobs: one job per position at the cut rather than per path, weighted by
+    /// the paths that reach it (merge multiplies back), so transpositions are counted once.
+    #[arg(long, requires = "emit_jobs")]
+    unique: bool,
     /// Plies from the root to where --emit-jobs cuts the tree into jobs.
     #[arg(long, value_name = "DEPTH", requires = "emit_jobs", value_parser = crate::depth::parse)]
     split_depth: Option<u32>,
@@ -66,6 +72,7 @@ pub(super) fn run(
     depth: Option<u32>,
     generators: &[&dyn Generator],
     threads: usize,
+    hash: &HashArgs,
 ) -> Result<Outcome, CliError> {
     match (&args.emit_jobs, &args.jobs) {
         (Some(out), _) => {
@@ -79,7 +86,7 @@ pub(super) fn run(
                 Some(fen) => Position::from_fen(fen)?,
                 None => Position::startpos(),
             };
-            emit_jobs(out, &root, depth, split_depth, generators)
+            emit_jobs(out, &root, depth, split_depth, args.unique, generators)
         }
         (None, Some(jobs)) => {
             let shard = match &args.shard {
@@ -87,9 +94,10 @@ pub(super) fn run(
                 None => Shard::WHOLE,
             };
             let pool = pool(threads)?;
+            let hash = hash.tables(generators.len())?;
             // `-` is stdout, as it is for every file xqdiff writes.
             let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
-            pool.install(|| run_shard(jobs, shard, output, generators))
+            pool.install(|| run_shard(jobs, shard, output, generators, hash.as_ref()))
         }
         (None, None) => Err(CliError::Usage(
             "neither --emit-jobs nor --jobs was given".into(),
@@ -102,6 +110,7 @@ fn emit_jobs(
     root: &Position,
     depth: u32,
     split_depth: u32,
+    unique: bool,
     generators: &[&dyn Generator],
 ) -> Result<Outcome, CliError> {
     let started = Instant::now();
@@ -110,6 +119,7 @@ fn emit_jobs(
         root,
         depth,
         split_depth,
+        unique,
         generators,
         signals::install(),
     )? {
@@ -123,13 +133,15 @@ fn emit_jobs(
                 }
             };
             say(format!(
-                "split {}: perft {} of {} cut at ply {} into {} jobs of depth {}",
+                "split {}: perft {} of {} cut at ply {} into {} jobs of depth {} ({} paths{})",
                 h.split,
                 h.depth,
                 h.root,
                 h.split_depth,
                 h.jobs,
-                h.depth - h.split_depth
+                h.depth - h.split_depth,
+                h.paths.unwrap_or(h.jobs),
+                if unique { ", one job per position" } else { "" }
             ));
             say(format!(
                 "wrote {} in {:.2} s; the moves above the cut agree in {}",
@@ -182,6 +194,7 @@ fn run_shard(
     shard: Shard,
     output: Option<&Path>,
     generators: &[&dyn Generator],
+    hash: Option<&HashTable>,
 ) -> Result<Outcome, CliError> {
     let file = read_jobs(jobs_path, |i| shard.owns(i))?;
     let (header, jobs) = (&file.header, &file.jobs);
@@ -244,16 +257,35 @@ fn run_shard(
         already.len(),
         sink.name.display()
     ));
+    if let Some(h) = hash {
+        sink.say(&format!("hash {}", h.describe()));
+    }
+    let hashing: Option<Vec<Hashing<'_>>> =
+        hash.map(|h| (0..generators.len()).map(|i| h.hashing(i)).collect());
     let bar = Progress::new(&format!("shard {shard}"), Unit::Jobs);
     bar.update(0, todo.len() as u64);
     let started = Instant::now();
     let mut summary = Summary::default();
+    let weight = |index: u64| {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| file.weights.get(i))
+            .copied()
+            .unwrap_or(1)
+    };
     for (at, r) in done.iter().filter(|(_, r)| already.contains(&r.index)) {
-        summary.add(at, r, false)?;
+        summary.add(at, r, weight(r.index), false)?;
     }
     let stop = signals::install();
     for job in todo {
-        let Some(result) = count_job(header.split, shard, job, generators, stop) else {
+        let Some(result) = count_job(
+            header.split,
+            shard,
+            job,
+            generators,
+            hashing.as_deref(),
+            stop,
+        ) else {
             break;
         };
         write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
@@ -265,7 +297,7 @@ fn run_shard(
             path: sink.name.clone(),
             line: sink.lines,
         };
-        summary.add(&at, &result, true)?;
+        summary.add(&at, &result, weight(result.index), true)?;
         bar.inc(1);
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.0 {
@@ -316,10 +348,16 @@ struct Summary {
 }
 
 impl Summary {
-    /// Adds a result found `at`, `fresh` when this run counted it rather than found it in
-    /// the output.
-    fn add(&mut self, at: &Location, r: &JobResult, fresh: bool) -> Result<(), SplitError> {
-        add_counts(&mut self.totals, &r.counts, at)?;
+    /// Adds a result found `at` for a job of `weight`, `fresh` when this run counted it
+    /// rather than found it in the output.
+    fn add(
+        &mut self,
+        at: &Location,
+        r: &JobResult,
+        weight: u64,
+        fresh: bool,
+    ) -> Result<(), SplitError> {
+        add_counts(&mut self.totals, &r.counts, weight, at)?;
         if fresh {
             // Only a rate is shown from it; a saturated rate is still the right message.
             let nodes = r.counts.values().fold(0u64, |a, &n| a.saturating_add(n));

@@ -7,6 +7,7 @@
 //! bulk count ([`MoveGen::count_legal`]) is asked separately from the list.
 
 use crate::generators::perft::{self, ProgressFn};
+use crate::generators::perft_hash::Hashing;
 use crate::generators::timing::span;
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
@@ -153,6 +154,29 @@ pub trait Generator: Sync {
         progress: Option<ProgressFn<'_>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<Vec<(Move, u64)>>;
+    /// [`Generator::divide_until`] through a transposition table
+    /// ([`perft::divide_until`] with a [`Hashing`]).
+    fn divide_hashed(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Hashing<'_>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>>;
+    /// Perft on the current rayon pool through a transposition table.
+    fn perft_hashed(&self, pos: &Position, depth: u32, hashing: Hashing<'_>) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        self.divide_hashed(pos, depth, true, None, hashing, &never)
+            .unwrap_or_default()
+            .iter()
+            .map(|&(_, n)| n)
+            .sum()
+    }
     /// Everything the generator says about `pos`.
     fn probe(&self, pos: &Position) -> Probe;
     /// The freshly loaded board's answers about `pos`, without playing any move.
@@ -226,6 +250,20 @@ impl Generator for Stoppable<'_> {
         let answer = self
             .inner
             .divide_until(pos, depth, parallel, progress, stop)?;
+        (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
+    }
+    fn divide_hashed(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Hashing<'_>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        let answer = self
+            .inner
+            .divide_hashed(pos, depth, parallel, progress, hashing, stop)?;
         (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
     }
     fn probe(&self, pos: &Position) -> Probe {
@@ -349,7 +387,7 @@ impl<G: MoveGen> Generator for G {
         progress: Option<ProgressFn<'_>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<Vec<(Move, u64)>> {
-        perft::divide_until(self, &self.load(pos), depth, parallel, progress, stop)
+        perft::divide_until(self, &self.load(pos), depth, parallel, progress, None, stop)
     }
 
     fn divide(
@@ -365,6 +403,26 @@ impl<G: MoveGen> Generator for G {
             (false, Some(progress)) => perft::divide_reporting(self, &board, depth, progress),
             (false, None) => perft::divide(self, &mut board, depth),
         }
+    }
+
+    fn divide_hashed(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Hashing<'_>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        perft::divide_until(
+            self,
+            &self.load(pos),
+            depth,
+            parallel,
+            progress,
+            Some(hashing),
+            stop,
+        )
     }
 
     fn probe(&self, pos: &Position) -> Probe {

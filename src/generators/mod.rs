@@ -16,6 +16,7 @@ pub mod face;
 pub mod mailbox;
 pub mod naive;
 pub mod perft;
+pub mod perft_hash;
 #[cfg(any(test, feature = "planted"))]
 pub mod planted;
 pub mod timing;

@@ -2,7 +2,12 @@
 //!
 //! The last ply is counted, not played ([`MoveGen::count_legal`]), as Pikafish and
 //! Fairy-Stockfish do, so node rates compare with theirs.
+//!
+//! With a [`Hashing`] the count of every subtree two plies deep or more is kept in a
+//! table by position key and depth left, and a position met again along another path
+//! (a transposition) is looked up instead of counted again.
 
+use crate::generators::perft_hash::Hashing;
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
 use rayon::prelude::*;
@@ -60,6 +65,53 @@ fn perft_polling<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32, stop: &Ato
             nodes
         }
     }
+}
+
+/// [`perft`] through the table of `h`; `key` is the key of `board`.
+pub fn perft_hashed<G: MoveGen>(
+    g: &G,
+    board: &mut G::Board,
+    key: u128,
+    depth: u32,
+    h: Hashing<'_>,
+) -> u64 {
+    hashed_polling(g, board, key, depth, h, &AtomicBool::new(false))
+}
+
+/// [`perft_hashed`] that returns early (with a count that means nothing, and nothing
+/// stored in the table) once `stop` is up.
+fn hashed_polling<G: MoveGen>(
+    g: &G,
+    board: &mut G::Board,
+    key: u128,
+    depth: u32,
+    h: Hashing<'_>,
+    stop: &AtomicBool,
+) -> u64 {
+    // A count of one ply is a single count_legal: cheaper than a table miss.
+    if depth < 2 {
+        return perft(g, board, depth);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
+    if let Some(n) = h.table.probe(key, depth) {
+        return n;
+    }
+    let mut list = MoveList::new();
+    g.legal(board, &mut list);
+    let mut nodes = 0;
+    for &mv in list.iter() {
+        let next = h.keys.after(g, board, key, mv);
+        let undo = g.make(board, mv);
+        let next = next.unwrap_or_else(|| h.keys.of_board(g, board));
+        nodes += hashed_polling(g, board, next, depth - 1, h, stop);
+        g.unmake(board, mv, undo);
+    }
+    if !stop.load(Ordering::Relaxed) {
+        h.table.store(key, depth, nodes);
+    }
+    nodes
 }
 
 /// Per-root-move counts of [`perft`], in generation order. Empty for depth 0.
@@ -161,20 +213,53 @@ pub fn divide_parallel<G: MoveGen>(
     depth: u32,
     progress: Option<ProgressFn<'_>>,
 ) -> Vec<(Move, u64)> {
-    divide_tasks(g, board, depth, progress, true, &AtomicBool::new(false)).unwrap_or_default()
+    divide_tasks(
+        g,
+        board,
+        depth,
+        progress,
+        true,
+        None,
+        &AtomicBool::new(false),
+    )
+    .unwrap_or_default()
 }
 
 /// [`divide`] on the current rayon pool when `parallel`, `progress` hearing after each
-/// finished subtree, given up once `stop` is raised (`None` then).
+/// finished subtree, through the table of `hashing` when there is one (every thread
+/// shares it), given up once `stop` is raised (`None` then).
 pub fn divide_until<G: MoveGen>(
     g: &G,
     board: &G::Board,
     depth: u32,
     parallel: bool,
     progress: Option<ProgressFn<'_>>,
+    hashing: Option<Hashing<'_>>,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move, u64)>> {
-    divide_tasks(g, board, depth, progress, parallel, stop)
+    divide_tasks(g, board, depth, progress, parallel, hashing, stop)
+}
+
+/// [`divide_parallel`] (or, unless `parallel`, [`divide_reporting`]) through the table
+/// of `h`, which every thread shares.
+pub fn divide_hashed<G: MoveGen>(
+    g: &G,
+    board: &G::Board,
+    depth: u32,
+    parallel: bool,
+    progress: Option<ProgressFn<'_>>,
+    h: Hashing<'_>,
+) -> Vec<(Move, u64)> {
+    divide_tasks(
+        g,
+        board,
+        depth,
+        progress,
+        parallel,
+        Some(h),
+        &AtomicBool::new(false),
+    )
+    .unwrap_or_default()
 }
 
 /// [`divide`] on the calling thread, `progress` hearing after each finished subtree
@@ -193,6 +278,7 @@ pub fn divide_reporting<G: MoveGen>(
         depth,
         Some(progress),
         false,
+        None,
         &AtomicBool::new(false),
     )
     .unwrap_or_default()
@@ -204,6 +290,7 @@ fn divide_tasks<G: MoveGen>(
     depth: u32,
     progress: Option<ProgressFn<'_>>,
     parallel: bool,
+    hashing: Option<Hashing<'_>>,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
@@ -213,7 +300,13 @@ fn divide_tasks<G: MoveGen>(
     let of = tasks.len() as u64;
     let done = std::sync::atomic::AtomicU64::new(0);
     let run = |mut t: Task<G::Board>| {
-        let nodes = perft_polling(g, &mut t.board, t.depth, stop);
+        let nodes = match hashing {
+            Some(h) => {
+                let key = h.keys.of_board(g, &t.board);
+                hashed_polling(g, &mut t.board, key, t.depth, h, stop)
+            }
+            None => perft_polling(g, &mut t.board, t.depth, stop),
+        };
         if let Some(report) = progress {
             let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             report(Finished { done, of, nodes });
@@ -255,8 +348,62 @@ pub fn perft_parallel<G: MoveGen>(
 mod tests {
     use super::*;
     use crate::generators::mailbox::MailboxGen;
+    use crate::generators::perft_hash::{HashSize, Keys, Table};
+    use crate::generators::EachGenerator;
     use crate::position::Position;
     use std::sync::Mutex;
+
+    /// Every generator, every position of the published suite at each depth up to a node
+    /// budget: the hashed count, serial and parallel, under two seeds, with a roomy table
+    /// and with one so small that entries are pushed out all the time, equals the
+    /// published count and the count without a table.
+    #[test]
+    fn hashed_perft_counts_what_plain_perft_counts_on_every_generator() {
+        const BUDGET: u64 = 300_000;
+        struct Each(Vec<(Position, u32, u64)>);
+        impl EachGenerator for Each {
+            fn visit<G: MoveGen + 'static>(&mut self, g: &G) {
+                // (table bytes, seed)
+                let tables: [(u64, u64); 3] = [(8 << 20, 1), (8 << 20, 2), (4 << 10, 3)];
+                for &(bytes, seed) in &tables {
+                    let keys = Keys::new(seed);
+                    let table = Table::new(HashSize(bytes)).unwrap();
+                    let h = Hashing {
+                        keys: &keys,
+                        table: &table,
+                    };
+                    for (pos, depth, want) in &self.0 {
+                        let (depth, want) = (*depth, *want);
+                        let mut b = g.load(pos);
+                        let plain = perft(g, &mut b, depth);
+                        let key = keys.of_board(g, &b);
+                        let serial = perft_hashed(g, &mut b, key, depth, h);
+                        let parallel: u64 = divide_hashed(g, &b, depth, true, None, h)
+                            .iter()
+                            .map(|&(_, n)| n)
+                            .sum();
+                        let what = format!("{} {} D{depth} seed {seed}", g.name(), pos.fen());
+                        assert_eq!(plain, want, "{what}");
+                        assert_eq!(serial, want, "{what} serial, {bytes} bytes");
+                        assert_eq!(parallel, want, "{what} parallel, {bytes} bytes");
+                    }
+                }
+            }
+        }
+        let suite =
+            crate::epd::parse_suite(include_str!("../../tests/data/xiangqi-perft.epd")).unwrap();
+        let rows: Vec<(Position, u32, u64)> = suite
+            .iter()
+            .flat_map(|e| {
+                e.counts
+                    .iter()
+                    .filter(|&&(d, n)| d >= 2 && n <= BUDGET)
+                    .map(|&(d, n)| (e.position.clone(), d, n))
+            })
+            .collect();
+        assert!(rows.len() >= 20, "only {} rows", rows.len());
+        crate::generators::for_each(&mut Each(rows));
+    }
 
     /// Each row: a FEN, a depth, and whether the tree is deep enough to be split below
     /// its root moves. A reporting divide gives divide's counts; it hears of every

@@ -222,6 +222,16 @@ pub enum SplitError {
         /// What it should have.
         expected: String,
     },
+    /// A jobs file whose weights do not add up to the paths its header announces.
+    #[error("{path}: the jobs' weights add up to {found} paths, but the header announces {header}: the file was edited or damaged")]
+    PathCount {
+        /// The file.
+        path: PathBuf,
+        /// The header's count.
+        header: u64,
+        /// The sum of the weights (saturated).
+        found: u64,
+    },
     /// A jobs file with more or fewer jobs than its header announces.
     #[error("{path}: header announces {header} jobs, the file has {found} (cut short?)")]
     JobCount {
@@ -283,6 +293,13 @@ pub enum Problem {
         jobs: u64,
         /// The shard count the results were run with, when they all say the same.
         shards: Option<u64>,
+    },
+    /// Jobs with fewer computations than a quorum merge asks for.
+    Short {
+        /// Their indices, ascending.
+        indices: Vec<u64>,
+        /// The computations asked for per job.
+        quorum: usize,
     },
     /// Jobs with more than one result, all found in the same files.
     Duplicated {
@@ -384,6 +401,12 @@ impl fmt::Display for Problem {
                 }
                 Ok(())
             }
+            Problem::Short { indices, quorum } => write!(
+                f,
+                "{} jobs have fewer than the {quorum} computations asked for: {}",
+                indices.len(),
+                sample(indices)
+            ),
             Problem::Duplicated {
                 files,
                 indices,

@@ -3,7 +3,7 @@
 
 use super::{
     Check, Header, Job, JobLine, JobResult, Location, Problem, Problems, SplitError, SplitHasher,
-    SplitId, JOBS_FORMAT, MAX_JOBS,
+    SplitId, JOBS_FORMAT, JOBS_FORMATS_READ, JOBS_FORMAT_2, MAX_JOBS,
 };
 use crate::position::Position;
 use std::collections::{BTreeMap, HashMap};
@@ -124,6 +124,8 @@ pub struct JobsFile {
     pub jobs: Vec<Job>,
     /// Every job's check, by index: what a result for it must be sealed with.
     pub checks: Vec<Check>,
+    /// Every job's weight, by index: what its count is multiplied by.
+    pub weights: Vec<u64>,
 }
 
 impl JobsFile {
@@ -158,14 +160,19 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
     let header: Header = parse_header(&first)?;
     check_header(&header, &first.at)?;
     let remaining = header.depth - header.split_depth;
+    let weighted = header.format != JOBS_FORMAT_2;
     let mut hasher = SplitHasher::new(
+        &header.format,
         &header.root,
         header.depth,
         header.split_depth,
         &header.checked_by,
+        header.paths,
     );
     let mut kept = Vec::new();
     let mut checks = Vec::new();
+    let mut weights = Vec::new();
+    let mut paths = 0u64;
     let mut next = 0u64;
     while let Some(line) = lines.next_line()? {
         if line.is_blank() {
@@ -210,16 +217,34 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
                 expected: format!("depth {remaining}"),
             });
         }
+        let weight = match (weighted, job.weight) {
+            (true, Some(w)) if w >= 1 => w,
+            (false, None) => 1,
+            (_, found) => {
+                return Err(SplitError::JobShape {
+                    at: here,
+                    found: found.map_or("no weight".into(), |w| format!("weight {w}")),
+                    expected: if weighted {
+                        "a weight of at least 1".into()
+                    } else {
+                        format!("no weight in {JOBS_FORMAT_2}")
+                    },
+                })
+            }
+        };
+        paths = paths.saturating_add(weight);
         let position =
             Position::from_fen(&job.fen).map_err(|source| SplitError::Fen { at: here, source })?;
         hasher.add(job.digest());
         checks.push(job.check);
+        weights.push(weight);
         if keep(job.index) {
             kept.push(Job {
                 index: job.index,
                 path: job.path,
                 position,
                 depth: job.depth,
+                weight,
                 check: job.check,
             });
         }
@@ -230,6 +255,18 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
             path: path.to_owned(),
             header: header.jobs,
             found: next,
+        });
+    }
+    let announced = if weighted {
+        header.paths
+    } else {
+        Some(header.jobs)
+    };
+    if announced != Some(paths) {
+        return Err(SplitError::PathCount {
+            path: path.to_owned(),
+            header: announced.unwrap_or(0),
+            found: paths,
         });
     }
     let computed = hasher.finish(header.jobs);
@@ -244,6 +281,7 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
         header,
         jobs: kept,
         checks,
+        weights,
     })
 }
 
@@ -257,7 +295,7 @@ fn parse_header(line: &Line) -> Result<Header, SplitError> {
     };
     let value: serde_json::Value = serde_json::from_slice(&line.text).map_err(json_err)?;
     if let Some(format) = value.get("format").and_then(|f| f.as_str()) {
-        if format != JOBS_FORMAT {
+        if !JOBS_FORMATS_READ.contains(&format) {
             return Err(SplitError::Format {
                 at: line.at.clone(),
                 found: format.chars().take(40).collect(),
@@ -487,4 +525,71 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         dropped,
         duplicates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::frontier::{emit, Emitted};
+    use super::*;
+    use crate::generators::registry;
+    use std::sync::atomic::AtomicBool;
+
+    /// A format 2 file (jobs without weights, a header without paths) is still read,
+    /// each job as one path; a weight put into it, or a format 3 job without one, is
+    /// refused.
+    #[test]
+    fn format_2_files_are_still_read_as_one_path_a_job() {
+        let dir = tempfile::tempdir().unwrap();
+        let v3 = dir.path().join("v3.jsonl");
+        let stop = AtomicBool::new(false);
+        let start = Position::startpos();
+        let emitted = emit(&v3, &start, 3, 2, false, &registry(), &stop).unwrap();
+        assert!(matches!(emitted, Emitted::Written(_)));
+        let read = read_jobs(&v3, |_| true).unwrap();
+        // The same split written as format 2 wrote it.
+        let mut header = read.header.clone();
+        header.format = JOBS_FORMAT_2.to_owned();
+        header.paths = None;
+        let mut lines: Vec<JobLine> = std::fs::read_to_string(&v3)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let write_v2 = |lines: &mut Vec<JobLine>, header: &mut Header, path: &Path| {
+            let mut hasher = SplitHasher::new(
+                JOBS_FORMAT_2,
+                &header.root,
+                header.depth,
+                header.split_depth,
+                &header.checked_by,
+                None,
+            );
+            for l in lines.iter() {
+                hasher.add(l.digest());
+            }
+            header.split = hasher.finish(header.jobs);
+            let mut text = json_line(&*header).unwrap();
+            for l in lines.iter_mut() {
+                l.check = l.check_in(header.split);
+                text.push_str(&json_line(&*l).unwrap());
+            }
+            std::fs::write(path, text).unwrap();
+        };
+        for l in &mut lines {
+            l.weight = None;
+        }
+        let v2 = dir.path().join("v2.jsonl");
+        write_v2(&mut lines, &mut header, &v2);
+        let old = read_jobs(&v2, |_| true).unwrap();
+        assert_eq!(old.jobs.len(), read.jobs.len());
+        assert!(old.weights.iter().all(|&w| w == 1));
+        assert_eq!(old.jobs[5].position, read.jobs[5].position);
+        lines[3].weight = Some(2);
+        write_v2(&mut lines, &mut header, &v2);
+        assert!(matches!(
+            read_jobs(&v2, |_| true),
+            Err(SplitError::JobShape { .. })
+        ));
+    }
 }

@@ -10,6 +10,7 @@ use crate::files::folder_of;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
+use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
@@ -51,7 +52,8 @@ pub enum Emitted {
     Stopped,
 }
 
-/// Writes the jobs of perft `depth` from `root` cut `split_depth` plies down to `out`,
+/// Writes the jobs of perft `depth` from `root` cut `split_depth` plies down to `out`
+/// (one per position reached, weighted by its paths, when `unique`; else one per path),
 /// checking on the way that all `gens` agree above the cut, and stopping (with nothing
 /// written) once `stop` is raised. The file appears whole or not at all: the job lines
 /// go to an unnamed temporary, which vanishes however the process ends, and the whole
@@ -62,6 +64,7 @@ pub fn emit(
     root: &Position,
     depth: u32,
     split_depth: u32,
+    unique: bool,
     gens: &[&dyn Generator],
     stop: &AtomicBool,
 ) -> Result<Emitted, SplitError> {
@@ -80,15 +83,23 @@ pub fn emit(
     let checked_by: Vec<String> = gens.iter().map(|g| g.name().to_owned()).collect();
     let mut walk = Walk {
         gens,
-        hasher: SplitHasher::new(&root.fen(), depth, split_depth, &checked_by),
         remaining: depth - split_depth,
         out: BufWriter::new(tempfile::tempfile_in(folder_of(out)).map_err(write_err)?),
-        jobs: 0,
+        written: 0,
         bytes: 0,
+        digests: Vec::new(),
+        pending: Vec::new(),
+        seen: unique.then(HashMap::new),
+        paths: 0,
         stop,
     };
-    let jobs = match walk.visit(root, &mut Vec::new(), split_depth) {
-        Ok(None) => walk.jobs,
+    let found = walk.visit(root, &mut Vec::new(), split_depth);
+    let found = match found {
+        Ok(found) => walk.write_jobs().map(|()| found),
+        Err(e) => Err(e),
+    };
+    let jobs = match found {
+        Ok(None) => walk.written,
         Ok(Some(d)) => return Ok(Emitted::Disagree(d)),
         Err(WalkError::Io(e)) => return Err(write_err(e)),
         Err(WalkError::Stopped) => return Ok(Emitted::Stopped),
@@ -98,7 +109,18 @@ pub fn emit(
             })
         }
     };
-    let hasher = walk.hasher;
+    let paths = walk.paths;
+    let mut hasher = SplitHasher::new(
+        JOBS_FORMAT,
+        &root.fen(),
+        depth,
+        split_depth,
+        &checked_by,
+        Some(paths),
+    );
+    for &d in &walk.digests {
+        hasher.add(d);
+    }
     let mut body = walk
         .out
         .into_inner()
@@ -112,6 +134,7 @@ pub fn emit(
         split_depth,
         jobs,
         checked_by,
+        paths: Some(paths),
     };
     let mut whole = crate::files::Output::create(out).map_err(write_err)?;
     let mut w = BufWriter::new(&mut whole);
@@ -180,14 +203,23 @@ const CLEARLY: f64 = 4.0;
 
 struct Walk<'a> {
     gens: &'a [&'a dyn Generator],
-    /// The split id so far, over the jobs written.
-    hasher: SplitHasher,
     remaining: u32,
     out: BufWriter<File>,
-    jobs: u64,
+    /// Job lines written.
+    written: u64,
     /// Bytes of job lines written, held under [`MAX_FILE_BYTES`] so a shard can read
     /// whatever emit writes (long paths make long lines, which the job count misses).
     bytes: u64,
+    /// Each written job's digest, in order: the split id is made from them once the
+    /// number of paths, which the header carries, is known.
+    digests: Vec<u64>,
+    /// With `--unique`, the jobs found so far, written once the walk is over and their
+    /// weights are final.
+    pending: Vec<JobLine>,
+    /// With `--unique`, each position's job in `pending`, by board and side to move.
+    seen: Option<HashMap<String, usize>>,
+    /// Paths to the frontier walked.
+    paths: u64,
     stop: &'a AtomicBool,
 }
 
@@ -203,7 +235,35 @@ impl From<io::Error> for WalkError {
     }
 }
 
+/// The first two fields of a FEN: the board and the side to move.
+fn board_and_turn(fen: &str) -> String {
+    fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
 impl Walk<'_> {
+    fn write_line(&mut self, line: JobLine) -> Result<(), WalkError> {
+        self.digests.push(line.digest());
+        let text = json_line(&line)?;
+        self.bytes += text.len() as u64;
+        if self.bytes > MAX_FILE_BYTES {
+            return Err(WalkError::TooLarge);
+        }
+        self.out.write_all(text.as_bytes())?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Writes the jobs a `--unique` walk held back.
+    fn write_jobs(&mut self) -> Result<(), WalkError> {
+        for line in std::mem::take(&mut self.pending) {
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(WalkError::Stopped);
+            }
+            self.write_line(line)?;
+        }
+        Ok(())
+    }
+
     fn visit(
         &mut self,
         pos: &Position,
@@ -214,22 +274,40 @@ impl Walk<'_> {
             return Err(WalkError::Stopped);
         }
         if plies == 0 {
+            self.paths += 1;
             let line = JobLine {
-                index: self.jobs,
+                index: 0,
                 path: path.clone(),
                 fen: pos.fen(),
                 depth: self.remaining,
+                weight: Some(1),
                 // Set when the file is put together, once the split id is known.
                 check: Check(0),
             };
-            self.hasher.add(line.digest());
-            let text = json_line(&line)?;
-            self.bytes += text.len() as u64;
-            if self.bytes > MAX_FILE_BYTES {
-                return Err(WalkError::TooLarge);
+            match &mut self.seen {
+                Some(seen) => {
+                    // The move counters do not change a perft: transpositions that
+                    // differ only there are one job.
+                    let board = board_and_turn(&line.fen);
+                    match seen.get(&board) {
+                        Some(&i) => {
+                            let job = &mut self.pending[i];
+                            job.weight = job.weight.map(|w| w + 1);
+                        }
+                        None => {
+                            seen.insert(board, self.pending.len());
+                            self.pending.push(JobLine {
+                                index: self.pending.len() as u64,
+                                ..line
+                            });
+                        }
+                    }
+                }
+                None => self.write_line(JobLine {
+                    index: self.written,
+                    ..line
+                })?,
             }
-            self.out.write_all(text.as_bytes())?;
-            self.jobs += 1;
             return Ok(None);
         }
         let children = match agreed_children(pos, self.gens) {
@@ -286,42 +364,51 @@ mod tests {
         std::env::temp_dir().join(format!("xqdiff-frontier-{}-{name}", std::process::id()))
     }
 
-    /// Every cut of a small perft: as many jobs as perft(split depth) has leaves, and the
-    /// jobs' own perfts add up to the unsplit count.
+    /// Every cut of a small perft, by paths and by unique positions: the weights add up
+    /// to perft(split depth), a path split has a job per path and a unique one fewer
+    /// jobs wherever paths meet, and the jobs' own perfts times their weights add up to
+    /// the unsplit count.
     #[test]
     fn jobs_add_up_to_the_unsplit_perft() {
         let gens = registry();
         let start = Position::startpos();
         let endgame = Position::from_fen("4k4/4a4/9/9/9/9/9/9/4A4/2RK5 b").unwrap();
-        for (pos, depth, split) in [
-            (&start, 3, 0),
-            (&start, 3, 1),
-            (&start, 3, 2),
-            (&start, 3, 3),
-            (&endgame, 3, 2),
+        // (position, depth, split depth, unique, whether transpositions make fewer jobs)
+        for (pos, depth, split, unique, fewer) in [
+            (&start, 3, 0, false, false),
+            (&start, 3, 1, false, false),
+            (&start, 3, 2, false, false),
+            (&start, 3, 3, false, false),
+            (&endgame, 3, 2, false, false),
+            (&start, 3, 1, true, false),
+            (&start, 4, 3, true, true),
+            (&endgame, 4, 3, true, true),
         ] {
-            let out = temp(&format!("{depth}-{split}.jsonl"));
-            let header = match emit(&out, pos, depth, split, &gens, &GO).unwrap() {
+            let out = temp(&format!("{depth}-{split}-{unique}.jsonl"));
+            let header = match emit(&out, pos, depth, split, unique, &gens, &GO).unwrap() {
                 Emitted::Written(h) => h,
                 Emitted::Disagree(d) => panic!("{d}"),
                 Emitted::Stopped => panic!("stopped unasked"),
             };
             let JobsFile {
-                header: read, jobs, ..
+                header: read,
+                jobs,
+                weights,
+                ..
             } = read_jobs(&out, |_| true).unwrap();
             std::fs::remove_file(&out).unwrap();
+            let what = format!("{} depth {depth} split {split} unique {unique}", pos.fen());
             assert_eq!(read, header);
-            assert_eq!(header.jobs, gens[0].perft(pos, split));
+            let paths = gens[0].perft(pos, split);
+            assert_eq!(header.paths, Some(paths), "{what}");
+            assert_eq!(weights.iter().sum::<u64>(), paths, "{what}");
+            assert_eq!(header.jobs < paths, fewer, "{what}: {} jobs", header.jobs);
             assert_eq!(jobs.len() as u64, header.jobs);
             let total: u64 = jobs
                 .iter()
-                .map(|j| gens[0].perft(&j.position, j.depth))
+                .map(|j| j.weight * gens[0].perft(&j.position, j.depth))
                 .sum();
-            assert_eq!(
-                total,
-                gens[0].perft(pos, depth),
-                "depth {depth} split {split}"
-            );
+            assert_eq!(total, gens[0].perft(pos, depth), "{what}");
         }
     }
 
@@ -330,7 +417,7 @@ mod tests {
         let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
         let gens: Vec<&dyn Generator> = vec![registry()[0], &planted];
         let out = temp("planted.jsonl");
-        let emitted = emit(&out, &Position::startpos(), 4, 2, &gens, &GO).unwrap();
+        let emitted = emit(&out, &Position::startpos(), 4, 2, false, &gens, &GO).unwrap();
         assert!(
             !out.exists(),
             "a split the generators disagree on is not written"
@@ -351,11 +438,11 @@ mod tests {
         let start = Position::startpos();
         let out = temp("never.jsonl");
         assert!(matches!(
-            emit(&out, &start, 2, 3, &registry(), &GO),
+            emit(&out, &start, 2, 3, false, &registry(), &GO),
             Err(SplitError::TooDeep { .. })
         ));
         assert!(matches!(
-            emit(&out, &start, 2, 1, &[], &GO),
+            emit(&out, &start, 2, 1, false, &[], &GO),
             Err(SplitError::NoGenerators)
         ));
         assert!(matches!(
@@ -364,6 +451,7 @@ mod tests {
                 &start,
                 crate::depth::MAX_DEPTH + 1,
                 1,
+                false,
                 &registry(),
                 &GO
             ),
@@ -379,7 +467,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("jobs.jsonl");
         let stop = AtomicBool::new(true);
-        let emitted = emit(&out, &Position::startpos(), 3, 2, &registry(), &stop).unwrap();
+        let emitted = emit(&out, &Position::startpos(), 3, 2, false, &registry(), &stop).unwrap();
         assert_eq!(emitted, Emitted::Stopped);
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{left:?}");

@@ -3,8 +3,10 @@
 //! results added back up into one run ([`merge`]). Jobs and results travel as JSON
 //! lines ([`files`]), so any scheduler that can start a command can run them.
 //!
-//! Each job is one path of moves to the frontier. Transpositions stay separate jobs,
-//! because perft counts paths, not positions: the totals add up exactly.
+//! A job is one position at the frontier with a weight: the number of paths from the root
+//! that reach it. Without `--unique` every path is its own job of weight 1; with it, the
+//! transpositions of a position are one job, counted once, and the merge multiplies each
+//! job's count by its weight, so the totals still count paths exactly.
 
 mod error;
 pub mod files;
@@ -24,8 +26,17 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The `format` field of a jobs file header; bumped whenever a field's meaning changes.
-/// Version 2 added the checks: a file of another version is refused, not guessed at.
-pub const JOBS_FORMAT: &str = "xqdiff-jobs/2";
+/// Version 2 added the checks; version 3 gives every job a weight (how many paths reach
+/// its position) and the header the number of paths, so a job can stand for every
+/// transposition of its position. A file of a version not listed in
+/// [`JOBS_FORMATS_READ`] is refused, not guessed at.
+pub const JOBS_FORMAT: &str = "xqdiff-jobs/3";
+
+/// Version 2: every job one path, no weights. Still read, as weight 1 each.
+pub const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
+
+/// The versions a jobs file may have.
+pub const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
 
 /// The most jobs a split may have. It is about 2 GB of jobs file, and more than any
 /// scheduler wants: the start position cut at ply 4 (3.3 million jobs) fits, at ply 5
@@ -60,12 +71,23 @@ fn chain(a: u64, b: u64) -> u64 {
 pub(crate) struct SplitHasher(u64);
 
 impl SplitHasher {
-    /// Starts from the fields of a header other than the id and the job count.
-    pub(crate) fn new(root: &str, depth: u32, split_depth: u32, checked_by: &[String]) -> Self {
-        let key = format!(
-            "{JOBS_FORMAT}\n{root}\n{depth}\n{split_depth}\n{}",
+    /// Starts from the fields of a header other than the id and the job count: those of
+    /// format 2, and from format 3 on the number of paths too.
+    pub(crate) fn new(
+        format: &str,
+        root: &str,
+        depth: u32,
+        split_depth: u32,
+        checked_by: &[String],
+        paths: Option<u64>,
+    ) -> Self {
+        let mut key = format!(
+            "{format}\n{root}\n{depth}\n{split_depth}\n{}",
             checked_by.join(",")
         );
+        if let Some(paths) = paths {
+            key.push_str(&format!("\n{paths}"));
+        }
         SplitHasher(fnv1a(key.as_bytes()))
     }
 
@@ -162,6 +184,10 @@ pub struct Header {
     pub jobs: u64,
     /// The generators that agreed on every move above the frontier.
     pub checked_by: Vec<String>,
+    /// The paths from the root to the frontier, the sum of the jobs' weights (from
+    /// format 3; none in format 2, where every job is one path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<u64>,
 }
 
 /// One independent piece of the perft: the subtree below one path to the frontier.
@@ -169,12 +195,14 @@ pub struct Header {
 pub struct Job {
     /// Its place in the jobs file, from 0.
     pub index: u64,
-    /// The moves from the root to the frontier.
+    /// The moves from the root to the frontier: the first path found to the position.
     pub path: Vec<Move>,
     /// The position at the end of the path.
     pub position: Position,
     /// Plies to count below it.
     pub depth: u32,
+    /// How many paths from the root reach the position: what its count is multiplied by.
+    pub weight: u64,
     /// Its line's check, which its result's check covers.
     pub check: Check,
 }
@@ -187,6 +215,9 @@ struct JobLine {
     path: Vec<Move>,
     fen: String,
     depth: u32,
+    /// Format 3 on; a format 2 line has none and stands for one path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    weight: Option<u64>,
     check: Check,
 }
 
@@ -195,13 +226,16 @@ impl JobLine {
     /// are built from.
     fn digest(&self) -> u64 {
         let path: Vec<String> = self.path.iter().map(Move::to_string).collect();
-        let key = format!(
+        let mut key = format!(
             "{}\n{}\n{}\n{}",
             self.index,
             path.join(" "),
             self.fen,
             self.depth
         );
+        if let Some(w) = self.weight {
+            key.push_str(&format!("\n{w}"));
+        }
         fnv1a(key.as_bytes())
     }
 
@@ -224,6 +258,10 @@ pub struct JobResult {
     pub counts: BTreeMap<String, u64>,
     /// Wall-clock seconds per generator (not covered by the check: they are only shown).
     pub seconds: BTreeMap<String, f64>,
+    /// The key seed of the transposition tables the counts were made through; none when
+    /// they were counted without a table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_seed: Option<u64>,
     /// Over its job's check and its counts ([`Check::of_result`]); none on a line from
     /// before results carried one, which never verifies.
     #[serde(default)]
@@ -233,12 +271,22 @@ pub struct JobResult {
 impl JobResult {
     /// Sets the check for the job whose check is `job`, after the counts are final.
     pub fn seal(&mut self, job: Check) {
-        self.check = Some(Check::of_result(job, &self.counts));
+        self.check = Some(self.check_for(job));
     }
 
     /// Whether the result carries the check its counts give for the job checked `job`.
     pub fn verifies(&self, job: Check) -> bool {
-        self.check == Some(Check::of_result(job, &self.counts))
+        self.check == Some(self.check_for(job))
+    }
+
+    /// The check over the counts and, when there is one, the hash seed (so results from
+    /// before seeds were recorded still verify).
+    fn check_for(&self, job: Check) -> Check {
+        let counts = Check::of_result(job, &self.counts);
+        match self.hash_seed {
+            Some(seed) => Check(chain(counts.0, seed)),
+            None => counts,
+        }
     }
 
     /// Whether every generator counted the same.
@@ -254,16 +302,19 @@ impl JobResult {
     }
 }
 
-/// Adds one result's `counts` into `totals`, generator by generator. Every sum of counts
-/// goes through here, because a wrapped sum would print a small total that agrees.
+/// Adds one result's `counts`, times its job's `weight`, into `totals`, generator by
+/// generator. Every sum of counts goes through here, because a wrapped sum would print
+/// a small total that agrees.
 pub fn add_counts(
     totals: &mut BTreeMap<String, u64>,
     counts: &BTreeMap<String, u64>,
+    weight: u64,
     at: &Location,
 ) -> Result<(), SplitError> {
     for (g, &n) in counts {
         let total = totals.entry(g.clone()).or_default();
-        *total = total.checked_add(n).ok_or_else(|| SplitError::Overflow {
+        let sum = n.checked_mul(weight).and_then(|w| total.checked_add(w));
+        *total = sum.ok_or_else(|| SplitError::Overflow {
             at: at.clone(),
             generator: g.clone(),
             count: n,
@@ -299,7 +350,14 @@ mod tests {
     fn ids_and_checks_print_and_read_back_and_separate_what_differs() {
         let root = Position::startpos().fen();
         let id = |depth, split| {
-            let mut h = SplitHasher::new(&root, depth, split, &["bitboard".to_owned()]);
+            let mut h = SplitHasher::new(
+                JOBS_FORMAT,
+                &root,
+                depth,
+                split,
+                &["bitboard".to_owned()],
+                Some(1),
+            );
             h.add(1);
             h.finish(1)
         };
@@ -309,7 +367,8 @@ mod tests {
         }
         assert_ne!(ids[0], ids[1]);
         assert_ne!(ids[0], ids[2]);
-        let mut other_job = SplitHasher::new(&root, 5, 2, &["bitboard".to_owned()]);
+        let mut other_job =
+            SplitHasher::new(JOBS_FORMAT, &root, 5, 2, &["bitboard".to_owned()], Some(1));
         other_job.add(2);
         assert_ne!(other_job.finish(1), ids[0]);
         let counts = |n: u64| BTreeMap::from([("bitboard".to_owned(), n)]);

@@ -6,6 +6,7 @@
 
 use super::{Job, JobResult, SplitError, SplitId};
 use crate::generators::face::Generator;
+use crate::generators::perft_hash::Hashing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -87,26 +88,30 @@ impl TryFrom<String> for Shard {
     }
 }
 
-/// Counts `job` with each generator in turn, each on the current rayon pool; `None` if
-/// `stop` was raised first (a job is hours at depth, so a signal must not wait for it).
+/// Counts `job` with each generator in turn, each on the current rayon pool; through
+/// `hashing[i]` for generator `i` when given (tables kept from job to job, where the
+/// transpositions between jobs are found); `None` if `stop` was raised first (a job is
+/// hours at depth, so a signal must not wait for it).
 pub fn count_job(
     split: SplitId,
     shard: Shard,
     job: &Job,
     gens: &[&dyn Generator],
+    hashing: Option<&[Hashing<'_>]>,
     stop: &AtomicBool,
 ) -> Option<JobResult> {
     let mut counts = BTreeMap::new();
     let mut seconds = BTreeMap::new();
-    for g in gens {
+    for (i, g) in gens.iter().enumerate() {
         let started = Instant::now();
         let nodes = if job.depth == 0 {
             1
         } else {
-            g.divide_until(&job.position, job.depth, true, None, stop)?
-                .iter()
-                .map(|&(_, n)| n)
-                .sum()
+            let divide = match hashing.and_then(|h| h.get(i)) {
+                Some(&h) => g.divide_hashed(&job.position, job.depth, true, None, h, stop),
+                None => g.divide_until(&job.position, job.depth, true, None, stop),
+            };
+            divide?.iter().map(|&(_, n)| n).sum()
         };
         // Microseconds are plenty and keep the lines short.
         let secs = (started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
@@ -119,6 +124,7 @@ pub fn count_job(
         shard,
         counts,
         seconds,
+        hash_seed: hashing.and_then(|h| h.first()).map(|h| h.keys.seed()),
         check: None,
     };
     result.seal(job.check);

@@ -1,0 +1,80 @@
+//! The transposition table flags (`--hash`, `--hash-seed`) that a perft and a shard of
+//! jobs share, and the tables they make.
+
+use super::CliError;
+use crate::generators::perft_hash::{HashSize, Hashing, Keys, Table};
+
+/// The transposition table flags of `xqdiff perft` (a count, or a shard of jobs).
+#[derive(clap::Args, Debug, Default)]
+pub(super) struct HashArgs {
+    /// Count through a transposition table of this size (256M, 1G): a position met again
+    /// by another path is looked up rather than counted again. Each generator gets the
+    /// table empty.
+    #[arg(long, value_name = "SIZE", conflicts_with_all = ["suite", "emit_jobs"])]
+    hash: Option<HashSize>,
+    /// The seed of the table's position keys (default: drawn from the clock). Every run
+    /// prints its seed; a count repeated under another seed is an independent computation.
+    #[arg(long, value_name = "SEED", requires = "hash")]
+    hash_seed: Option<u64>,
+}
+
+/// Tables and their keys, made from [`HashArgs`]. Every generator counts through a
+/// table of its own, so one generator never reads another's counts: their agreement
+/// stays two computations.
+pub(super) struct HashTable {
+    pub(super) size: HashSize,
+    pub(super) keys: Keys,
+    pub(super) tables: Vec<Table>,
+}
+
+impl HashArgs {
+    /// `tables` tables of the size asked for, allocated, if one was asked for.
+    pub(super) fn tables(&self, tables: usize) -> Result<Option<HashTable>, CliError> {
+        let Some(size) = self.hash else {
+            return Ok(None);
+        };
+        let seed = self.hash_seed.unwrap_or_else(clock_seed);
+        Ok(Some(HashTable {
+            size,
+            keys: Keys::new(seed),
+            tables: (0..tables.max(1))
+                .map(|_| Table::new(size))
+                .collect::<Result<_, _>>()?,
+        }))
+    }
+}
+
+impl HashTable {
+    /// Table `i`, as the last run left it.
+    pub(super) fn hashing(&self, i: usize) -> Hashing<'_> {
+        Hashing {
+            keys: &self.keys,
+            table: &self.tables[i % self.tables.len()],
+        }
+    }
+
+    /// The first table emptied, for the next generator.
+    pub(super) fn fresh(&self) -> Hashing<'_> {
+        let h = self.hashing(0);
+        h.table.clear();
+        h
+    }
+
+    /// The line a run prints about it.
+    pub(super) fn describe(&self) -> String {
+        format!(
+            "{} per generator ({} buckets), key seed {}",
+            self.size,
+            self.tables[0].buckets(),
+            self.keys.seed()
+        )
+    }
+}
+
+/// A seed that differs from run to run, so two runs without --hash-seed are independent.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
