@@ -11,7 +11,7 @@
 //! file.
 //!
 //! At each point where a plausible misreading of the rules would decide differently,
-//! the code asks the board's [`Reading`] (`reading.rs`); [`NaiveGen`] reads the rules as
+//! the code asks the board's [`Reading`] (`reading.rs`); [`NaiveGen`](type@NaiveGen) reads the rules as
 //! written, and the questions compile away. Other readings make the naive generator a
 //! generator of a rule bug: the `diagnose` layer's catalogue.
 
@@ -34,7 +34,7 @@ const FILES: i8 = 9;
 /// Ranks `0`..`9`, signed for the same reason.
 const RANKS: i8 = 10;
 
-/// The naive generator reading the rules as `R` says: as written ([`NaiveGen`]), or as
+/// The naive generator reading the rules as `R` says: as written ([`NaiveGen`](type@NaiveGen)), or as
 /// some plausible misreading of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Naive<R: Reading>(pub R);
