@@ -61,9 +61,12 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     for (u, &known) in r.unmet.iter().zip(&found.known_unmet) {
         outln!("{} {u}", if known { "KNOWN" } else { "FAIL" });
     }
-    let known_cases = found.known_failures.iter().filter(|&&k| k).count();
+    let known_cases = match found.known_failures.iter().filter(|&&k| k).count() {
+        0 => String::new(),
+        k => format!(" ({k} of them known bugs)"),
+    };
     outln!(
-        "replayed {} from {}: {} disagree ({known_cases} of them known bugs), {}, {} skipped",
+        "replayed {} from {}: {} disagree{known_cases}, {}, {} skipped",
         counted(r.replayed as u64, "case"),
         if source.is_built_in() {
             "the built-in corpus".to_owned()
