@@ -12,6 +12,28 @@ use std::path::Path;
 /// One mebibyte, the unit of the limits below.
 pub const MIB: u64 = 1 << 20;
 
+/// A file that could not be read or written: the one error every layer gives for a
+/// path, so each says "cannot read" or "cannot write" and the path the same way.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// A file or directory that could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file or directory.
+        path: std::path::PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// A file or directory that could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or directory.
+        path: std::path::PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+}
+
 /// What a file of type `kind` is, for a message, when it is not a regular file (a
 /// FIFO, a device, a socket, a directory); `None` for a regular file.
 pub fn irregular(kind: &std::fs::FileType) -> Option<&'static str> {

@@ -481,6 +481,27 @@ mod tests {
     #[test]
     fn each_domain_rule_is_named() {
         use Color::*;
+        // A piece of `color` on a point its kind may not stand on.
+        macro_rules! at {
+            ($kind:ident, $color:ident, $square:literal) => {
+                vec![Violation::$kind {
+                    color: $color,
+                    square: sq($square),
+                }]
+            };
+        }
+        let checked = |color, from| {
+            vec![Violation::SideNotToMoveInCheck {
+                color,
+                from: sq(from),
+            }]
+        };
+        let facing = |red, black| {
+            vec![Violation::KingsFacing {
+                red: sq(red),
+                black: sq(black),
+            }]
+        };
         let table: Vec<(&str, Vec<Violation>)> = vec![
             (
                 "9/9/9/9/9/9/9/9/9/4K4 w",
@@ -496,99 +517,30 @@ mod tests {
             ),
             (
                 "3k5/9/9/9/9/9/9/9/9/2K6 w",
-                vec![Violation::KingOutsidePalace {
-                    color: Red,
-                    square: sq("c0"),
-                }],
+                at!(KingOutsidePalace, Red, "c0"),
             ),
             ("3k5/9/9/9/9/9/9/9/4A4/5K3 w", vec![]),
             (
                 "3k5/9/9/9/9/9/9/9/3A5/5K3 w",
-                vec![Violation::AdvisorOffPoint {
-                    color: Red,
-                    square: sq("d1"),
-                }],
+                at!(AdvisorOffPoint, Red, "d1"),
             ),
             ("3k5/9/9/9/9/2B6/9/9/9/5K3 w", vec![]),
             (
                 "3k5/9/9/9/2B6/9/9/9/9/5K3 w",
-                vec![Violation::ElephantOffPoint {
-                    color: Red,
-                    square: sq("c5"),
-                }],
+                at!(ElephantOffPoint, Red, "c5"),
             ),
-            (
-                "3k5/9/9/9/9/9/1P7/9/9/5K3 w",
-                vec![Violation::PawnOffPoint {
-                    color: Red,
-                    square: sq("b3"),
-                }],
-            ),
-            (
-                "3k5/9/9/9/9/9/9/P8/9/5K3 w",
-                vec![Violation::PawnOffPoint {
-                    color: Red,
-                    square: sq("a2"),
-                }],
-            ),
-            (
-                "3k5/9/p8/9/9/9/9/9/9/5K3 w",
-                vec![Violation::PawnOffPoint {
-                    color: Black,
-                    square: sq("a7"),
-                }],
-            ),
-            (
-                "3k5/9/9/9/9/9/9/9/9/3K5 w",
-                vec![Violation::KingsFacing {
-                    red: sq("d0"),
-                    black: sq("d9"),
-                }],
-            ),
-            (
-                "3k5/9/9/9/9/9/9/9/9/3KR4 b",
-                vec![Violation::KingsFacing {
-                    red: sq("d0"),
-                    black: sq("d9"),
-                }],
-            ),
+            ("3k5/9/9/9/9/9/1P7/9/9/5K3 w", at!(PawnOffPoint, Red, "b3")),
+            ("3k5/9/9/9/9/9/9/P8/9/5K3 w", at!(PawnOffPoint, Red, "a2")),
+            ("3k5/9/p8/9/9/9/9/9/9/5K3 w", at!(PawnOffPoint, Black, "a7")),
+            ("3k5/9/9/9/9/9/9/9/9/3K5 w", facing("d0", "d9")),
+            ("3k5/9/9/9/9/9/9/9/9/3KR4 b", facing("d0", "d9")),
             ("3k5/9/9/9/9/9/9/9/9/4KR3 b", vec![]),
-            (
-                "3k5/9/9/9/9/9/9/9/9/3R1K3 w",
-                vec![Violation::SideNotToMoveInCheck {
-                    color: Black,
-                    from: sq("d0"),
-                }],
-            ),
-            (
-                "3k5/9/3a5/9/9/3C5/9/9/9/5K3 w",
-                vec![Violation::SideNotToMoveInCheck {
-                    color: Black,
-                    from: sq("d4"),
-                }],
-            ),
-            (
-                "3k5/9/4N4/9/9/9/9/9/9/5K3 w",
-                vec![Violation::SideNotToMoveInCheck {
-                    color: Black,
-                    from: sq("e7"),
-                }],
-            ),
+            ("3k5/9/9/9/9/9/9/9/9/3R1K3 w", checked(Black, "d0")),
+            ("3k5/9/3a5/9/9/3C5/9/9/9/5K3 w", checked(Black, "d4")),
+            ("3k5/9/4N4/9/9/9/9/9/9/5K3 w", checked(Black, "e7")),
             ("3k5/4a4/4N4/9/9/9/9/9/9/5K3 w", vec![]),
-            (
-                "3k5/3P5/9/9/9/9/9/9/9/5K3 w",
-                vec![Violation::SideNotToMoveInCheck {
-                    color: Black,
-                    from: sq("d8"),
-                }],
-            ),
-            (
-                "3kP4/9/9/9/9/9/9/9/9/5K3 w",
-                vec![Violation::SideNotToMoveInCheck {
-                    color: Black,
-                    from: sq("e9"),
-                }],
-            ),
+            ("3k5/3P5/9/9/9/9/9/9/9/5K3 w", checked(Black, "d8")),
+            ("3kP4/9/9/9/9/9/9/9/9/5K3 w", checked(Black, "e9")),
             ("3k5/9/9/9/9/9/9/9/9/4K4 r", vec![]),
         ];
         for (fen_text, expected) in table {

@@ -176,11 +176,7 @@ impl Observer for Terminal {
 /// a phase could not run or checked nothing, 128 + the signal's number when a signal
 /// stopped it (the report is written first in every case).
 pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(super::clock_seed);
     let config = args.config(seed)?;
     let pool = pool(args.threads)?;
     let stop = signals::install();
@@ -244,7 +240,8 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
 
 /// Writes report.json, report.html and report.md into `dir`; returns their paths.
 fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>, CliError> {
-    let written = |path: PathBuf, source| CliError::Write { path, source };
+    let written =
+        |path: PathBuf, source| CliError::from(crate::files::FileError::Write { path, source });
     std::fs::create_dir_all(dir).map_err(|e| written(dir.to_owned(), e))?;
     let json = report.to_json().map_err(|e| {
         written(

@@ -235,13 +235,7 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         "none" => Vec::new(),
         path => super::load_suite(path)?,
     };
-    let loaded = corpus.load().map_err(|source| CliError::Io {
-        path: corpus.to_string().into(),
-        source,
-    })?;
-    for e in &loaded.damaged {
-        errln!("xqdiff: skipped damaged corpus file: {e}");
-    }
+    let loaded = super::load_corpus(corpus)?;
     let sources = targets::Sources {
         suite: &entries,
         corpus: loaded.labelled(),
@@ -258,11 +252,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
         return Err(CliError::Usage("--depth must be at least 1".into()));
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(super::clock_seed);
     let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
     let list = collect_targets(args, &corpus, seed)?;
     let config = args.engine.config(&args.cmd, "--cmd")?;

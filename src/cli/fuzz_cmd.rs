@@ -79,18 +79,8 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         )));
     }
     let source = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
-    let loaded = source.load().map_err(|e| CliError::Io {
-        path: source.to_string().into(),
-        source: e,
-    })?;
-    for e in &loaded.damaged {
-        errln!("xqdiff: skipped damaged corpus file: {e}");
-    }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let loaded = super::load_corpus(&source)?;
+    let seed = args.seed.unwrap_or_else(super::clock_seed);
     let config = Config {
         seed,
         cases: args.cases,

@@ -33,7 +33,7 @@ impl HashArgs {
         let Some(size) = self.hash else {
             return Ok(None);
         };
-        let seed = self.hash_seed.unwrap_or_else(clock_seed);
+        let seed = self.hash_seed.unwrap_or_else(super::clock_seed);
         Ok(Some(HashTable {
             size,
             keys: Keys::new(seed),
@@ -69,12 +69,4 @@ impl HashTable {
             self.keys.seed()
         )
     }
-}
-
-/// A seed that differs from run to run, so two runs without --hash-seed are independent.
-fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (u64::from(std::process::id()) << 32)
 }

@@ -63,11 +63,12 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         (Some(fen), _) => Position::from_fen(fen)?,
         (None, Some(path)) => {
             // A fuzz artifact is a few kilobytes; the bound keeps /dev/zero out.
-            let bytes =
-                crate::files::read(path, crate::files::MIB).map_err(|source| CliError::Io {
+            let bytes = crate::files::read(path, crate::files::MIB).map_err(|source| {
+                CliError::from(crate::files::FileError::Read {
                     path: path.clone(),
                     source,
-                })?;
+                })
+            })?;
             crate::cases::structured::from_bytes(&bytes)
         }
         (None, None) => return Err(CliError::Usage("give --fen or --from-artifact".into())),

@@ -139,22 +139,9 @@ pub(crate) enum CliError {
         /// What is wrong in it.
         source: EpdError,
     },
-    /// A file that could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// A file or directory that could not be written.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file or directory.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
+    /// A file or directory that could not be read or written.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// A `--generator` that is not registered.
     #[error("unknown generator {name:?}; expected one of: all, {known}")]
     UnknownGenerator {
@@ -373,6 +360,31 @@ fn select_generator_list(names: &[String]) -> Result<Vec<&'static dyn Generator>
         .collect())
 }
 
+/// A seed that differs from run to run (and between two runs started in the same
+/// nanosecond), for a command given no `--seed`; the run prints it, so it can be given
+/// back to see the same run again.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
+/// The cases of the corpus `source`, saying on stderr which files were skipped as
+/// damaged (a command goes on without them).
+fn load_corpus(source: &Source) -> Result<crate::diff::corpus::Loaded, CliError> {
+    let loaded = source.load().map_err(|e| {
+        CliError::from(crate::files::FileError::Read {
+            path: source.to_string().into(),
+            source: e,
+        })
+    })?;
+    for e in &loaded.damaged {
+        errln!("xqdiff: skipped damaged corpus file: {e}");
+    }
+    Ok(loaded)
+}
+
 /// How a command uses its corpus, which decides what a missing directory means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CorpusUse {
@@ -516,9 +528,11 @@ const INPUT_LIMIT: u64 = 256 * crate::files::MIB;
 /// The text of an input file: a regular file of at most `limit` bytes, else a one-line
 /// error naming it.
 fn read_input(path: &Path, limit: u64) -> Result<String, CliError> {
-    crate::files::read_text(path, limit).map_err(|source| CliError::Io {
-        path: path.to_owned(),
-        source,
+    crate::files::read_text(path, limit).map_err(|source| {
+        CliError::from(crate::files::FileError::Read {
+            path: path.to_owned(),
+            source,
+        })
     })
 }
 
@@ -530,9 +544,11 @@ fn write_output(path: &Path, text: &str) -> Result<(), CliError> {
         out!("{text}");
         return Ok(());
     }
-    crate::files::replace(path, text.as_bytes()).map_err(|source| CliError::Write {
-        path: path.to_owned(),
-        source,
+    crate::files::replace(path, text.as_bytes()).map_err(|source| {
+        CliError::from(crate::files::FileError::Write {
+            path: path.to_owned(),
+            source,
+        })
     })
 }
 

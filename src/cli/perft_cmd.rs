@@ -240,10 +240,7 @@ fn timed_divide(
     let hashing = hash.map(HashTable::fresh);
     let started = Instant::now();
     let stop = signals::install();
-    let divide = match hashing {
-        Some(h) => g.divide_hashed(pos, depth, true, Some(&report), h, stop),
-        None => g.divide_until(pos, depth, true, Some(&report), stop),
-    };
+    let divide = g.divide_until(pos, depth, true, Some(&report), hashing, stop);
     let elapsed = started.elapsed();
     bar.finish();
     let divide = divide?;

@@ -174,26 +174,17 @@ mod tests {
 
     #[test]
     fn counts_read_at_a_glance() {
+        use Unit::*;
         let table: &[(u64, u64, Unit, &str)] = &[
-            (
-                50_746_958,
-                111_763_761,
-                Unit::Nodes,
-                "50.7 M / 111.8 M nodes",
-            ),
-            (0, 0, Unit::Nodes, "0 nodes"),
-            (3, 44, Unit::Subtrees, "3 / 44 subtrees"),
-            (9_999, 10_000, Unit::Cases, "9999 / 10.0 k cases"),
-            (
-                999_950,
-                2_000_000,
-                Unit::Positions,
-                "1.0 M / 2.0 M positions",
-            ),
-            (12, 60, Unit::Seconds, "12 / 60 s"),
+            (50_746_958, 111_763_761, Nodes, "50.7 M / 111.8 M nodes"),
+            (0, 0, Nodes, "0 nodes"),
+            (3, 44, Subtrees, "3 / 44 subtrees"),
+            (9_999, 10_000, Cases, "9999 / 10.0 k cases"),
+            (999_950, 2_000_000, Positions, "1.0 M / 2.0 M positions"),
+            (12, 60, Seconds, "12 / 60 s"),
             // A generator that counts more than expected does not run past the end.
-            (130, 120, Unit::Nodes, "120 / 120 nodes"),
-            (u64::MAX, 0, Unit::Nodes, "18.4 E nodes"),
+            (130, 120, Nodes, "120 / 120 nodes"),
+            (u64::MAX, 0, Nodes, "18.4 E nodes"),
         ];
         for &(done, total, unit, want) in table {
             assert_eq!(counts(done, total, unit), want, "{done} {total}");

@@ -40,9 +40,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     let known = load_known(args.known.as_deref())?;
     let engines = registry();
     let started = Instant::now();
-    let r = source.replay(&engines).map_err(|e| CliError::Io {
-        path: source.to_string().into(),
-        source: e,
+    let r = source.replay(&engines).map_err(|e| {
+        CliError::from(crate::files::FileError::Read {
+            path: source.to_string().into(),
+            source: e,
+        })
     })?;
     let found = replayed(&r, &known, &engines);
     for e in &r.damaged {

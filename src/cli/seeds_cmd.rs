@@ -1,7 +1,7 @@
 //! `xqdiff fuzz-seeds`: the regression corpus and the reference suite as seed inputs
 //! for the cargo-fuzz targets, so fuzzing starts from every position ever found wanting.
 
-use super::out::{errln, outln};
+use super::out::outln;
 use super::{corpus_source, CliError, CorpusUse, Outcome};
 use crate::cases::structured::{playout_starts, to_bytes};
 use crate::diff::corpus::fnv1a;
@@ -36,13 +36,7 @@ struct Seed {
 /// Runs `xqdiff fuzz-seeds`.
 pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
     let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
-    let loaded = corpus.load().map_err(|source| CliError::Io {
-        path: corpus.to_string().into(),
-        source,
-    })?;
-    for damaged in &loaded.damaged {
-        errln!("xqdiff: skipping damaged corpus file {damaged}");
-    }
+    let loaded = super::load_corpus(&corpus)?;
     let starts = playout_starts();
     let mut seeds: Vec<Seed> = Vec::new();
     for (path, case) in loaded.cases {
@@ -97,7 +91,7 @@ fn write_seeds(out: &Path, seed: &Seed) -> Result<(), CliError> {
         let path = dir.join(&seed.name);
         std::fs::create_dir_all(&dir)
             .and_then(|()| crate::files::replace(&path, &bytes))
-            .map_err(|source| CliError::Write { path, source })?;
+            .map_err(|source| CliError::from(crate::files::FileError::Write { path, source }))?;
     }
     Ok(())
 }

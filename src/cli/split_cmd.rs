@@ -288,9 +288,11 @@ fn run_shard(
         ) else {
             break;
         };
-        write_result(&mut sink.out, &result).map_err(|source| SplitError::Write {
-            path: sink.name.clone(),
-            source,
+        write_result(&mut sink.out, &result).map_err(|source| {
+            SplitError::from(crate::files::FileError::Write {
+                path: sink.name.clone(),
+                source,
+            })
         })?;
         sink.lines += 1;
         let at = Location {

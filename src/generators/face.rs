@@ -144,25 +144,16 @@ pub trait Generator: Sync {
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)>;
-    /// [`divide`](Generator::divide), given up once `stop` is raised (`None` then):
-    /// for counts a signal must be able to end at any depth.
+    /// [`divide`](Generator::divide), through a transposition table when `hashing` has
+    /// one ([`perft::divide_until`]), given up once `stop` is raised (`None` then): for
+    /// counts a signal must be able to end at any depth.
     fn divide_until(
         &self,
         pos: &Position,
         depth: u32,
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Vec<(Move, u64)>>;
-    /// [`Generator::divide_until`] through a transposition table
-    /// ([`perft::divide_until`] with a [`Hashing`]).
-    fn divide_hashed(
-        &self,
-        pos: &Position,
-        depth: u32,
-        parallel: bool,
-        progress: Option<ProgressFn<'_>>,
-        hashing: Hashing<'_>,
+        hashing: Option<Hashing<'_>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<Vec<(Move, u64)>>;
     /// Perft on the current rayon pool through a transposition table.
@@ -171,7 +162,7 @@ pub trait Generator: Sync {
             return 1;
         }
         let never = std::sync::atomic::AtomicBool::new(false);
-        self.divide_hashed(pos, depth, true, None, hashing, &never)
+        self.divide_until(pos, depth, true, None, Some(hashing), &never)
             .unwrap_or_default()
             .iter()
             .map(|&(_, n)| n)
@@ -213,7 +204,7 @@ impl<'a> Stoppable<'a> {
             return 1;
         }
         self.inner
-            .divide_until(pos, depth, parallel, p, self.stop)
+            .divide_until(pos, depth, parallel, p, None, self.stop)
             .map_or(0, |d| d.iter().map(|&(_, n)| n).sum())
     }
 }
@@ -236,7 +227,7 @@ impl Generator for Stoppable<'_> {
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)> {
         self.inner
-            .divide_until(pos, depth, parallel, progress, self.stop)
+            .divide_until(pos, depth, parallel, progress, None, self.stop)
             .unwrap_or_default()
     }
     fn divide_until(
@@ -245,25 +236,12 @@ impl Generator for Stoppable<'_> {
         depth: u32,
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
+        hashing: Option<Hashing<'_>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<Vec<(Move, u64)>> {
         let answer = self
             .inner
-            .divide_until(pos, depth, parallel, progress, stop)?;
-        (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
-    }
-    fn divide_hashed(
-        &self,
-        pos: &Position,
-        depth: u32,
-        parallel: bool,
-        progress: Option<ProgressFn<'_>>,
-        hashing: Hashing<'_>,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Vec<(Move, u64)>> {
-        let answer = self
-            .inner
-            .divide_hashed(pos, depth, parallel, progress, hashing, stop)?;
+            .divide_until(pos, depth, parallel, progress, hashing, stop)?;
         (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
     }
     fn probe(&self, pos: &Position) -> Probe {
@@ -385,9 +363,18 @@ impl<G: MoveGen> Generator for G {
         depth: u32,
         parallel: bool,
         progress: Option<ProgressFn<'_>>,
+        hashing: Option<Hashing<'_>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<Vec<(Move, u64)>> {
-        perft::divide_until(self, &self.load(pos), depth, parallel, progress, None, stop)
+        perft::divide_until(
+            self,
+            &self.load(pos),
+            depth,
+            parallel,
+            progress,
+            hashing,
+            stop,
+        )
     }
 
     fn divide(
@@ -403,26 +390,6 @@ impl<G: MoveGen> Generator for G {
             (false, Some(progress)) => perft::divide_reporting(self, &board, depth, progress),
             (false, None) => perft::divide(self, &mut board, depth),
         }
-    }
-
-    fn divide_hashed(
-        &self,
-        pos: &Position,
-        depth: u32,
-        parallel: bool,
-        progress: Option<ProgressFn<'_>>,
-        hashing: Hashing<'_>,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Vec<(Move, u64)>> {
-        perft::divide_until(
-            self,
-            &self.load(pos),
-            depth,
-            parallel,
-            progress,
-            Some(hashing),
-            stop,
-        )
     }
 
     fn probe(&self, pos: &Position) -> Probe {

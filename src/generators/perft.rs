@@ -240,28 +240,6 @@ pub fn divide_until<G: MoveGen>(
     divide_tasks(g, board, depth, progress, parallel, hashing, stop)
 }
 
-/// [`divide_parallel`] (or, unless `parallel`, [`divide_reporting`]) through the table
-/// of `h`, which every thread shares.
-pub fn divide_hashed<G: MoveGen>(
-    g: &G,
-    board: &G::Board,
-    depth: u32,
-    parallel: bool,
-    progress: Option<ProgressFn<'_>>,
-    h: Hashing<'_>,
-) -> Vec<(Move, u64)> {
-    divide_tasks(
-        g,
-        board,
-        depth,
-        progress,
-        parallel,
-        Some(h),
-        &AtomicBool::new(false),
-    )
-    .unwrap_or_default()
-}
-
 /// [`divide`] on the calling thread, `progress` hearing after each finished subtree
 /// (subtrees a ply or two below the root, not whole root moves, so a deep count shows
 /// progress early). The counting is [`perft`]'s own; only the split costs more, a
@@ -378,7 +356,9 @@ mod tests {
                         let plain = perft(g, &mut b, depth);
                         let key = keys.of_board(g, &b);
                         let serial = perft_hashed(g, &mut b, key, depth, h);
-                        let parallel: u64 = divide_hashed(g, &b, depth, true, None, h)
+                        let never = AtomicBool::new(false);
+                        let parallel: u64 = divide_until(g, &b, depth, true, None, Some(h), &never)
+                            .unwrap_or_default()
                             .iter()
                             .map(|&(_, n)| n)
                             .sum();

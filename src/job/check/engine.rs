@@ -195,7 +195,7 @@ pub(crate) fn record(
                 // 0 when a signal cut the count short: the row's error says why.
                 consensus: generators
                     .first()
-                    .and_then(|g| g.divide_until(&t.position, t.depth, true, None, stop))
+                    .and_then(|g| g.divide_until(&t.position, t.depth, true, None, None, stop))
                     .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
                 subject: None,
                 seconds: 0.0,

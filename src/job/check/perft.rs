@@ -166,9 +166,14 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
             let t = Instant::now();
             // One thread a count: the pool is kept busy by the other counts, and the
             // time is then a single-thread time, comparable across generators.
-            let Some(divide) =
-                gens[g].divide_until(&entry.position, want.depth, false, Some(&subtree), stop)
-            else {
+            let Some(divide) = gens[g].divide_until(
+                &entry.position,
+                want.depth,
+                false,
+                Some(&subtree),
+                None,
+                stop,
+            ) else {
                 // Stopped part way: a count not run, as the ones never started.
                 return (w, g, None);
             };

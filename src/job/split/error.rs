@@ -25,22 +25,9 @@ impl fmt::Display for Location {
 /// Why a split could not be written, run or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum SplitError {
-    /// A file that could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// A file that could not be written.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
+    /// A file that could not be read or written.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// An input that is not a regular file: a FIFO would hang the read, a device such as
     /// `/dev/zero` would never end.
     #[error("{path}: {kind}, not a regular file")]

@@ -22,9 +22,11 @@ pub const MAX_LINE_BYTES: usize = 64 << 10;
 /// would block the open until a writer came, and a directory or device is never a file
 /// of ours.
 fn open_regular(path: &Path) -> Result<File, SplitError> {
-    let read_err = |source| SplitError::Read {
-        path: path.to_owned(),
-        source,
+    let read_err = |source| {
+        SplitError::from(crate::files::FileError::Read {
+            path: path.to_owned(),
+            source,
+        })
     };
     let meta = std::fs::metadata(path).map_err(read_err)?;
     if let Some(kind) = crate::files::irregular(&meta.file_type()) {
@@ -82,9 +84,11 @@ impl Lines {
         let read = (&mut self.reader)
             .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut text)
-            .map_err(|source| SplitError::Read {
-                path: self.path.clone(),
-                source,
+            .map_err(|source| {
+                SplitError::from(crate::files::FileError::Read {
+                    path: self.path.clone(),
+                    source,
+                })
             })?;
         if read == 0 {
             return Ok(None);
@@ -402,9 +406,11 @@ pub struct Resumed {
 /// the file belongs to another run. A last line cut short and repeated results are
 /// removed, by writing the file anew beside itself and renaming it over.
 pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Resumed, SplitError> {
-    let write_err = |source| SplitError::Write {
-        path: path.to_owned(),
-        source,
+    let write_err = |source| {
+        SplitError::from(crate::files::FileError::Write {
+            path: path.to_owned(),
+            source,
+        })
     };
     let split = jobs.header.split;
     let mut done: Vec<(Location, JobResult)> = Vec::new();
@@ -419,10 +425,10 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         Ok(_) => true,
         Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(source) => {
-            return Err(SplitError::Read {
+            return Err(SplitError::from(crate::files::FileError::Read {
                 path: path.to_owned(),
                 source,
-            })
+            }))
         }
     };
     let mut reader = if exists {

@@ -76,9 +76,11 @@ pub fn emit(
         return Err(SplitError::NoGenerators);
     }
     check_size(root, split_depth, gens[0])?;
-    let write_err = |source| SplitError::Write {
-        path: out.to_owned(),
-        source,
+    let write_err = |source| {
+        SplitError::from(crate::files::FileError::Write {
+            path: out.to_owned(),
+            source,
+        })
     };
     let checked_by: Vec<String> = gens.iter().map(|g| g.name().to_owned()).collect();
     let mut walk = Walk {

@@ -107,11 +107,11 @@ pub fn count_job(
         let nodes = if job.depth == 0 {
             1
         } else {
-            let divide = match hashing.and_then(|h| h.get(i)) {
-                Some(&h) => g.divide_hashed(&job.position, job.depth, true, None, h, stop),
-                None => g.divide_until(&job.position, job.depth, true, None, stop),
-            };
-            divide?.iter().map(|&(_, n)| n).sum()
+            let hashing = hashing.and_then(|h| h.get(i)).copied();
+            g.divide_until(&job.position, job.depth, true, None, hashing, stop)?
+                .iter()
+                .map(|&(_, n)| n)
+                .sum()
         };
         // Microseconds are plenty and keep the lines short.
         let secs = (started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
