@@ -13,7 +13,7 @@ use xqdiff::diff::oracle::{check_position, CheckKind};
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{mailbox::MailboxGen, naive::NaiveGen, registry};
 use xqdiff::subject::crosscheck::{self, targets, Comparison, Options, Report, Target, Verdict};
-use xqdiff::subject::{Divide, InProcess, Subject, SubjectError};
+use xqdiff::subject::{Divide, DivideReply, InProcess, Subject, SubjectError};
 use xqdiff::{Generator, Move, Position};
 
 /// A fresh directory under the system temp dir, removed when dropped.
@@ -42,12 +42,7 @@ impl<S: Subject> Subject for TotalsOnly<S> {
     fn name(&self) -> String {
         format!("{} (totals only)", self.0.name())
     }
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let d = self.0.divide(root, path, depth)?;
         Ok(Divide {
             per_move: None,
@@ -306,12 +301,7 @@ impl Subject for SwapOnCapture {
     fn name(&self) -> String {
         "swap-on-capture".into()
     }
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let mut pos = root.clone();
         for &mv in path {
             pos = Self::make(&pos, mv)?;
@@ -372,12 +362,7 @@ impl<S: Subject> Subject for DiesAfter<S> {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         if self.answers == 0 {
             self.asked_after_death += 1;
             return Err(SubjectError::Exited {
@@ -582,12 +567,7 @@ impl Subject for RepeatsOnlyAnswer {
     fn name(&self) -> String {
         "repeats-only-answer".into()
     }
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let mut d = InProcess::new(&NaiveGen).divide(root, path, depth)?;
         if let Some(list) = d.per_move.as_mut() {
             if list.len() == 1 {

@@ -9,7 +9,7 @@
 //! generates only from the pieces on the list, so a list that goes stale changes the
 //! moves without changing what the squares read back.
 
-use crate::generators::naive::NaiveGen;
+use crate::generators::naive::{NaiveGen, HORSE_LEAPS};
 use crate::{Color, Move, MoveGen, MoveList, Piece, Role, Setup, Square};
 use std::str::FromStr;
 
@@ -127,16 +127,7 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
         (Bug::HorseLegIgnored, Role::Horse) | (Bug::LeftHorseLegIgnored, Role::Horse)
             if bug == Bug::HorseLegIgnored || f <= 3 =>
         {
-            for (df, dr) in [
-                (1, 2),
-                (2, 1),
-                (-1, 2),
-                (-2, 1),
-                (1, -2),
-                (2, -1),
-                (-1, -2),
-                (-2, -1),
-            ] {
+            for (df, dr) in HORSE_LEAPS.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
                 let leg = at(f + df / 2, r + dr / 2);
                 if leg.is_some_and(|l| s.piece_at(l).is_some()) {
                     out.extend(at(f + df, r + dr));

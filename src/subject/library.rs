@@ -4,7 +4,7 @@
 //! [`check_library`] runs the whole engine check on such a crate in one call.
 
 use super::crosscheck::{self, targets, CrossCheckError, Options, Report};
-use super::{Divide, Subject, SubjectError};
+use super::{Divide, DivideReply, Subject, SubjectError};
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -70,12 +70,7 @@ impl<L: Library + Send> Subject for LibrarySubject<L> {
         self.library.name()
     }
 
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let fen = root.fen();
         let mut board = self
             .library

@@ -157,6 +157,10 @@ fn last_line(last: &Option<String>) -> String {
         .map_or_else(String::new, |l| format!("; its last line: {l:?}"))
 }
 
+/// What a subject replies when asked for a divide: its count per move, or why it could
+/// not give one.
+pub type DivideReply = Result<Divide, SubjectError>;
+
 /// Something whose perft counts can be checked against the built-in generators.
 ///
 /// `&mut self` because an external engine is a conversation; `Send` so a checker can
@@ -170,12 +174,7 @@ pub trait Subject: Send {
     /// `root`. Subjects that can set up a position and play moves on it (an engine's
     /// `position fen ... moves ...`) should play `path` themselves rather than be given
     /// the FEN at its end: a bug in the subject's make shows only that way.
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError>;
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply;
 }
 
 /// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by
@@ -196,12 +195,7 @@ impl Subject for InProcess<'_> {
         self.engine.name().to_string()
     }
 
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let mut pos = root.clone();
         for &mv in path {
             pos = self

@@ -22,6 +22,9 @@ mod tests;
 
 use reading::Asker;
 pub use reading::{AsWritten, Reading};
+// The planted bugs are misreadings of the naive rules, so they leap as it does.
+#[cfg(any(test, feature = "planted"))]
+pub(crate) use rules::HORSE_LEAPS;
 
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};

@@ -35,7 +35,7 @@ pub(super) fn within_reach(role: Role, from: (i8, i8), to: (i8, i8)) -> bool {
 /// file and rank they are every point from which an enemy piece could capture a king:
 /// the other leapers, advisors and elephants, never leave their own palace or their own
 /// half, and an enemy king stands in its own palace.
-pub(super) const HORSE_LEAPS: [(i8, i8); 8] = [
+pub(crate) const HORSE_LEAPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (-1, 2),

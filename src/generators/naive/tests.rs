@@ -58,11 +58,10 @@ fn palace_and_river_match_the_contract() {
     assert!(!in_palace(Color::Red, -1, 0) && !in_palace(Color::Red, 4, -1));
 }
 
-#[test]
-fn within_reach_never_hides_a_real_target() {
-    // Every piece on every point, alone on the board (the sliders' longest reach) and
-    // surrounded by enemies (every capture, the cannon's included): each target the rule
-    // gives must pass the check detector's distance filter.
+/// Calls `check` with every piece on every point, alone on the board (the sliders'
+/// longest reach, `crowded` false) and surrounded by enemy pawns (every capture, the
+/// cannon's included, `crowded` true).
+fn every_piece_on_every_point(mut check: impl FnMut(&NaiveBoard<AsWritten>, Piece, Square, bool)) {
     for color in Color::ALL {
         for role in Role::ALL {
             for crowded in [false, true] {
@@ -76,21 +75,32 @@ fn within_reach_never_hides_a_real_target() {
                         fullmoves: 1,
                         reads: AsWritten,
                     };
-                    let from = (sq.file() as i8, sq.rank() as i8);
                     board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
-                    let mut seen = 0;
-                    targets(&board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
-                        assert!(within_reach(role, from, (f, r)), "{piece} {sq} -> {f},{r}");
-                        seen += 1;
-                    });
-                    // A lone rook sees its whole file and rank: the rays really ran.
-                    if !crowded && matches!(role, Role::Rook) {
-                        assert_eq!(seen, 17, "{piece} {sq}");
-                    }
+                    check(&board, piece, sq, crowded);
                 }
             }
         }
     }
+}
+
+#[test]
+fn within_reach_never_hides_a_real_target() {
+    // Each target the rule gives must pass the check detector's distance filter.
+    every_piece_on_every_point(|board, piece, sq, crowded| {
+        let from = coords(sq);
+        let mut seen = 0;
+        targets(board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
+            assert!(
+                within_reach(piece.role, from, (f, r)),
+                "{piece} {sq} -> {f},{r}"
+            );
+            seen += 1;
+        });
+        // A lone rook sees its whole file and rank: the rays really ran.
+        if !crowded && matches!(piece.role, Role::Rook) {
+            assert_eq!(seen, 17, "{piece} {sq}");
+        }
+    });
 }
 
 #[test]
@@ -335,44 +345,28 @@ fn perft_from_the_start() {
 /// (the sliders' longest reach) and surrounded by enemies (every capture).
 #[test]
 fn the_detector_looks_at_every_point_a_king_can_be_taken_from() {
-    for color in Color::ALL {
-        for role in Role::ALL {
-            for crowded in [false, true] {
-                for sq in Square::all() {
-                    let piece = Piece::new(color, role);
-                    let enemy = crowded.then_some(Piece::new(color.other(), Role::Pawn));
-                    let mut board = NaiveBoard {
-                        grid: [[enemy; FILES as usize]; RANKS as usize],
-                        turn: color,
-                        halfmoves: 0,
-                        fullmoves: 1,
-                        reads: AsWritten,
-                    };
-                    let from = coords(sq);
-                    board.grid[sq.rank() as usize][sq.file() as usize] = Some(piece);
-                    targets(&board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
-                        if !in_palace(color.other(), f, r) {
-                            return;
-                        }
-                        let leap = HORSE_LEAPS.contains(&(from.0 - f, from.1 - r));
-                        let between = if f == from.0 {
-                            (from.1.min(r) + 1..from.1.max(r))
-                                .filter(|&k| board.get(f, k).is_some())
-                                .count()
-                        } else if r == from.1 {
-                            (from.0.min(f) + 1..from.0.max(f))
-                                .filter(|&k| board.get(k, r).is_some())
-                                .count()
-                        } else {
-                            usize::MAX
-                        };
-                        assert!(
-                            leap || between <= 1,
-                            "{piece} on {sq} takes a king on {f},{r} unseen"
-                        );
-                    });
-                }
+    every_piece_on_every_point(|board, piece, sq, _| {
+        let from = coords(sq);
+        targets(board, from.0, from.1, piece, Asker::Mover, &mut |f, r| {
+            if !in_palace(piece.color.other(), f, r) {
+                return;
             }
-        }
-    }
+            let leap = HORSE_LEAPS.contains(&(from.0 - f, from.1 - r));
+            let between = if f == from.0 {
+                (from.1.min(r) + 1..from.1.max(r))
+                    .filter(|&k| board.get(f, k).is_some())
+                    .count()
+            } else if r == from.1 {
+                (from.0.min(f) + 1..from.0.max(f))
+                    .filter(|&k| board.get(k, r).is_some())
+                    .count()
+            } else {
+                usize::MAX
+            };
+            assert!(
+                leap || between <= 1,
+                "{piece} on {sq} takes a king on {f},{r} unseen"
+            );
+        });
+    });
 }

@@ -6,7 +6,7 @@
 //! The engine cannot take part in the other phases: they need pseudo-legal moves and
 //! the board after each move, which no engine protocol gives.
 
-use super::{corpus_positions, disputes, errored, Config, EngineCheck, Observer, Unit, ENGINE};
+use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, Unit, ENGINE};
 use crate::generators::face::Generator;
 use crate::job::report::{
     counted, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
@@ -32,12 +32,8 @@ fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
     targets::all(&sources, &config.generators)
 }
 
-pub(super) fn run(
-    report: &mut Report,
-    config: &Config<'_>,
-    observer: &dyn Observer,
-    stop: &AtomicBool,
-) {
+pub(super) fn run(report: &mut Report, running: &Running<'_>) {
+    let (config, observer, stop) = (running.config, running.observer, running.stop);
     let Some(check) = &config.engine else {
         return;
     };

@@ -6,7 +6,7 @@
 //! groups them by bug, minimizes a few witnesses of each, saves them and marks the
 //! known ones; each bug becomes one dispute that says how many positions showed it.
 
-use super::{corpus_positions, perft::label, Config, Observer, Unit, METAMORPHIC};
+use super::{corpus_positions, perft::label, Config, Running, Unit, METAMORPHIC};
 use crate::diff::finding::{self, Findings, Provenance, Settings, Sighting};
 use crate::diff::oracle::{check_position, consensus_children, CheckKind, Disagreement};
 use crate::job::report::{counted, Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
@@ -14,7 +14,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// One position checked.
@@ -69,12 +69,8 @@ fn positions(config: &Config<'_>) -> Vec<Item> {
     items
 }
 
-pub(super) fn run(
-    report: &mut Report,
-    config: &Config<'_>,
-    observer: &dyn Observer,
-    stop: &AtomicBool,
-) {
+pub(super) fn run(report: &mut Report, running: &Running<'_>) {
+    let (config, observer, stop) = (running.config, running.observer, running.stop);
     let started = Instant::now();
     let items = positions(config);
     let total = items.len() as u64;

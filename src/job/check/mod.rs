@@ -211,6 +211,15 @@ pub enum CheckError {
     EngineDepth,
 }
 
+/// What every phase is handed: the run's settings, who hears of its progress, and the
+/// flag a signal raises.
+#[derive(Clone, Copy)]
+pub(super) struct Running<'a> {
+    config: &'a Config<'a>,
+    observer: &'a dyn Observer,
+    stop: &'a AtomicBool,
+}
+
 /// Runs every phase in order on the current rayon pool and returns the report.
 /// Setting `stop` (from a signal handler) ends the running phase early with what it
 /// has, marked `interrupted`, and the ones after it do not run.
@@ -230,7 +239,12 @@ pub fn run(
     report.seed = Some(config.seed);
     report.generators = GeneratorInfo::list(&config.generators);
 
-    type PhaseFn = fn(&mut Report, &Config<'_>, &dyn Observer, &AtomicBool);
+    type PhaseFn = fn(&mut Report, &Running<'_>);
+    let running = Running {
+        config,
+        observer,
+        stop,
+    };
     let phases: [(&str, PhaseFn); 5] = [
         (PERFT, perft::run),
         (REPLAY, replay),
@@ -252,7 +266,7 @@ pub fn run(
                 ..Phase::skipped(name, DID_NOT_RUN)
             });
         } else {
-            phase(&mut report, config, observer, stop);
+            phase(&mut report, &running);
             // Read after the phase: a stop that came while it ran cut it short, or
             // may have (the replay does not look), and the report must not claim more.
             let stopped = stop.load(Ordering::Relaxed);
@@ -358,7 +372,8 @@ fn corpus_positions(source: &corpus::Source) -> Vec<(String, Position)> {
 /// Phase 2: every corpus case through the oracle. A corpus that is not there is an
 /// error: the default one always is (a directory or the built-in copy), so a missing
 /// one was named by someone who expected it to be replayed.
-fn replay(report: &mut Report, config: &Config<'_>, _: &dyn Observer, _: &AtomicBool) {
+fn replay(report: &mut Report, running: &Running<'_>) {
+    let config = running.config;
     let started = Instant::now();
     match config.corpus.replay(&config.generators) {
         Ok(r) => {
@@ -379,7 +394,8 @@ fn replay(report: &mut Report, config: &Config<'_>, _: &dyn Observer, _: &Atomic
 }
 
 /// Phase 3: a timed fuzz campaign; playouts also start from the corpus's positions.
-fn fuzz(report: &mut Report, config: &Config<'_>, observer: &dyn Observer, stop: &AtomicBool) {
+fn fuzz(report: &mut Report, running: &Running<'_>) {
+    let (config, observer, stop) = (running.config, running.observer, running.stop);
     let cfg = campaign::Config {
         seed: config.seed,
         cases: None,

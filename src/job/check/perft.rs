@@ -5,7 +5,7 @@
 //! minimized there (one descent per position: a deeper row that differs too is
 //! almost always the same bug).
 
-use super::{Config, Observer, Unit, PERFT};
+use super::{Observer, Running, Unit, PERFT};
 use crate::diff::descent;
 use crate::diff::finding::{Findings, Known, Provenance, Settings};
 use crate::diff::oracle::tally::{self, Tally};
@@ -77,12 +77,8 @@ pub struct SuiteOutcome {
     pub notes: Vec<String>,
 }
 
-pub(super) fn run(
-    report: &mut Report,
-    config: &Config<'_>,
-    observer: &dyn Observer,
-    stop: &AtomicBool,
-) {
+pub(super) fn run(report: &mut Report, running: &Running<'_>) {
+    let (config, observer, stop) = (running.config, running.observer, running.stop);
     let started = Instant::now();
     let job = SuiteJob {
         generators: &config.generators,

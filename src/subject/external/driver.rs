@@ -7,7 +7,7 @@ use super::process::Process;
 use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::subject::{Divide, Subject, SubjectError};
+use crate::subject::{Divide, DivideReply, Subject, SubjectError};
 use std::sync::atomic::AtomicBool;
 
 /// A running engine program, checked and ready for perft questions.
@@ -262,12 +262,7 @@ impl Subject for ExternalEngine {
         self.id.clone()
     }
 
-    fn divide(
-        &mut self,
-        root: &Position,
-        path: &[Move],
-        depth: u32,
-    ) -> Result<Divide, SubjectError> {
+    fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         let depth = depth.max(1);
         let fen = notation::fen_with_letters(&root.fen(), self.fen_letters);
         let moves: Vec<String> = path
