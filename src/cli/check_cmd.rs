@@ -228,14 +228,13 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     out!("{}", check::summary_table(&report));
     let files = write_report(&report, &args.report_dir, args.latin)?;
     outln!("report: {}", files.join(", "));
-    args.json.emit_report(&report)?;
     if let Some(sig) = report.signal {
         errln!(
             "xqdiff: interrupted by {}: the report covers what ran before it",
             signals::name(sig)
         );
     }
-    super::report_outcome(&report)
+    super::conclude(report, args.json)
 }
 
 /// Writes report.json, report.html and report.md into `dir`; returns their paths.

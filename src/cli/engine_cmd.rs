@@ -5,7 +5,7 @@
 
 use super::json::report_of;
 use super::out::{errln, out, outln};
-use super::{corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
+use super::{conclude, corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
@@ -346,28 +346,28 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         counted(report.nodes_compared(), "node"),
         report.elapsed.as_secs_f64()
     );
-    args.json.emit_report(&{
-        let mut doc = report_of(&engines);
-        doc.seed = Some(seed);
-        doc.engines.push(EngineInfo::from_config(&config, &name));
-        let asked = Asked {
-            generators: &engines,
-            depth: args.depth,
-            list: &list,
-            stop,
-        };
-        record(&mut doc, &asked, &report, Vec::new());
-        doc
-    })?;
+    let mut doc = report_of(&engines);
+    doc.seed = Some(seed);
+    doc.engines.push(EngineInfo::from_config(&config, &name));
+    let asked = Asked {
+        generators: &engines,
+        depth: args.depth,
+        list: &list,
+        stop,
+    };
+    record(&mut doc, &asked, &report, Vec::new());
+    // The exit code is the report's, as `report --from` would read it; the lines
+    // below only say it in words.
+    let outcome = conclude(doc, args.json);
     let new = report.new_findings().count() as u64;
     let known = report.findings.len() as u64 - new;
-    if let Some(sig) = signals::received() {
+    if let Ok(Outcome::Interrupted(sig)) = outcome {
         outln!(
             "interrupted by {}: {} ({known} known) so far; {summary}",
             signals::name(sig),
             crate::job::report::counted(new, "distinct bug")
         );
-        return Ok(Outcome::Interrupted(sig));
+        return outcome;
     }
     if new > 0 || !report.ours.is_empty() {
         // The difference is the news even if the engine then failed; say both.
@@ -379,11 +379,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             crate::job::report::counted(new, "distinct bug"),
             report.ours.len()
         );
-        return Ok(Outcome::Disagree);
-    }
-    if known > 0 && report.failure.is_none() {
-        outln!("{name}: only known bugs ({known}); {summary}");
-        return Ok(Outcome::Agree);
+        return outcome;
     }
     if let Some(f) = report.failure {
         outln!("{summary} before the engine failed");
@@ -392,6 +388,10 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             source: f.error,
         });
     }
-    outln!("agreement: {name} matches the built-in generators on {summary}");
-    Ok(Outcome::Agree)
+    if known > 0 {
+        outln!("{name}: only known bugs ({known}); {summary}");
+    } else {
+        outln!("agreement: {name} matches the built-in generators on {summary}");
+    }
+    outcome
 }

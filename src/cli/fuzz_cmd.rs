@@ -3,8 +3,7 @@
 use super::json::report_of;
 use super::out::{errln, outln};
 use super::{
-    corpus_source, load_known, pool, report_outcome, save_dir, signals, write_known, CliError,
-    CorpusUse, Outcome,
+    corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
@@ -190,9 +189,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     outln!("feature coverage:\n{}", report.coverage);
     let mut doc = report_of(&engines);
     doc.seed = Some(seed);
-    doc.signal = signals::received();
     doc.add_fuzz(FUZZ, &report);
-    args.json.emit_report(&doc)?;
     if let Some(sig) = signals::received() {
         outln!(
             "interrupted by {} after {} (seed {seed})",
@@ -218,6 +215,5 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             outln!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
         }
     }
-    // The exit code is the report's, by the one mapping every command uses.
-    report_outcome(&doc)
+    super::conclude(doc, args.json)
 }

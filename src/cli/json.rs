@@ -36,25 +36,13 @@ impl JsonArg {
         Ok(())
     }
 
-    /// Prints `report` as report.json holds it, with its status (see [`JsonArg::emit`]).
-    /// A command a signal stopped exits 128 + its number, so its document records the
-    /// signal (and so says `interrupted`), as `check`'s report does: the one place every
-    /// command's document passes, rather than each command setting it.
+    /// Prints `report` as report.json holds it, with its status (see [`JsonArg::emit`]);
+    /// commands reach it through [`super::conclude`], which records the signal that
+    /// stopped them first.
     pub(crate) fn emit_report(self, report: &Report) -> Result<(), CliError> {
         if !self.json {
             return Ok(());
         }
-        let stopped;
-        let report = match (report.signal, super::signals::received()) {
-            (None, Some(sig)) => {
-                stopped = Report {
-                    signal: Some(sig),
-                    ..report.clone()
-                };
-                &stopped
-            }
-            _ => report,
-        };
         let text = report
             .to_json()
             .map_err(|e| CliError::Usage(format!("cannot write the report as JSON: {e}")))?;

@@ -92,8 +92,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             "all {} generators agree on this position: nothing to minimize",
             engines.len()
         );
-        args.json.emit_report(&report_of(&engines))?;
-        return Ok(Outcome::Agree);
+        return super::conclude(report_of(&engines), args.json);
     };
     let mut findings = Findings::new(Settings {
         save: corpus.and_then(|c| save_dir(&c, false)),
@@ -130,12 +129,9 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     if let Some(path) = &f.file {
         outln!("saved      {}", path.display());
     }
-    args.json.emit_report(&{
-        let mut report = report_of(&engines);
-        report
-            .disagreements
-            .push(Dispute::from_finding(MINIMIZE, f));
-        report
-    })?;
-    Ok(Outcome::Disagree)
+    let mut report = report_of(&engines);
+    report
+        .disagreements
+        .push(Dispute::from_finding(MINIMIZE, f));
+    super::conclude(report, args.json)
 }

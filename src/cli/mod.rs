@@ -110,6 +110,21 @@ pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outc
     }
 }
 
+/// How every command that checks something ends, once it has printed what it found:
+/// its report, with the signal that stopped it if one did, goes out as the JSON
+/// document when `--json` asks for it, and the exit code is read from it by
+/// [`report_outcome`], the one mapping.
+pub(crate) fn conclude(
+    mut report: crate::job::report::Report,
+    json: json::JsonArg,
+) -> Result<Outcome, CliError> {
+    if report.signal.is_none() {
+        report.signal = signals::received();
+    }
+    json.emit_report(&report)?;
+    report_outcome(&report)
+}
+
 /// What is wrong with a corpus directory given on the command line.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CorpusProblem {

@@ -120,7 +120,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         read_only,
     };
     let hash = args.hash.tables(1)?;
-    let (outcome, report) = pool.install(|| {
+    let report = pool.install(|| {
         run_one(
             &pos,
             depth,
@@ -130,8 +130,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
             investigation,
         )
     });
-    args.json.emit_report(&report)?;
-    Ok(outcome)
+    super::conclude(report, args.json)
 }
 
 /// What to do with a disagreement once it is found.
@@ -272,7 +271,7 @@ fn run_one(
     divide: bool,
     hash: Option<&HashTable>,
     investigation: Investigation<'_>,
-) -> (Outcome, Report) {
+) -> Report {
     let started = Instant::now();
     outln!("position  {}", pos.fen());
     outln!(
@@ -295,7 +294,7 @@ fn run_one(
         }
         let mut report = report_of(generators);
         report.signal = Some(sig);
-        return (Outcome::Interrupted(sig), report);
+        return report;
     };
     for r in &runs {
         outln!(
@@ -318,16 +317,15 @@ fn run_one(
         }
         print_divide(&runs, &rows);
     }
-    let (outcome, dispute) = match (runs.len(), agree) {
-        (1, _) => (Outcome::Agree, None),
+    let dispute = match (runs.len(), agree) {
+        (1, _) => None,
         (n, true) => {
             outln!("all {n} generators agree: {}", runs[0].nodes);
-            (Outcome::Agree, None)
+            None
         }
         (_, false) => {
             outln!("generators DISAGREE");
-            let dispute = investigation.run(pos, depth, generators, &runs);
-            (Outcome::Disagree, dispute)
+            investigation.run(pos, depth, generators, &runs)
         }
     };
     let row = PerftRow {
@@ -352,12 +350,12 @@ fn run_one(
         PhaseDetails::Perft(PerftPhase { rows: vec![row] }),
     );
     // Equal totals over different divides are a disagreement the row cannot show.
-    if outcome == Outcome::Disagree {
+    if !agree {
         phase.status = Status::Failed;
     }
     report.phases.push(phase);
     report.disagreements.extend(dispute);
-    (outcome, report)
+    report
 }
 
 /// Whether every run has the same total and the same count below every root move, a
@@ -467,23 +465,13 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool, json: JsonArg) -> Result<Outco
             format!("{mismatches} MISMATCHED")
         }
     );
-    if !outcome.rows.is_empty() {
-        json.emit_report(&{
-            let mut report = report_of(job.generators);
-            outcome.record(&mut report, started.elapsed());
-            report
-        })?;
-    }
-    if let Some(sig) = signals::received() {
-        Ok(Outcome::Interrupted(sig))
-    } else if mismatches > 0 {
-        Ok(Outcome::Disagree)
-    } else if outcome.rows.is_empty() {
+    if outcome.rows.is_empty() && signals::received().is_none() {
         // A suite run that ran no count has checked nothing: not a pass.
-        Err(CliError::Usage(
+        return Err(CliError::Usage(
             "no published count of the suite is within --depth and --max-nodes".into(),
-        ))
-    } else {
-        Ok(Outcome::Agree)
+        ));
     }
+    let mut report = report_of(job.generators);
+    outcome.record(&mut report, started.elapsed());
+    super::conclude(report, json)
 }

@@ -2,7 +2,7 @@
 
 use super::json::report_of;
 use super::out::{errln, outln};
-use super::{corpus_source, load_known, report_outcome, CliError, CorpusUse, Outcome};
+use super::{corpus_source, load_known, CliError, CorpusUse, Outcome};
 use crate::diff::finding::replayed;
 use crate::generators::registry;
 use crate::job::check::REPLAY;
@@ -81,9 +81,8 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     );
     let mut report = report_of(&engines);
     report.add_replay(REPLAY, &source, &r, started.elapsed(), &found);
-    args.json.emit_report(&report)?;
     // A failure outranks a damaged file: what disagrees is the news.
-    let outcome = report_outcome(&report);
+    let outcome = super::conclude(report, args.json);
     if matches!(outcome, Ok(Outcome::Disagree)) {
         outcome
     } else if !r.damaged.is_empty() {

@@ -53,8 +53,7 @@ pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
         out.markdown = Some(PathBuf::from("-"));
     }
     write_outputs(&report, &out)?;
-    args.json.emit_report(&report)?;
-    super::report_outcome(&report)
+    super::conclude(report, args.json)
 }
 
 /// Writes the HTML and Markdown `out` asks for, and says where on stderr (stdout may
