@@ -8,8 +8,8 @@
 
 use scraper::{Html, Selector};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use xqdiff::diff::corpus::Source;
@@ -19,11 +19,8 @@ use xqdiff::job::check::{self, Config, Observer, Quiet};
 use xqdiff::job::report::{html, PhaseDetails, RenderOptions, Report, Status};
 use xqdiff::Generator;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqdiff-check-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod util;
+use util::{Reaped, Scratch};
 
 fn select(s: &str) -> Selector {
     Selector::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -242,24 +239,19 @@ fn a_stop_request_ends_the_fuzz_phase_and_the_rest_do_not_run() {
     assert_eq!(report.status(), Status::Interrupted);
 }
 
-fn temp_corpus(name: &str) -> PathBuf {
-    let dir = temp_dir(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Each row: what the row changes in a small, otherwise passing configuration, the
 /// phases that must then be `error` with the text their message must hold. Every
 /// other phase passes (the engine's is skipped), and the run is an error, not a pass.
 #[test]
 fn a_phase_that_checks_nothing_is_an_error_saying_why() {
-    type Change = fn(&mut Config<'static>);
+    // The second argument is the row's own empty folder.
+    type Change = fn(&mut Config<'static>, &Path);
     /// A phase and text its message must hold.
     type Erred = (&'static str, &'static str);
     let table: &[(&str, Change, &[Erred])] = &[
         (
             "no node budget",
-            |c| c.max_nodes = 0,
+            |c, _| c.max_nodes = 0,
             &[(
                 check::PERFT,
                 "--max-nodes 0 leaves no published count to run",
@@ -267,24 +259,24 @@ fn a_phase_that_checks_nothing_is_an_error_saying_why() {
         ),
         (
             "no fuzzing time",
-            |c| c.fuzz_time = Duration::ZERO,
+            |c, _| c.fuzz_time = Duration::ZERO,
             &[(check::FUZZ, "no fuzz case ran: --seconds 0")],
         ),
         (
             "an empty corpus",
-            |c| c.corpus = Source::Dir(temp_corpus("empty")),
+            |c, empty| c.corpus = Source::Dir(empty.to_path_buf()),
             &[(check::REPLAY, "holds no cases")],
         ),
         (
             "a missing corpus",
-            |c| c.corpus = Source::Dir(temp_dir("missing")),
+            |c, dir| c.corpus = Source::Dir(dir.join("missing")),
             &[(check::REPLAY, "cannot read the corpus")],
         ),
         (
             "no suite and an empty corpus",
-            |c| {
+            |c, empty| {
                 c.suite.clear();
-                c.corpus = Source::Dir(temp_corpus("bare"));
+                c.corpus = Source::Dir(empty.to_path_buf());
             },
             &[
                 (check::PERFT, "no published counts"),
@@ -298,7 +290,8 @@ fn a_phase_that_checks_nothing_is_an_error_saying_why() {
         config.max_nodes = 10_000;
         config.fuzz_time = Duration::from_millis(300);
         config.save = false;
-        change(&mut config);
+        let folder = Scratch::new(row);
+        change(&mut config, &folder);
         let report = check::run(&config, &Quiet, &AtomicBool::new(false)).expect("check runs");
         for name in ALL_PHASES {
             let want = match errors.iter().find(|(p, _)| *p == name) {
@@ -324,7 +317,7 @@ fn xqdiff_check(report_dir: &Path, extra: &[&str]) -> Output {
     } else {
         &["--seconds", "2"]
     };
-    Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    util::xqdiff()
         .args(["check", "--quick", "--no-save", "--seed", "5"])
         .args(seconds)
         .arg("--report-dir")
@@ -346,7 +339,7 @@ fn read_report(dir: &Path) -> Report {
 
 #[test]
 fn a_quick_check_passes_every_phase_and_writes_three_files() {
-    let dir = temp_dir("quick");
+    let dir = Scratch::new("quick");
     let out = xqdiff_check(&dir, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -364,7 +357,6 @@ fn a_quick_check_passes_every_phase_and_writes_three_files() {
     assert_eq!(report.seed, Some(5));
     assert!(report.disagreements.is_empty());
     assert!(stdout.contains(&dir.join("report.html").display().to_string()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Each row: the test engine's switches, the exit code, the engine phase's status,
@@ -377,8 +369,8 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
         ("--no-handshake", 2, Status::Error, false),
     ];
     for &(switches, code, status, dispute) in table {
-        let dir = temp_dir(&switches.replace(' ', ""));
-        let engine = format!("{} {switches}", env!("CARGO_BIN_EXE_xqdiff-test-engine"));
+        let dir = Scratch::new(&switches.replace(' ', ""));
+        let engine = format!("{} {switches}", util::TEST_ENGINE);
         let out = xqdiff_check(&dir, &["--engine", &engine, "--engine-timeout", "2"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -450,7 +442,6 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
                 "{switches}"
             );
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -472,7 +463,8 @@ fn bad_usage_exits_2_without_running() {
         ),
     ];
     for (args, needle) in table {
-        let dir = temp_dir("usage");
+        let scratch = Scratch::new("usage");
+        let dir = scratch.file("reports");
         let out = xqdiff_check(&dir, args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
@@ -493,7 +485,7 @@ fn a_check_that_checks_nothing_does_not_pass() {
         (&["--max-nodes", "0", "--seconds", "1"], &[check::PERFT]),
     ];
     for &(flags, errors) in table {
-        let dir = temp_dir("nothing");
+        let dir = Scratch::new("nothing");
         let out = xqdiff_check(&dir, flags);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -512,20 +504,6 @@ fn a_check_that_checks_nothing_does_not_pass() {
         }
         assert_eq!(report.status(), Status::Error, "{flags:?}");
         assert!(stdout.contains("ERROR:"), "{flags:?}: {stdout}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
-/// A child process that is killed and reaped by its pid if the test ends before it
-/// does, so a failing assertion leaves no xqdiff behind.
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
     }
 }
 
@@ -551,12 +529,11 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
         ("HUP", 129, "SIGHUP"),
     ];
     for &(signal, code, name) in table {
-        let dir = temp_dir(&format!("signal-{signal}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new(&format!("signal-{signal}"));
         let stderr_file = dir.join("stderr.txt");
         let started = Instant::now();
         let mut child = Reaped(
-            Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            util::xqdiff()
                 .args([
                     "check",
                     "--seconds",
@@ -629,7 +606,7 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
             check::DID_NOT_RUN
         );
 
-        let rendered = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let rendered = util::xqdiff()
             .arg("report")
             .arg("--from")
             .arg(dir.join("report/report.json"))
@@ -637,14 +614,13 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
             .expect("run xqdiff report");
         assert_eq!(rendered.status.code(), Some(code), "{signal}");
         assert!(String::from_utf8_lossy(&rendered.stdout).contains("xqdiff: INTERRUPTED"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 /// The replay phase's case names and count from a run in `cwd`.
 fn replayed_from(cwd: &Path, name: &str) -> (u64, Vec<String>, String) {
-    let dir = temp_dir(name);
-    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let dir = Scratch::new(name);
+    let out = util::xqdiff()
         .current_dir(cwd)
         .args([
             "check",
@@ -669,7 +645,6 @@ fn replayed_from(cwd: &Path, name: &str) -> (u64, Vec<String>, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     let report = read_report(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
     match report.phases.iter().find(|p| p.name == check::REPLAY) {
         Some(p) => match &p.details {
             Some(PhaseDetails::Replay(r)) => (r.cases, r.files.clone(), r.dir.clone()),
@@ -684,8 +659,7 @@ fn replayed_from(cwd: &Path, name: &str) -> (u64, Vec<String>, String) {
 #[test]
 fn the_default_corpus_is_the_same_from_any_folder() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let elsewhere = temp_dir("elsewhere");
-    std::fs::create_dir_all(&elsewhere).unwrap();
+    let elsewhere = Scratch::new("elsewhere");
     // The two runs side by side: each is mostly waiting on its two seconds of work.
     let (from_elsewhere, from_root) = std::thread::scope(|s| {
         let other = s.spawn(|| replayed_from(&elsewhere, "cwd-elsewhere"));
@@ -703,7 +677,6 @@ fn the_default_corpus_is_the_same_from_any_folder() {
     assert!(!on_disk.is_empty());
     assert_eq!(from_root.1, on_disk);
     assert_eq!(from_root.0, on_disk.len() as u64);
-    let _ = std::fs::remove_dir_all(&elsewhere);
 }
 
 /// A check on the built-in corpus replays the repository's cases under the same names,

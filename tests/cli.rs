@@ -3,22 +3,11 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn xqdiff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xqdiff"))
-        .args(args)
-        .output()
-        .expect("run xqdiff")
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod util;
+use util::{run as xqdiff, text, Reaped, Scratch};
 
 /// One row per way of calling the binary: arguments, exit code, and text that must
 /// appear on stdout or stderr.
@@ -150,8 +139,7 @@ fn exit_codes_and_messages() {
 
 #[test]
 fn suite_runs_and_a_wrong_count_exits_1() {
-    let dir = std::env::temp_dir().join(format!("xqdiff-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli");
     let good = dir.join("good.epd");
     let bad = dir.join("bad.epd");
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -172,7 +160,6 @@ fn suite_runs_and_a_wrong_count_exits_1() {
     let out = xqdiff(&["perft", "--suite", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("line 1"), "{:?}", text(&out));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -190,8 +177,7 @@ fn the_reference_suite_runs_on_every_generator() {
 
 #[test]
 fn minimize_reads_fuzz_artifacts_and_fens() {
-    let dir = std::env::temp_dir().join(format!("xqdiff-artifact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("artifact");
     let pos = xqdiff::Position::from_fen("4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1").unwrap();
     let artifact = dir.join("crash-1");
     std::fs::write(&artifact, xqdiff::cases::structured::to_bytes(&pos)).unwrap();
@@ -215,7 +201,6 @@ fn minimize_reads_fuzz_artifacts_and_fens() {
     assert_eq!(missing.status.code(), Some(2));
     let neither = xqdiff(&["minimize"]);
     assert_eq!(neither.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A corpus directory named on the command line: a command that reads it refuses one
@@ -224,9 +209,7 @@ fn minimize_reads_fuzz_artifacts_and_fens() {
 /// while it has nothing to write; `--no-save` on a writer does not look at it.
 #[test]
 fn a_missing_corpus_is_refused_by_every_command_that_reads_it() {
-    let root = std::env::temp_dir().join(format!("xqdiff-cli-corpus-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = Scratch::new("cli-corpus");
     let new = root.join("new");
     let new = new.to_str().unwrap();
     let seeds = root.join("seeds");
@@ -320,32 +303,16 @@ fn a_missing_corpus_is_refused_by_every_command_that_reads_it() {
         !root.join("seeds").exists(),
         "fuzz-seeds wrote with no corpus"
     );
-    std::fs::remove_dir_all(&root).ok();
 }
 
 /// An empty corpus replays nothing, which is not a pass.
 #[test]
 fn replaying_an_empty_corpus_is_not_a_pass() {
-    let dir = std::env::temp_dir().join(format!("xqdiff-cli-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-empty");
     let out = xqdiff(&["replay", dir.to_str().unwrap()]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(stderr.contains("holds no cases"), "{stderr}");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-/// A child process that is killed and reaped by its pid if the test ends before it
-/// does.
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
 }
 
 /// Each row: a real signal sent by pid to a sixty-second `xqdiff fuzz`, and the exit
@@ -357,7 +324,7 @@ fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
     for &(signal, code, name) in table {
         let started = Instant::now();
         let mut child = Reaped(
-            Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+            util::xqdiff()
                 .args(["fuzz", "--seconds", "60", "--no-save", "--seed", "3"])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
@@ -392,7 +359,7 @@ fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
 #[test]
 fn a_signal_during_fuzz_json_is_an_interrupted_document() {
     let mut child = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        util::xqdiff()
             .args([
                 "fuzz",
                 "--seconds",
@@ -429,7 +396,7 @@ fn a_signal_during_fuzz_json_is_an_interrupted_document() {
 #[test]
 fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
     let elsewhere = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let out = util::xqdiff()
         .current_dir(&elsewhere)
         .arg("replay")
         .output()
@@ -548,7 +515,7 @@ fn replay_takes_the_corpus_as_a_flag_or_as_before() {
         ),
     ];
     for (args, code, needle) in table {
-        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let out = util::xqdiff()
             .args(*args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
@@ -602,9 +569,7 @@ fn an_unbalanced_quote_in_an_engine_command_is_bad_usage() {
 /// text before or after the document fails the parse.
 #[test]
 fn every_summary_can_be_one_json_document() {
-    let dir = std::env::temp_dir().join(format!("xqdiff-cli-json-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-json");
     let wrong = dir.join("wrong.epd");
     std::fs::write(
         &wrong,
@@ -613,10 +578,7 @@ fn every_summary_can_be_one_json_document() {
     .unwrap();
     let report_dir = dir.join("report");
     let report = report_dir.join("report.json");
-    let engine = format!(
-        "{} --protocol uci",
-        env!("CARGO_BIN_EXE_xqdiff-test-engine")
-    );
+    let engine = format!("{} --protocol uci", util::TEST_ENGINE);
     let agreeing = "4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1";
     let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
     type Row = (Vec<String>, i32, &'static str, serde_json::Value);
@@ -736,7 +698,7 @@ fn every_summary_can_be_one_json_document() {
         ),
     ];
     for (args, code, pointer, value) in &table {
-        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let out = util::xqdiff()
             .args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
@@ -751,7 +713,6 @@ fn every_summary_can_be_one_json_document() {
             "{args:?} {pointer}:\n{stdout}"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// An argument that is not UTF-8 (a path, say) is recorded in a report's command line,
@@ -761,10 +722,9 @@ fn every_summary_can_be_one_json_document() {
 fn a_path_that_is_not_utf8_is_recorded_not_a_panic() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
-    let dir = std::env::temp_dir().join(format!("xqdiff-cli-bytes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-bytes");
     let corpus = dir.join(OsStr::from_bytes(b"corpus-\xff"));
-    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let out = util::xqdiff()
         .args(["perft", "--depth", "1", "--json", "--corpus"])
         .arg(&corpus)
         .output()
@@ -774,7 +734,6 @@ fn a_path_that_is_not_utf8_is_recorded_not_a_panic() {
     let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
     let command = doc["command"].as_str().expect("a command line");
     assert!(command.contains("corpus-\u{fffd}"), "{command}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Runs a finding's printed command as a shell would read it (the first word, `xqdiff`,
@@ -786,7 +745,7 @@ fn run_printed(command: &str, bug: &str) -> Output {
         Some("xqdiff"),
         "{command}"
     );
-    Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    util::xqdiff()
         .args(&words[1..])
         .env(xqdiff::generators::PLANTED_BUG_VAR, bug)
         .output()
@@ -798,9 +757,7 @@ fn run_printed(command: &str, bug: &str) -> Output {
 /// a perft finding and an engine finding made with `--compare pseudo-legal`.
 #[test]
 fn a_finding_prints_the_command_that_finds_it_again() {
-    let dir = std::env::temp_dir().join(format!("xqdiff-provenance-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("provenance");
     // A folder per row: a corpus keeps only a few witnesses of a bug, so a second
     // command finding the same bug would be pointed at the first one's file.
     let corpus = |name: &str| dir.join(name).to_str().unwrap().to_owned();
@@ -810,7 +767,7 @@ fn a_finding_prints_the_command_that_finds_it_again() {
     }
     let engine = format!(
         "{} --protocol moves --offer-pseudo --bug horse-leg-ignored",
-        env!("CARGO_BIN_EXE_xqdiff-test-engine")
+        util::TEST_ENGINE
     );
     // (the command that finds it, the planted bug in the program, the line that names
     // the bug in what the printed command prints)
@@ -860,7 +817,7 @@ fn a_finding_prints_the_command_that_finds_it_again() {
     for (args, bug, names) in table {
         let mut with_json = args.clone();
         with_json.push("--json");
-        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let out = util::xqdiff()
             .args(&with_json)
             .env(xqdiff::generators::PLANTED_BUG_VAR, bug)
             .output()
@@ -894,5 +851,4 @@ fn a_finding_prints_the_command_that_finds_it_again() {
             "{found_by} names {named:?}, not {signature}:\n{stdout}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

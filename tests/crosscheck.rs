@@ -5,7 +5,6 @@
 //! is still caught. Also the perft auto-descent among the built-ins ([`descent::explain`]).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use xqdiff::diff::corpus::{load_dir, replay, Case};
 use xqdiff::diff::descent;
 use xqdiff::diff::finding::{Findings, Settings};
@@ -16,24 +15,8 @@ use xqdiff::subject::crosscheck::{self, targets, Comparison, Options, Report, Ta
 use xqdiff::subject::{Divide, DivideReply, InProcess, Subject, SubjectError};
 use xqdiff::{Generator, Move, Position};
 
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("xqdiff-crosscheck-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod util;
+use util::Scratch;
 
 /// A subject that prints only totals, as an xboard engine without divide does.
 struct TotalsOnly<S>(S);
@@ -125,7 +108,7 @@ fn every_planted_bug_is_found_minimized_and_filed() {
         (Bug::KingLeavesPalace, "e0e1 e9e8"),
         (Bug::RookJumpsOne, ""),
     ];
-    let dir = TempDir::new("planted");
+    let dir = Scratch::new("planted");
     let mut summary = Vec::new();
     for &(bug, moves) in table {
         for named in [true, false] {
@@ -137,7 +120,7 @@ fn every_planted_bug_is_found_minimized_and_filed() {
                 depth: 3,
             };
             let what = format!("{bug:?} named={named}");
-            let save = dir.0.join(bug.as_str());
+            let save = dir.dir().join(bug.as_str());
             let options = Options {
                 subject_dir: Some(save.clone()),
                 max_findings: 1,
@@ -424,7 +407,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
         (Bug::KingLeavesPalace, "e0e1 e9e8", 3),
         (Bug::RookJumpsOne, "", 2),
     ];
-    let dir = TempDir::new("perft");
+    let dir = Scratch::new("perft");
     for &(bug, moves, depth) in table {
         let planted = Planted::new(bug);
         let engines: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
@@ -435,7 +418,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
             "{bug:?}"
         );
         let mut findings = Findings::new(Settings {
-            save: Some(dir.0.clone()),
+            save: Some(dir.to_path_buf()),
             ..Settings::default()
         });
         let index = descent::explain_into(&mut findings, 0, &root, depth, &engines, None, None)
@@ -485,7 +468,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
         );
     }
     // The corpus they were saved to replays clean on the correct generators.
-    let r = replay(&dir.0, &registry()).unwrap();
+    let r = replay(dir.dir(), &registry()).unwrap();
     assert_eq!(r.replayed, table.len());
     assert!(r.failures.is_empty() && r.unmet.is_empty() && r.damaged.is_empty());
 }
@@ -494,10 +477,10 @@ fn perft_disagreement_descends_minimizes_and_saves() {
 /// the corpus does not read, so someone else's bug never fails our regression run.
 #[test]
 fn external_findings_stay_out_of_the_corpus_replay() {
-    let corpus = TempDir::new("external");
+    let corpus = Scratch::new("external");
     let planted = Planted::new(Bug::PawnSidewaysBeforeRiver);
     let mut subject = InProcess::new(&planted);
-    let dir = crosscheck::external_dir(&corpus.0, &subject.name());
+    let dir = crosscheck::external_dir(corpus.dir(), &subject.name());
     let options = Options {
         subject_dir: Some(dir.clone()),
         ..Options::default()
@@ -505,11 +488,11 @@ fn external_findings_stay_out_of_the_corpus_replay() {
     let report = run(&mut subject, &[targets::start(1)], &options);
     let file = report.findings[0].file.clone().expect("saved");
     assert!(
-        file.starts_with(corpus.0.join("external")),
+        file.starts_with(corpus.dir().join("external")),
         "{}",
         file.display()
     );
-    let top = replay(&corpus.0, &registry()).unwrap();
+    let top = replay(corpus.dir(), &registry()).unwrap();
     assert_eq!((top.replayed, top.failures.len()), (0, 0));
     assert_eq!(load_dir(&dir).unwrap().cases.len(), 1);
 
@@ -522,8 +505,8 @@ fn external_findings_stay_out_of_the_corpus_replay() {
     .collect();
     for (name, slug) in names {
         assert_eq!(
-            crosscheck::external_dir(&corpus.0, name),
-            corpus.0.join("external").join(slug)
+            crosscheck::external_dir(corpus.dir(), name),
+            corpus.dir().join("external").join(slug)
         );
     }
 }
@@ -533,12 +516,12 @@ fn external_findings_stay_out_of_the_corpus_replay() {
 /// and filed in the corpus proper, and the subject is not blamed.
 #[test]
 fn a_split_consensus_is_reported_as_ours() {
-    let dir = TempDir::new("ours");
+    let dir = Scratch::new("ours");
     let planted = Planted::new(Bug::RookJumpsOne);
     let consensus: Vec<&dyn Generator> = vec![&MailboxGen, &planted];
     let options = Options {
-        corpus: Some(dir.0.clone()),
-        subject_dir: Some(dir.0.join("external")),
+        corpus: Some(dir.to_path_buf()),
+        subject_dir: Some(dir.dir().join("external")),
         ..Options::default()
     };
     let report = crosscheck::check(
@@ -554,8 +537,8 @@ fn a_split_consensus_is_reported_as_ours() {
     let f = ours.finding.as_ref().expect("descended");
     assert!(f.minimized.pieces().count() <= 5, "{}", f.minimized.fen());
     let file = f.file.as_ref().expect("saved");
-    assert_eq!(file.parent(), Some(dir.0.as_path()));
-    let failing = replay(&dir.0, &consensus).unwrap();
+    assert_eq!(file.parent(), Some(dir.dir()));
+    let failing = replay(dir.dir(), &consensus).unwrap();
     assert_eq!(failing.failures.len(), 1);
 }
 

@@ -9,11 +9,14 @@ use std::time::{Duration, Instant};
 use xqdiff::generators::planted::Bug;
 use xqdiff::Position;
 
+mod util;
+use util::{test_engine, Scratch};
+
 const TIMEOUT_SECS: u64 = 2;
 
 fn engine(cmd: &str, extra: &[&str], corpus: &Path) -> (Output, Duration) {
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let out = util::xqdiff()
         .args(["engine", "--cmd", cmd, "--seed", "7"])
         .args(["--timeout", &TIMEOUT_SECS.to_string()])
         .arg("--corpus")
@@ -22,17 +25,6 @@ fn engine(cmd: &str, extra: &[&str], corpus: &Path) -> (Output, Duration) {
         .output()
         .expect("run xqdiff");
     (out, started.elapsed())
-}
-
-fn test_engine(args: &str) -> String {
-    format!("{} {args}", env!("CARGO_BIN_EXE_xqdiff-test-engine"))
-}
-
-fn temp_corpus(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqdiff-engine-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The FEN after `minimized` on the finding's block of output.
@@ -55,7 +47,7 @@ fn minimized_fen(stdout: &str) -> Option<String> {
 #[test]
 fn every_planted_bug_is_found_and_minimized() {
     for bug in Bug::ALL.into_iter().filter(|b| b.changes_perft()) {
-        let corpus = temp_corpus(bug.as_str());
+        let corpus = Scratch::new(bug.as_str());
         let from_start = matches!(
             bug,
             Bug::CannonCannotCapture
@@ -85,7 +77,6 @@ fn every_planted_bug_is_found_and_minimized() {
             .map(|d| d.count())
             .unwrap_or(0);
         assert_eq!(saved, 1, "{bug:?}: saved cases");
-        let _ = std::fs::remove_dir_all(&corpus);
     }
 }
 
@@ -102,7 +93,7 @@ fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
         ("--fen-only", 0),
     ];
     for &(switches, code) in table {
-        let corpus = temp_corpus("moves-protocol");
+        let corpus = Scratch::new("moves-protocol");
         let (out, _) = engine(
             &test_engine(&format!("--protocol moves {switches}")),
             &["--protocol", "moves", "--suite", "none", "--positions", "5"],
@@ -125,7 +116,6 @@ fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
                 .unwrap_or(0);
             assert_eq!(saved, 1, "{switches}: saved cases");
         }
-        let _ = std::fs::remove_dir_all(&corpus);
     }
 }
 
@@ -136,7 +126,7 @@ fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
 /// A mode the adapter cannot serve, or a protocol without lists, is exit 2.
 #[test]
 fn compare_modes_check_what_the_adapter_offers() {
-    let corpus = temp_corpus("modes");
+    let corpus = Scratch::new("modes");
     // Red's advisor on e1 screens its king from a rook and, with the rook, a cannon:
     // every advisor move leaves a double check.
     let suite = corpus.join("double-check.epd");
@@ -201,7 +191,6 @@ fn compare_modes_check_what_the_adapter_offers() {
     let (out, _) = engine(&test_engine(""), &["--compare", "pseudo-legal"], &corpus);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("need --protocol moves"));
-    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 /// An engine with two unrelated bugs gives exactly two distinct bugs, each minimized to
@@ -209,7 +198,7 @@ fn compare_modes_check_what_the_adapter_offers() {
 /// the other as the only new one (exit 1), and listing both leaves nothing new (exit 0).
 #[test]
 fn two_bugs_are_two_findings_and_known_ones_step_aside() {
-    let corpus = temp_corpus("two-bugs");
+    let corpus = Scratch::new("two-bugs");
     let cmd = test_engine("--bug horse-leg-ignored --bug king-leaves-palace");
     let known = corpus.join("known.txt");
     let run = |extra: &[&str]| {
@@ -269,12 +258,11 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
     // A known-bugs file that is not one is bad input.
     std::fs::write(&one, "banana\n").unwrap();
     assert_eq!(run(&["--known", one.to_str().unwrap()]).0, Some(2));
-    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 #[test]
 fn a_correct_engine_agrees_with_counts() {
-    let corpus = temp_corpus("agree");
+    let corpus = Scratch::new("agree");
     let table: &[(&str, &str)] = &[
         ("", "uci"),
         ("--ranks 1 --fen-letters he", "uci"),
@@ -300,14 +288,13 @@ fn a_correct_engine_agrees_with_counts() {
         // Start, suite, corpus (empty here) and 20 random positions, with node counts.
         assert!(summary.contains(" positions, ") && summary.contains("nodes compared"));
     }
-    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 /// Each fault: exit 2, a message naming what went wrong, and no wait past the timeout
 /// (plus start-up and the minimizer's margin).
 #[test]
 fn misbehaving_engines_exit_2_within_the_timeout() {
-    let corpus = temp_corpus("faults");
+    let corpus = Scratch::new("faults");
     let table: &[(&str, &str)] = &[
         ("--crash-after 5", "exited"),
         ("--hang-after 5", "no answer"),
@@ -334,7 +321,6 @@ fn misbehaving_engines_exit_2_within_the_timeout() {
     let (out, _) = engine("/nonexistent/engine", &[], &corpus);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("could not start"));
-    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 /// Each position's line reaches stdout as soon as it is answered, also when stdout is
@@ -343,9 +329,9 @@ fn misbehaving_engines_exit_2_within_the_timeout() {
 #[test]
 fn lines_come_as_positions_are_answered() {
     use std::io::{BufRead, BufReader};
-    let corpus = temp_corpus("streaming");
+    let corpus = Scratch::new("streaming");
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let mut child = util::xqdiff()
         .args([
             "engine",
             "--cmd",
@@ -386,7 +372,6 @@ fn lines_come_as_positions_are_answered() {
         at + Duration::from_secs(2) < ended,
         "{line}: at {at:?}, the run ended at {ended:?}"
     );
-    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 /// A signal ends `xqdiff engine` between positions with what it found so far printed,
@@ -394,8 +379,8 @@ fn lines_come_as_positions_are_answered() {
 #[test]
 fn a_signal_ends_the_engine_check_with_what_it_found() {
     use std::io::{BufRead, BufReader};
-    let corpus = temp_corpus("signal");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let corpus = Scratch::new("signal");
+    let mut child = util::xqdiff()
         .args([
             "engine",
             "--cmd",
@@ -442,5 +427,4 @@ fn a_signal_ends_the_engine_check_with_what_it_found() {
         rest.contains("interrupted by SIGTERM: 1 distinct bug"),
         "{rest}"
     );
-    let _ = std::fs::remove_dir_all(&corpus);
 }

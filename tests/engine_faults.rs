@@ -11,7 +11,6 @@
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -22,122 +21,11 @@ use xqdiff::subject::external::{
 use xqdiff::subject::{Subject, SubjectError};
 use xqdiff::{Move, Position};
 
-const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_xqdiff-test-engine");
-const XQDIFF: &str = env!("CARGO_BIN_EXE_xqdiff");
+mod util;
+use util::{gone, Scratch, XQDIFF};
 
 /// The most a case may use, in kB of resident memory (the acceptance bound, 200 MB).
 const MAX_KB: u64 = 200 * 1000;
-
-/// A folder for one case's scripts and pid files. Every process a case starts has the
-/// folder's path on its command line, which is how a leftover is recognised; dropping
-/// the folder kills any still there (by PID), so a failing case leaves nothing either.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(case: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "xqdiff-faults-{}-{}",
-            std::process::id(),
-            case.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch { dir }
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).display().to_string()
-    }
-
-    /// A `/bin/sh` script named `name` with `body`; its path.
-    fn script(&self, name: &str, body: &str) -> String {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.path(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-            .expect("chmod script");
-        path
-    }
-
-    /// The test engine's command line with `switches`, writing its PID to `name`.pid.
-    fn engine(&self, name: &str, switches: &str) -> String {
-        format!(
-            "'{TEST_ENGINE}' {switches} --pid-file '{}'",
-            self.path(&format!("{name}.pid"))
-        )
-    }
-
-    /// The PID in `name`.pid, once the process wrote it.
-    fn pid(&self, name: &str) -> Option<u32> {
-        std::fs::read_to_string(self.path(&format!("{name}.pid")))
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
-    }
-
-    /// Running processes that carry this folder on their command line.
-    fn leftovers(&self) -> Vec<(u32, String)> {
-        let marker = self.dir.display().to_string();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return Vec::new();
-        };
-        entries
-            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-            .filter(|&pid| pid != std::process::id())
-            .filter_map(|pid| {
-                let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-                let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
-                (cmdline.contains(&marker) && !gone(pid)).then_some((pid, cmdline))
-            })
-            .collect()
-    }
-
-    /// Fails unless every process of the case is gone (a process killed a moment ago
-    /// may take that moment to go).
-    fn assert_clean(&self, case: &str) {
-        let until = Instant::now() + Duration::from_secs(2);
-        loop {
-            let left = self.leftovers();
-            if left.is_empty() {
-                return;
-            }
-            assert!(Instant::now() < until, "{case}: left running: {left:?}");
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn kill_leftovers(&self) {
-        for (pid, _) in self.leftovers() {
-            if let Ok(pid) = i32::try_from(pid) {
-                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            }
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        self.kill_leftovers();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Whether `pid` is gone: no `/proc` entry, or a zombie some other process is to reap
-/// (one of ours would mean the driver did not reap its child).
-fn gone(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return true;
-    };
-    // After the name in parentheses: the state, then the parent's PID.
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let mut fields = after.split_whitespace();
-    let state = fields.next().unwrap_or("");
-    let parent: u32 = fields.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-    state == "Z" && parent != std::process::id()
-}
 
 /// A field of `/proc/PID/status` in kB (`VmHWM`, `VmRSS`).
 fn status_kb(pid: u32, field: &str) -> Option<u64> {

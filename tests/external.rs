@@ -9,8 +9,9 @@ use xqdiff::generators::{naive::NaiveGen, registry};
 use xqdiff::subject::external::{EngineConfig, ExternalEngine, FenLetters, Protocol, Ranks};
 use xqdiff::subject::{Divide, InProcess, Subject, SubjectError};
 use xqdiff::{Generator, Move, Position};
+mod util;
+use util::{gone, TEST_ENGINE};
 
-const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_xqdiff-test-engine");
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
 const SJAAK: &str = "/usr/games/sjaakii";
 const MAXQI: &str = "/usr/games/maxqi";
@@ -51,11 +52,6 @@ fn variant(e: &SubjectError) -> &'static str {
 
 fn moves(texts: &[&str]) -> Vec<Move> {
     texts.iter().map(|t| t.parse().unwrap()).collect()
-}
-
-/// Whether a process is gone: no zombie either, since a zombie keeps its /proc entry.
-fn gone(pid: u32) -> bool {
-    !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 fn pid_file(case: &str) -> PathBuf {

@@ -1,9 +1,10 @@
 //! `xqdiff fuzz-seeds` end to end: seeds for every case and suite position, readable
 //! names, damaged corpus files skipped with a message, exit 2 when it cannot write.
 
-use std::process::Command;
 use xqdiff::cases::structured::{from_bytes, playout_start};
 use xqdiff::Position;
+
+mod util;
 
 #[test]
 fn seeds_every_case_and_suite_position() {
@@ -19,7 +20,7 @@ fn seeds_every_case_and_suite_position() {
     .unwrap();
     std::fs::write(corpus.join("broken.txt"), "3k5/9/9 w\n").unwrap();
 
-    let run = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let run = util::xqdiff()
         .args(["fuzz-seeds", "--corpus"])
         .arg(&corpus)
         .arg("--out")
@@ -53,7 +54,7 @@ fn seeds_every_case_and_suite_position() {
     // A file where the output directory should be: cannot write, exit 2.
     let blocked = root.join("blocked");
     std::fs::write(&blocked, "").unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let run = util::xqdiff()
         .args(["fuzz-seeds", "--corpus"])
         .arg(&corpus)
         .arg("--out")

@@ -5,20 +5,12 @@
 //! tables in `tests/engine_faults.rs` and `tests/split.rs`.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn xqdiff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_xqdiff"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqdiff-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod util;
+use util::{xqdiff, Scratch};
 
 /// Runs `args`, killing the run if it passes `limit`; returns (code, stdout, stderr).
 fn run_bounded(args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
@@ -88,7 +80,7 @@ fn row(args: &[&str], code: i32, says: &'static str) -> Row<'static> {
 /// recursion could overflow the stack.
 #[test]
 fn deep_perfts_are_refused_everywhere() {
-    let dir = temp_dir("deep");
+    let dir = Scratch::new("deep");
     let suite = dir.join("deep.epd");
     std::fs::write(&suite, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 ;D10000 1\n").unwrap();
     let suite = suite.to_string_lossy().into_owned();
@@ -103,14 +95,13 @@ fn deep_perfts_are_refused_everywhere() {
             "--engine-depth",
         ),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Inputs that are not regular files, or too large, or unreadable in their notes, are
 /// damage: exit 2 naming the file, never a hang, a full memory or a generator blamed.
 #[test]
 fn inputs_that_are_not_files_are_refused_quickly() {
-    let dir = temp_dir("inputs");
+    let dir = Scratch::new("inputs");
     let corpus = dir.join("corpus");
     std::fs::create_dir_all(&corpus).unwrap();
     std::fs::write(
@@ -154,7 +145,6 @@ fn inputs_that_are_not_files_are_refused_quickly() {
         assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Requests for absurd work are refused before the work starts.
@@ -222,7 +212,7 @@ fn closed_and_full_outputs_end_cleanly() {
     let (code, stderr) = first_line_then_close(&["perft", "--depth", "4", "--divide"]);
     assert_eq!(code, Some(141), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
-    let dir = temp_dir("pipe");
+    let dir = Scratch::new("pipe");
     let report = dir.to_string_lossy().into_owned();
     let (code, stderr) = first_line_then_close(&[
         "check",
@@ -239,7 +229,6 @@ fn closed_and_full_outputs_end_cleanly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     let json = std::fs::read_to_string(dir.join("report.json")).expect("a report");
     assert!(json.contains("\"interrupted\""), "{json}");
-    let _ = std::fs::remove_dir_all(&dir);
     if Path::new("/dev/full").exists() {
         for args in [
             vec!["perft", "--depth", "2"],
@@ -270,7 +259,7 @@ const EMPTY_REPORT: &str = r#"{"schema": "xqdiff-report/2", "tool": {"name": "xq
 #[test]
 fn writers_never_replace_special_files() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = temp_dir("special");
+    let dir = Scratch::new("special");
     let from = dir.join("r.json");
     std::fs::write(&from, EMPTY_REPORT).unwrap();
     let from = from.to_string_lossy().into_owned();
@@ -315,7 +304,6 @@ fn writers_never_replace_special_files() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("<html"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A jobs file of a small split, for the shard cases.
@@ -342,7 +330,7 @@ fn small_split(dir: &Path, depth: &str, split_depth: &str) -> String {
 /// result line cut short and wiped.
 #[test]
 fn a_shard_output_that_is_not_its_results_is_left_alone() {
-    let dir = temp_dir("foreign-output");
+    let dir = Scratch::new("foreign-output");
     let jobs = small_split(&dir, "2", "1");
     for text in [
         "a note without a newline",
@@ -359,14 +347,13 @@ fn a_shard_output_that_is_not_its_results_is_left_alone() {
         assert_eq!(code, Some(2), "{text:?}: {stderr}");
         assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 26, case 5: `report --from` refuses values no run writes, naming the field,
 /// instead of rendering them and exiting by them.
 #[test]
 fn a_report_read_back_is_validated() {
-    let dir = temp_dir("report-values");
+    let dir = Scratch::new("report-values");
     let table: &[(&str, &str, &str)] = &[
         ("\"signal\": -128", "signal", "a negative signal"),
         ("\"signal\": 0", "signal", "no signal is 0"),
@@ -402,7 +389,6 @@ fn a_report_read_back_is_validated() {
     std::fs::write(&path, fine).unwrap();
     let (code, _, stderr) = run_bounded(&["report", "--from", &arg], Duration::from_secs(30));
     assert_eq!(code, Some(0), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 26, case 6: a thread count from `RAYON_NUM_THREADS` is held to the cap of
@@ -449,11 +435,10 @@ fn engine_options_with_control_characters_are_refused() {
 /// ends as every other command does, as SIGPIPE would.
 #[test]
 fn a_shard_into_a_closed_pipe_exits_141() {
-    let dir = temp_dir("shard-pipe");
+    let dir = Scratch::new("shard-pipe");
     let jobs = small_split(&dir, "4", "2");
     let (code, stderr) = first_line_then_close(&["perft", "--jobs", &jobs]);
     assert_eq!(code, Some(141), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 26, case 13: the built-in corpus is named from the checkout being built, never
@@ -511,7 +496,7 @@ fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Dura
 #[cfg(unix)]
 #[test]
 fn long_counts_stop_within_a_second() {
-    let dir = temp_dir("long-counts");
+    let dir = Scratch::new("long-counts");
     let jobs = small_split(&dir, "9", "1");
     let out = dir.join("results.jsonl").to_string_lossy().into_owned();
     let table: &[&[&str]] = &[
@@ -548,7 +533,6 @@ fn long_counts_stop_within_a_second() {
         "{:?}",
         started.elapsed()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 26, case 8: text from outside is shown with its control characters escaped,
@@ -557,7 +541,7 @@ fn long_counts_stop_within_a_second() {
 /// retitle the window.
 #[test]
 fn outside_text_is_shown_with_control_characters_escaped() {
-    let dir = temp_dir("escapes");
+    let dir = Scratch::new("escapes");
     let known = dir.join("known.txt");
     std::fs::write(&known, "\u{1b}]0;owned\u{7}\u{1b}[2J not a signature\n").unwrap();
     let known_arg = known.to_string_lossy().into_owned();
@@ -615,5 +599,4 @@ fn outside_text_is_shown_with_control_characters_escaped() {
         assert!(raw.is_empty(), "{what}: {raw:?}");
     }
     assert!(std::fs::read_to_string(&md).unwrap().contains("evil"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

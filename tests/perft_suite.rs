@@ -5,6 +5,8 @@
 use xqdiff::epd::parse_suite;
 use xqdiff::generators::registry;
 
+mod util;
+
 /// Largest published count run in the default test, per position and depth.
 const BUDGET: u64 = 5_000_000;
 
@@ -79,7 +81,7 @@ fn standard_epd_and_perft_files_run_and_are_named_by_id() {
     for (name, text) in files {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let out = util::xqdiff()
             .args(["perft", "--depth", "2", "--suite"])
             .arg(&path)
             .output()

@@ -5,7 +5,6 @@
 use scraper::{ElementRef, Html, Selector};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use xqdiff::diff::campaign::{self, Config};
@@ -21,6 +20,8 @@ use xqdiff::job::report::{
 };
 use xqdiff::subject::external::{EngineConfig, FenLetters, Protocol, Ranks};
 use xqdiff::{Color, Position, Role};
+
+mod util;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
 /// Red cannon e2, screen e5, black rook e7: a capture only a working cannon makes.
@@ -731,7 +732,7 @@ fn the_report_command_renders_saved_reports_and_rejects_bad_files() {
         (s(&garbage), vec![], 2, "not JSON"),
     ];
     for (from, extra, code, needle) in &table {
-        let out = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+        let out = util::xqdiff()
             .args(["report", "--from", from])
             .args(extra)
             .output()

@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use xqdiff::generators::planted::{Bug, Planted};
@@ -15,44 +15,13 @@ use xqdiff::job::split::shard::count_job;
 use xqdiff::job::split::{JobResult, Shard};
 use xqdiff::{Generator, Position};
 
-/// A scratch directory, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("xqdiff-split-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod util;
+use util::{all_text as text, run as xqdiff, Scratch};
 
 fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_xqdiff"));
+    let mut c = util::xqdiff();
     c.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     c
-}
-
-fn xqdiff(args: &[&str]) -> Output {
-    command(args).output().expect("run xqdiff")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn s(p: &Path) -> &str {
@@ -581,7 +550,7 @@ fn a_planted_bug_shows_in_the_job_results() {
 /// Gives the exit code (none when killed), stdout and stderr.
 fn xqdiff_within(dir: &Scratch, args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
     let (out, err) = (dir.file("stdout.txt"), dir.file("stderr.txt"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqdiff"))
+    let mut child = util::xqdiff()
         .args(args)
         .stdin(Stdio::null())
         .stdout(File::create(&out).unwrap())
@@ -617,7 +586,7 @@ struct Hostile {
 #[test]
 fn hostile_inputs_are_refused() {
     let dir = Scratch::new("hostile");
-    let p = |path: &PathBuf| s(path).to_owned();
+    let p = |path: &Path| s(path).to_owned();
     let jobs = dir.file("jobs.jsonl");
     emit_jobs(&jobs, 2, 1);
     let results = dir.file("results.jsonl");
@@ -900,9 +869,9 @@ fn hostile_inputs_are_refused() {
         },
         Hostile {
             name: "a directory as the jobs file",
-            args: vec!["merge".into(), "--jobs".into(), p(&dir.0)],
+            args: vec!["merge".into(), "--jobs".into(), p(dir.dir())],
             code: 2,
-            words: vec![format!("{}: a directory, not a regular file", p(&dir.0))],
+            words: vec![format!("{}: a directory, not a regular file", p(dir.dir()))],
         },
         Hostile {
             name: "a jobs file past the size limit",
