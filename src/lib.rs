@@ -92,6 +92,32 @@
 //! `examples/custom_generator.rs` is the same check as a program; a generator with its
 //! own board type implements [`MoveGen`] instead and gets perft, the differential
 //! checks and the minimizer too.
+//!
+//! # What the crate offers
+//!
+//! The vocabulary is at the root: [`Square`], [`Piece`], [`Move`] and [`Position`]
+//! (their modules [`square`], [`piece`], [`moves`] and [`position`] hold the rest of
+//! each type's story), with [`fen`] and [`epd`] to read positions and perft suites.
+//! Beyond it, each public module is here because a user of the crate needs it:
+//!
+//! - [`generators`]: the three built-in generators, the [`MoveGen`] trait a generator
+//!   of your own implements, [`Generator`] (what every generator answers), and perft.
+//! - [`subject`]: checking a generator that is not built in, in process
+//!   ([`subject::library`]) or as an external engine or library over a protocol
+//!   ([`subject::external`]), against the built-ins ([`subject::crosscheck`]).
+//! - [`diff`]: comparing generators ([`diff::oracle`]), the fuzz campaign, the corpus
+//!   of past findings and the minimizer: the parts of a differential test of your own
+//!   (a fuzz target, a property test) and of replaying a corpus.
+//! - [`cases`]: positions to test with: every byte string as a valid position
+//!   ([`cases::structured`], for `arbitrary` and fuzz targets) and random playouts.
+//! - [`diagnose`]: the catalogue of rule misreadings and the diagnosis that names which
+//!   of them a subject's answers match.
+//! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
+//!   model and renderings ([`job::report`]), and perft split into jobs that any
+//!   scheduler can run ([`job::split`]).
+//!
+//! Everything else (writing files, the depth grammar, timing, the command line) is
+//! internal to the crate and not part of its interface.
 #![deny(missing_docs)]
 // Deny, not forbid: one function may allow it, `die_with_parent` in
 // `subject::external::process`, which sets an engine's parent-death signal between fork
@@ -103,12 +129,12 @@ pub mod cases;
 // `cli::main`; nothing else in the module is public, and it is no library API.
 #[doc(hidden)]
 pub mod cli;
-pub mod depth;
+pub(crate) mod depth;
 pub mod diagnose;
 pub mod diff;
 pub mod epd;
 pub mod fen;
-pub mod files;
+pub(crate) mod files;
 pub mod generators;
 pub mod job;
 pub mod moves;

@@ -452,3 +452,54 @@ fn every_list_of_generators_is_the_registry() {
         );
     }
 }
+
+/// The modules the crate root makes public, and whether each is hidden from the docs.
+fn public_modules(lib: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut hidden = false;
+    for line in lib.lines().map(str::trim) {
+        if line == "#[doc(hidden)]" {
+            hidden = true;
+        } else if let Some(name) = line
+            .strip_prefix("pub mod ")
+            .and_then(|r| r.strip_suffix(';'))
+        {
+            out.push((name.to_owned(), hidden));
+            hidden = false;
+        } else if !line.starts_with("//") {
+            hidden = false;
+        }
+    }
+    out
+}
+
+/// Every module the root offers that its docs do not give a reason for, by name.
+fn undocumented_public(lib: &str) -> Vec<String> {
+    let docs: String = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let offered = docs.split("# What the crate offers").nth(1).unwrap_or("");
+    public_modules(lib)
+        .into_iter()
+        .filter(|(name, hidden)| !hidden && !offered.contains(&format!("[`{name}`]")))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// A public module is part of the crate's interface: the root's docs say why a user
+/// needs it, or it stays `pub(crate)`. The checker itself is shown to catch one.
+#[test]
+fn every_public_module_is_offered_for_a_reason() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("lib.rs");
+    assert!(
+        public_modules(&lib).len() >= 6,
+        "the reader found too few modules"
+    );
+    assert_eq!(undocumented_public(&lib), Vec::<String>::new());
+    let grown = lib.replace("pub(crate) mod files;", "pub mod files;");
+    assert_ne!(grown, lib, "lib.rs no longer declares `files`");
+    assert_eq!(undocumented_public(&grown), ["files"]);
+}

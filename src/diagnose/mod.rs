@@ -3,10 +3,10 @@
 //! subject did.
 //!
 //! - [`catalogue`]: the variants, each with its kebab-case name, its sentence in the
-//!   game's words and its specificity rank; [`page`] writes them as `docs/variants.md`.
+//!   game's words and its specificity rank; `page` writes them as `docs/variants.md`.
 //! - [`examples`]: a position for each variant where it differs from the rules.
-//! - [`reading`]: each variant's answers to the naive generator's questions (its hooks,
-//!   [`crate::generators::naive::reading`]).
+//! - `reading`: each variant's answers to the naive generator's questions (its hooks,
+//!   `generators::naive::reading`).
 //! - [`generator`]: a variant as a [`crate::generators::MoveGen`], with its own legality
 //!   test for the variants that misread which moves must keep the king safe.
 //! - [`diagnosis`]: [`diagnose`] a finding's witnesses, build a [`deciding_position`] for
@@ -19,8 +19,8 @@ pub mod catalogue;
 pub mod diagnosis;
 pub mod examples;
 pub mod generator;
-pub mod page;
-pub mod reading;
+pub(crate) mod page;
+pub(crate) mod reading;
 #[cfg(test)]
 mod tests;
 

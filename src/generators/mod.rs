@@ -19,7 +19,7 @@ pub mod perft;
 pub mod perft_hash;
 #[cfg(any(test, feature = "planted"))]
 pub mod planted;
-pub mod timing;
+pub(crate) mod timing;
 
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Piece};

@@ -1,7 +1,7 @@
 //! The oracle: everything the generators say about one position, compared.
 //!
 //! Every answer a generator gives is an answer to compare: each move of its lists
-//! (repeats included, [`tally`]), its bulk count, what each legal move captures, the
+//! (repeats included, `tally`), its bulk count, what each legal move captures, the
 //! board after it, whether it gives check and how many replies follow it, what its board
 //! says after being used (every move made and unmade on it, or a line of moves made on
 //! it without reloading), and how it maps under the mirror and the colour swap.
@@ -11,7 +11,7 @@
 
 mod answers;
 mod symmetry;
-pub mod tally;
+pub(crate) mod tally;
 mod walk;
 
 pub use walk::{

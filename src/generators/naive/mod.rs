@@ -15,7 +15,7 @@
 //! written, and the questions compile away. Other readings make the naive generator a
 //! generator of a rule bug: the `diagnose` layer's catalogue.
 
-pub mod reading;
+pub(crate) mod reading;
 mod rules;
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@
 pub(crate) mod disputes;
 pub(crate) mod engine;
 mod metamorphic;
-pub mod perft;
+pub(crate) mod perft;
 mod summary;
 
 pub(crate) use summary::first_line;

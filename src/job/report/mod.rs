@@ -5,10 +5,10 @@
 //! The model holds plain strings and numbers, not the library's types: a report read
 //! back from a file years later must parse even if a FEN in it no longer validates, and
 //! the JSON is a published format (`docs/report-schema.md`) that must not change shape
-//! when an internal type does. [`convert`] fills it from the oracle, the fuzz campaign,
+//! when an internal type does. `convert` fills it from the oracle, the fuzz campaign,
 //! the corpus replay and perft descent.
 
-pub mod convert;
+pub(crate) mod convert;
 pub mod html;
 pub mod markdown;
 pub mod svg;
