@@ -109,7 +109,8 @@
 //!   of past findings and the minimizer: the parts of a differential test of your own
 //!   (a fuzz target, a property test) and of replaying a corpus.
 //! - [`cases`]: positions to test with: every byte string as a valid position
-//!   ([`cases::structured`], for `arbitrary` and fuzz targets) and random playouts.
+//!   ([`cases::structured`], for `arbitrary` and fuzz targets), random playouts, and
+//!   the rare features a stream of positions should reach ([`cases::features`]).
 //! - [`diagnose`]: the catalogue of rule misreadings and the diagnosis that names which
 //!   of them a subject's answers match.
 //! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
