@@ -130,9 +130,6 @@ impl Observer for StopDuringFuzz<'_> {
     }
 }
 
-/// The fuzz phase stops with what it has and says it was interrupted; the phase after
-/// it was asked for and did not run, which is not the same as not asked for (the
-/// engine's `skipped`); and the run is interrupted, not passed.
 /// `--known` means the same in every phase: a planted bug fails perft, replay, fuzz and
 /// metamorphic; with every signature the first run found passed back as known, the
 /// same run passes, and each of those phases lists the bug as known.
@@ -195,9 +192,20 @@ fn a_known_bug_is_known_in_every_phase() {
                 "{bug:?}: {phase} lists no known bug"
             );
         }
+        // The fuzz phase's own line counts them too, rather than "0 findings".
+        let fuzz = again.phases.iter().find(|p| p.name == check::FUZZ);
+        match fuzz.and_then(|p| p.details.as_ref()) {
+            Some(PhaseDetails::Fuzz(f)) => {
+                assert!(f.known > 0 && f.findings == 0, "{bug:?}: {f:?}")
+            }
+            other => panic!("{bug:?}: fuzz details {other:?}"),
+        }
     }
 }
 
+/// The fuzz phase stops with what it has and says it was interrupted; the phase after
+/// it was asked for and did not run, which is not the same as not asked for (the
+/// engine's `skipped`); and the run is interrupted, not passed.
 #[test]
 fn a_stop_request_ends_the_fuzz_phase_and_the_rest_do_not_run() {
     let mut config = Config::new(3);

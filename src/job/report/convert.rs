@@ -55,6 +55,7 @@ impl From<&campaign::Report> for FuzzPhase {
             cases_per_second: rounded(r.rate()),
             positions_per_second: rounded(r.positions as f64 / secs),
             findings: r.new_findings().count() as u64,
+            known: (r.findings.len() - r.new_findings().count()) as u64,
             interrupted: r.interrupted,
             write_errors: r.write_errors.clone(),
             coverage: CoverageTable::from(&r.coverage),

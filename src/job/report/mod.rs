@@ -358,8 +358,12 @@ pub struct FuzzPhase {
     pub cases_per_second: f64,
     /// Positions per second of wall time.
     pub positions_per_second: f64,
-    /// Distinct disagreements found (each is in the report's `disagreements`).
+    /// Distinct disagreements found that are not known bugs (each is in the report's
+    /// `disagreements`).
     pub findings: u64,
+    /// Distinct disagreements found that `--known` lists (also in `disagreements`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub known: u64,
     /// Whether it was stopped early by a signal (Ctrl-C).
     #[serde(default)]
     pub interrupted: bool,
@@ -821,11 +825,15 @@ impl Phase {
                 counted(r.damaged.len() as u64, "damaged file")
             ),
             PhaseDetails::Fuzz(f) => format!(
-                "{}, {} ({:.0} cases/s), {}{}",
+                "{}, {} ({:.0} cases/s), {}{}{}",
                 counted(f.cases, "case"),
                 counted(f.positions, "position"),
                 f.cases_per_second,
                 counted(f.findings, "finding"),
+                match f.known {
+                    0 => String::new(),
+                    k => format!(" ({k} known)"),
+                },
                 if f.interrupted { ", interrupted" } else { "" }
             ),
             PhaseDetails::Metamorphic(m) => format!(
