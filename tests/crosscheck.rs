@@ -436,7 +436,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
             "{bug:?}: {}",
             f.minimized.fen()
         );
-        assert_eq!(f.disagreement.fen, f.minimized.fen());
+        assert_eq!(f.disagreement.position, f.minimized);
         // The moves each side has at the minimized position are the generators' own.
         if f.disagreement.check == CheckKind::Legal {
             let planted_legal = planted.probe(&f.minimized).legal_moves();

@@ -97,7 +97,7 @@ fn run_report(engines: &[&dyn Generator], positions: &[(&str, bool)]) -> Report 
         let pos = Position::from_fen(fen).unwrap();
         if minimize {
             if let Some((small, d)) = minimize_first(&pos, engines) {
-                assert_eq!(small.fen(), d.fen);
+                assert_eq!(small, d.position);
                 report
                     .disagreements
                     .push(Dispute::from_oracle("oracle", &d).with_original(&pos.fen()));

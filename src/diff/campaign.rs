@@ -11,7 +11,7 @@ use crate::cases::playout;
 use crate::cases::rng::Rng;
 use crate::cases::structured;
 use crate::diff::finding::{self, Finding, Findings, Known, Provenance, Sighting};
-use crate::diff::oracle::{check_line, line_seed, Disagreement, LineOutcome, WALK_PLIES};
+use crate::diff::oracle::{check_line, line_seed, LineOutcome, WALK_PLIES};
 use crate::generators::face::Generator;
 use crate::position::Position;
 use rayon::prelude::*;
@@ -231,9 +231,9 @@ pub fn run(
                     coverage.add(pos);
                 }
                 // The line ended at its first disagreement; that one stands for it.
-                let hit = outcome.disagreements.into_iter().next().and_then(|d| {
-                    let position = finding_position(&outcome.positions, &d)?;
-                    Some(Sighting {
+                let hit = outcome.disagreements.into_iter().next().map(|d| {
+                    let position = d.position.clone();
+                    Sighting {
                         order: i,
                         provenance: Provenance::position(&position, &d.line),
                         position,
@@ -241,7 +241,7 @@ pub fn run(
                         path: None,
                         depth: None,
                         after: now,
-                    })
+                    }
                 });
                 (coverage, hit)
             })
@@ -273,11 +273,6 @@ pub fn run(
     report.write_errors = std::mem::take(&mut found.write_errors);
     report.findings = found.into_list();
     report
-}
-
-/// The position a line's disagreement is about: the one whose FEN it names.
-fn finding_position(positions: &[Position], d: &Disagreement) -> Option<Position> {
-    positions.iter().rev().find(|p| p.fen() == d.fen).cloned()
 }
 
 #[cfg(test)]

@@ -173,11 +173,7 @@ fn quoted(text: &str) -> String {
 
 impl Case {
     /// A case for a disagreement found (and usually minimized) by `found_by`.
-    pub fn from_disagreement(
-        d: &Disagreement,
-        original_fen: &str,
-        found_by: &str,
-    ) -> Result<Case, crate::fen::FenError> {
+    pub fn from_disagreement(d: &Disagreement, original_fen: &str, found_by: &str) -> Case {
         let mut notes = vec![
             ("check".to_owned(), d.check.to_string()),
             ("generators".to_owned(), d.generators.join(", ")),
@@ -202,10 +198,10 @@ impl Case {
         notes.push(("original".to_owned(), original_fen.to_owned()));
         notes.push(("found-by".to_owned(), one_line(found_by)));
         notes.push(("date".to_owned(), today()));
-        Ok(Case {
-            position: Position::from_fen(&d.fen)?,
+        Case {
+            position: d.position.clone(),
             notes,
-        })
+        }
     }
 
     /// The moves of a `walk` note: the line a `walked-board` finding was walked along.

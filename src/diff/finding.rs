@@ -253,13 +253,12 @@ impl Finding {
     }
 
     /// The corpus case for one of its witnesses, found by `from`.
-    pub fn case(from: &Sighting, disagreement: &Disagreement) -> Result<Case, String> {
+    pub fn case(from: &Sighting, disagreement: &Disagreement) -> Case {
         let mut case = Case::from_disagreement(
             disagreement,
             &from.position.fen(),
             &from.provenance.to_string(),
-        )
-        .map_err(|e| format!("minimized FEN unreadable: {e}"))?;
+        );
         if let Some((root, path)) = &from.path {
             let path: Vec<String> = path.iter().map(Move::to_string).collect();
             case.notes.push(("perft-root".into(), root.fen()));
@@ -275,7 +274,7 @@ impl Finding {
                 },
             ));
         }
-        Ok(case)
+        case
     }
 }
 
@@ -443,11 +442,9 @@ impl Findings {
                 }
             },
         };
-        let written = Finding::case(from, d).and_then(|case| {
-            folder
-                .write(&case)
-                .map_err(|e| format!("{}: {e}", dir.display()))
-        });
+        let written = folder
+            .write(&Finding::case(from, d))
+            .map_err(|e| format!("{}: {e}", dir.display()));
         let finding = &mut self.list[index];
         match written {
             Ok((path, _)) => {
@@ -486,7 +483,7 @@ pub fn replayed(r: &Replay, known: &Known, gens: &[&dyn Generator]) -> Replayed 
         .enumerate()
         .filter_map(|(i, (_, found))| {
             let first = found.first()?;
-            let position = Position::from_fen(&first.fen).ok()?;
+            let position = first.position.clone();
             Some(Sighting {
                 order: i as u64,
                 provenance: Provenance::position(&position, &first.line),

@@ -528,7 +528,7 @@ mod tests {
         let of = |check, odd: &str| {
             Disagreement {
                 check,
-                fen: "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".to_owned(),
+                position: Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").unwrap(),
                 generators: vec!["mailbox".into(), "bitboard".into(), "naive".into()],
                 odd_one_out: Some(odd.to_owned()),
                 only_in: Vec::new(),

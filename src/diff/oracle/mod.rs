@@ -153,8 +153,8 @@ pub struct OnlyIn {
 pub struct Disagreement {
     /// What was compared.
     pub check: CheckKind,
-    /// The position, as FEN.
-    pub fen: String,
+    /// The position.
+    pub position: Position,
     /// The generators compared.
     pub generators: Vec<String>,
     /// The one generator that differs from all others, when there is one.
@@ -163,7 +163,8 @@ pub struct Disagreement {
     pub only_in: Vec<OnlyIn>,
     /// A sentence on what differs.
     pub detail: String,
-    /// For `walked-board`: the moves made from `fen` on one board before it went wrong.
+    /// For `walked-board`: the moves made from `position` on one board before it went
+    /// wrong.
     pub line: Vec<Move>,
 }
 
@@ -187,10 +188,9 @@ impl Disagreement {
             self.check,
             CheckKind::PseudoLegal | CheckKind::Legal | CheckKind::ListedTwice
         );
-        let pos = match Position::from_fen(&self.fen) {
-            Ok(pos) if lists && !self.only_in.is_empty() => pos,
-            _ => return Signature::plain(check, side),
-        };
+        if !lists || self.only_in.is_empty() {
+            return Signature::plain(check, side);
+        }
         // The wrong side's extra moves are the ones it has; without an odd one out, the
         // ones a minority has.
         let is_extra = |o: &OnlyIn| match &self.odd_one_out {
@@ -205,13 +205,19 @@ impl Disagreement {
         } else {
             Lists::Movement
         };
-        Signature::of_moves(check, side, &pos, kind, (&moves(extra), &moves(missing)))
+        Signature::of_moves(
+            check,
+            side,
+            &self.position,
+            kind,
+            (&moves(extra), &moves(missing)),
+        )
     }
 }
 
 impl fmt::Display for Disagreement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} disagreement on {}", self.check, self.fen)?;
+        write!(f, "{} disagreement on {}", self.check, self.position.fen())?;
         if !self.line.is_empty() {
             let line: Vec<String> = self.line.iter().map(Move::to_string).collect();
             write!(f, " walking {}", line.join(" "))?;
@@ -242,7 +248,6 @@ fn vote<T: PartialEq>(values: &[(&str, T)]) -> Option<Option<String>> {
 struct Run<'a> {
     names: Vec<&'a str>,
     pos: &'a Position,
-    fen: Option<String>,
     out: Vec<Disagreement>,
 }
 
@@ -251,7 +256,6 @@ impl<'a> Run<'a> {
         Run {
             names: gens.iter().map(|g| g.name()).collect(),
             pos,
-            fen: None,
             out: Vec::new(),
         }
     }
@@ -274,11 +278,9 @@ impl<'a> Run<'a> {
         detail: String,
         line: Vec<Move>,
     ) {
-        // The FEN is only written once something differs: most positions agree.
-        let fen = self.fen.get_or_insert_with(|| self.pos.fen()).clone();
         self.out.push(Disagreement {
             check,
-            fen,
+            position: self.pos.clone(),
             generators: self.names.iter().map(|s| s.to_string()).collect(),
             odd_one_out: odd,
             only_in,
@@ -573,7 +575,7 @@ mod tests {
         let (there, d, path) = follow(&root, &first, &gens);
         assert_eq!(path.len(), 1);
         assert_eq!(d.check, CheckKind::PseudoLegal);
-        assert_eq!(d.fen, there.fen());
+        assert_eq!(d.position.fen(), there.fen());
         assert!(d.only_in.iter().all(|o| o.mv.from.to_string() == "b7"));
     }
 
@@ -656,7 +658,7 @@ mod tests {
         for &(check, generators, odd, has, want) in table {
             let d = Disagreement {
                 check,
-                fen: fen.to_owned(),
+                position: Position::from_fen(fen).unwrap(),
                 generators: generators.iter().map(|g| g.to_string()).collect(),
                 odd_one_out: odd.map(str::to_owned),
                 only_in: vec![OnlyIn {
@@ -990,7 +992,7 @@ mod tests {
         let mv: Move = "e0e1".parse().unwrap();
         let d = |line: Vec<Move>, odd: Option<&str>| Disagreement {
             check: CheckKind::WalkedBoard,
-            fen: "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".to_owned(),
+            position: Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").unwrap(),
             generators: vec!["a".into(), "b".into(), "c".into()],
             odd_one_out: odd.map(str::to_owned),
             only_in: Vec::new(),

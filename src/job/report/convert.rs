@@ -163,7 +163,7 @@ impl Dispute {
         Dispute {
             phase: phase.to_owned(),
             check: d.check.as_str().to_owned(),
-            fen: d.fen.clone(),
+            fen: d.position.fen(),
             original_fen: None,
             moves_fen: transformed_fen(d),
             generators: d.generators.clone(),
@@ -243,7 +243,7 @@ impl Dispute {
 
 /// The position the moves of a mirror or colour-swap disagreement are on.
 fn transformed_fen(d: &Disagreement) -> Option<String> {
-    let setup = fen::parse_setup(&d.fen).ok()?;
+    let setup = d.position.setup();
     match d.check {
         CheckKind::Mirror => Some(fen::format(&setup.mirror_files())),
         CheckKind::ColorSwap => Some(fen::format(&setup.swap_colors())),
@@ -353,7 +353,7 @@ mod tests {
         for &(check, want) in table {
             let d = Disagreement {
                 check,
-                fen: fen.to_owned(),
+                position: Position::from_fen(fen).unwrap(),
                 generators: vec!["a".into(), "b".into()],
                 odd_one_out: Some("b".into()),
                 only_in: vec![OnlyIn {
