@@ -428,3 +428,45 @@ fn a_signal_ends_the_engine_check_with_what_it_found() {
         "{rest}"
     );
 }
+
+/// `--seconds`: positions are made as the run goes until the time is up, and the run
+/// says how many it made and which rare features they reached. A correct engine agrees
+/// for the whole time; a bug that only a double check shows is found within it, since
+/// the fresh positions seek the rare features rather than wait for them.
+#[test]
+fn a_timed_run_makes_positions_as_it_goes_and_seeks_rare_ones() {
+    // (switches, seconds, exit code)
+    let table: &[(&str, u64, i32)] = &[("", 3, 0), ("--bug count-short-in-double-check", 60, 1)];
+    for &(switches, seconds, code) in table {
+        let corpus = Scratch::new(&format!("timed-{switches}"));
+        let secs = seconds.to_string();
+        let (out, took) = engine(
+            &test_engine(switches),
+            &["--depth", "2", "--suite", "none", "--seconds", &secs],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{switches}:\n{stdout}");
+        assert!(
+            took < Duration::from_secs(seconds + 20),
+            "{switches}: {took:?}"
+        );
+        let made: u64 = stdout
+            .lines()
+            .find_map(|l| l.split_once(" fresh position")?.0.parse().ok())
+            .unwrap_or_else(|| panic!("{switches}: no count of fresh positions\n{stdout}"));
+        assert!(made > 0, "{switches}:\n{stdout}");
+        assert!(
+            stdout.contains("double_check"),
+            "no feature table:\n{stdout}"
+        );
+        if code == 0 {
+            // The whole time was used: the run did not stop at a fixed count.
+            assert!(took >= Duration::from_secs(seconds), "{took:?}");
+        } else {
+            let fen = minimized_fen(&stdout).unwrap_or_else(|| panic!("no minimized\n{stdout}"));
+            let pos = Position::from_fen(&fen).unwrap();
+            assert!(pos.pieces().count() <= 6, "{fen}");
+        }
+    }
+}

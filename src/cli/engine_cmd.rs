@@ -20,7 +20,7 @@ use crate::subject::external::{
 };
 use crate::subject::Subject;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to speak to an external engine: the flags `xqdiff engine` and `xqdiff check`
 /// share. Their names carry an `engine-` prefix so they read well beside `check`'s own
@@ -150,6 +150,11 @@ pub struct EngineArgs {
     /// How many random positions to check, from seeded playouts.
     #[arg(long, default_value_t = 100, value_name = "N")]
     positions: usize,
+    /// Check for this many seconds: after the start, suite and corpus positions, fresh
+    /// positions made as the run goes (random bytes read as positions, and playouts,
+    /// rare features sought on purpose), instead of --positions made beforehand.
+    #[arg(long, value_name = "SECONDS", conflicts_with_all = ["positions", "fen"])]
+    seconds: Option<u64>,
     /// Check these positions alone, at --depth (repeat for more): no suite, corpus or
     /// random positions. A finding's reproduce line is this.
     #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
@@ -241,7 +246,11 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         corpus: loaded.labelled(),
         depth: args.depth,
         max_nodes: args.max_nodes,
-        random: super::positions("--positions", args.positions)?,
+        // A run given a time makes its random positions as it goes.
+        random: match args.seconds {
+            Some(_) => 0,
+            None => super::positions("--positions", args.positions)?,
+        },
         seed,
     };
     Ok(targets::all(&sources, &registry()))
@@ -279,22 +288,36 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         }
     };
     let name = engine.name();
+    let asked = match args.seconds {
+        Some(secs) => format!(
+            "{} then fresh ones for {secs} s",
+            counted(list.len() as u64, "position")
+        ),
+        None => counted(list.len() as u64, "position"),
+    };
     outln!(
-        "engine {name} ({}, {}), depth {}, {} positions (seed {seed}), built-ins {}",
+        "engine {name} ({}, {}), depth {}, {asked} (seed {seed}), built-ins {}",
         args.cmd,
         args.engine.protocol.as_str(),
         args.depth,
-        list.len(),
         crate::generators::names().join(", ")
     );
     for note in engine.notes() {
         outln!("note: {note}");
     }
-    let bar = Progress::new("engine", Unit::Positions);
+    let started = Instant::now();
+    let bar = match args.seconds {
+        Some(_) => Progress::new("engine", Unit::Seconds),
+        None => Progress::new("engine", Unit::Positions),
+    };
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
     let print_checked = |c: &Checked| bar.println(&c.line());
     let show = |s: &Status<'_>| {
-        bar.update(s.index as u64, s.of as u64);
+        match (s.of, args.seconds) {
+            (Some(of), _) => bar.update(s.index as u64, of as u64),
+            (None, Some(secs)) => bar.update(started.elapsed().as_secs().min(secs), secs),
+            (None, None) => bar.update(s.index as u64, 0),
+        }
         bar.message(format!("{}: {}", s.label, s.stage));
     };
     let save = save_dir(&corpus, args.no_save);
@@ -316,8 +339,29 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         stop: Some(stop),
     };
     let engines = registry();
+    // The fastest built-in walks the fresh playouts; every position is then compared
+    // with all of them.
+    let walker = engines
+        .iter()
+        .copied()
+        .find(|g| g.name() == "bitboard")
+        .unwrap_or(engines[0]);
+    let mut fresh = args.seconds.map(|secs| {
+        targets::Fresh::new(
+            seed,
+            args.depth,
+            started + Duration::from_secs(secs),
+            walker,
+        )
+    });
     let report = pool
-        .install(|| crosscheck::check(&mut engine, &engines, &list, &options))
+        .install(|| match fresh.as_mut() {
+            Some(fresh) => {
+                let mut stream = list.iter().cloned().chain(fresh);
+                crosscheck::check_stream(&mut engine, &engines, &mut stream, None, &options)
+            }
+            None => crosscheck::check(&mut engine, &engines, &list, &options),
+        })
         .map_err(|e| CliError::Usage(e.to_string()))?;
     bar.finish();
     drop(engine);
@@ -331,6 +375,15 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");
+    }
+    if let Some(fresh) = &fresh {
+        let (made, spent) = fresh.made();
+        outln!(
+            "{} made as the run went, {:.3} ms each; feature coverage:\n{}",
+            counted(made, "fresh position"),
+            spent.as_secs_f64() * 1e3 / made.max(1) as f64,
+            fresh.coverage()
+        );
     }
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report
@@ -352,7 +405,6 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let asked = Asked {
         generators: &engines,
         depth: args.depth,
-        list: &list,
         stop,
     };
     record(&mut doc, &asked, &report, Vec::new());

@@ -125,7 +125,6 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let asked = Asked {
         generators: &config.generators,
         depth: check.depth,
-        list: &list,
         stop,
     };
     record(report, &asked, &all, notes);
@@ -138,8 +137,6 @@ pub(crate) struct Asked<'a> {
     pub generators: &'a [&'a dyn Generator],
     /// The perft depth asked.
     pub depth: u32,
-    /// The positions.
-    pub list: &'a [Target],
     /// The run's stop flag: a count made for the record ends with it too.
     pub stop: &'a AtomicBool,
 }
@@ -155,7 +152,6 @@ pub(crate) fn record(
     let Asked {
         generators,
         depth,
-        list,
         stop,
     } = *asked;
     let name = all.subject.clone();
@@ -179,19 +175,15 @@ pub(crate) fn record(
         // A failure while following a difference down is on a position already
         // answered; only an unanswered target gets a row of its own.
         let answered = rows.iter().any(|r| r.position == f.label);
-        if let Some(t) = list
-            .iter()
-            .find(|t| t.label == f.label)
-            .filter(|_| !answered)
-        {
+        if !answered {
             rows.push(EngineRow {
-                position: t.label.clone(),
-                fen: t.position.fen(),
-                depth: t.depth,
+                position: f.label.clone(),
+                fen: f.position.fen(),
+                depth: f.depth,
                 // 0 when a signal cut the count short: the row's error says why.
                 consensus: generators
                     .first()
-                    .and_then(|g| g.divide_until(&t.position, t.depth, true, None, None, stop))
+                    .and_then(|g| g.divide_until(&f.position, f.depth, true, None, None, stop))
                     .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
                 subject: None,
                 seconds: 0.0,

@@ -86,8 +86,8 @@ impl std::fmt::Display for Stage {
 pub struct Status<'a> {
     /// Targets finished before this one.
     pub index: usize,
-    /// Targets in all.
-    pub of: usize,
+    /// Targets in all; none when they are made as the run goes.
+    pub of: Option<usize>,
     /// The target's label.
     pub label: &'a str,
     /// What is happening.
@@ -252,6 +252,10 @@ pub struct Ours {
 pub struct Failure {
     /// The target it was working on.
     pub label: String,
+    /// That target's position and depth.
+    pub position: Position,
+    /// The depth asked.
+    pub depth: u32,
     /// What went wrong, with the subject's last words.
     pub error: SubjectError,
 }
@@ -337,13 +341,27 @@ pub fn check(
     targets: &[Target],
     options: &Options<'_>,
 ) -> Result<Report, CrossCheckError> {
-    if engines.is_empty() {
-        return Err(CrossCheckError::NoConsensus);
-    }
     if let Some(t) = targets.iter().find(|t| t.depth == 0) {
         return Err(CrossCheckError::ZeroDepth {
             label: t.label.clone(),
         });
+    }
+    let of = Some(targets.len());
+    check_stream(subject, engines, &mut targets.iter().cloned(), of, options)
+}
+
+/// [`check`] on targets taken one at a time as the run goes (`of` of them, when that
+/// is known), so a run given a time makes each position only when it is to be asked.
+/// A target of depth 0 is skipped: there is nothing to count.
+pub fn check_stream(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    targets: &mut dyn Iterator<Item = Target>,
+    of: Option<usize>,
+    options: &Options<'_>,
+) -> Result<Report, CrossCheckError> {
+    if engines.is_empty() {
+        return Err(CrossCheckError::NoConsensus);
     }
     // The built-ins' counts end with the run's stop flag, at any depth; a comparison a
     // signal cut short is not recorded (`check_one`).
@@ -362,18 +380,20 @@ pub fn check(
         subject: subject.name(),
         ..Report::default()
     };
-    for (index, target) in targets.iter().enumerate() {
-        if options
+    let stopped = || {
+        options
             .stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+    };
+    for (index, target) in targets.filter(|t| t.depth > 0).enumerate() {
+        if stopped() {
             break;
         }
         let mut stage = |stage: Stage| {
             if let Some(p) = options.progress {
                 p(&Status {
                     index,
-                    of: targets.len(),
+                    of,
                     label: &target.label,
                     stage,
                 });
@@ -382,7 +402,7 @@ pub fn check(
         match check_one(
             subject,
             engines,
-            (index, target),
+            (index, &target),
             options,
             &mut stage,
             &mut report,
@@ -391,6 +411,8 @@ pub fn check(
             Err(error) => {
                 report.failure = Some(Failure {
                     label: target.label.clone(),
+                    position: target.position.clone(),
+                    depth: target.depth,
                     error,
                 });
                 break;

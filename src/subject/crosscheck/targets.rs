@@ -1,13 +1,17 @@
 //! The positions an engine check asks about: the start position, a perft suite, the
-//! regression corpus and seeded random playouts.
+//! regression corpus and seeded random playouts, all made beforehand; or, for a run
+//! given a time, positions made as it goes ([`Fresh`]).
 
 use super::Target;
+use crate::cases::features::{features, Coverage};
 use crate::cases::rng::Rng;
 use crate::cases::{playout, structured};
 use crate::diff::oracle::consensus_steps;
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
+use crate::moves::Move;
 use crate::position::Position;
+use std::time::{Duration, Instant};
 
 /// Where an engine check's positions come from.
 pub struct Sources<'a> {
@@ -130,6 +134,143 @@ pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -
             })
         })
         .collect()
+}
+
+/// Candidates made for each fresh position; the one reaching the rarest feature so far
+/// is kept, so rare rule cases are sought rather than met by chance.
+const CANDIDATES: u64 = 3;
+
+/// Positions made as a run goes, until `until`: for `--seconds`, where nothing is built
+/// beforehand. Each is the pick of [`CANDIDATES`] from the two sources the fuzz campaign
+/// uses (a random byte string read as a structured position, and a random playout), the
+/// one whose rarest feature the positions so far reached least often; [`Fresh::coverage`]
+/// counts what they reached. Candidate `i` depends only on the seed and `i`, and the
+/// picks on what came before, so a seed gives the same sequence however long it runs.
+pub struct Fresh<'a> {
+    seed: u64,
+    depth: u32,
+    until: Instant,
+    next: u64,
+    moves: &'a dyn Generator,
+    coverage: Coverage,
+    made: u64,
+    spent: Duration,
+}
+
+impl<'a> Fresh<'a> {
+    /// Positions for a perft of `depth`, made until `until`, playouts walked with the
+    /// moves of `moves` (the fastest built-in: the position is compared with all of
+    /// them afterwards anyway).
+    pub fn new(seed: u64, depth: u32, until: Instant, moves: &'a dyn Generator) -> Fresh<'a> {
+        Fresh {
+            seed,
+            depth,
+            until,
+            next: 0,
+            moves,
+            coverage: Coverage::new(),
+            made: 0,
+            spent: Duration::ZERO,
+        }
+    }
+
+    /// How often the positions made so far reached each rare feature.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// Positions made so far, and the time it took to make them.
+    pub fn made(&self) -> (u64, Duration) {
+        (self.made, self.spent)
+    }
+
+    /// Candidate `i`: even ones from random bytes, odd ones from a playout.
+    fn candidate(&self, i: u64) -> Option<Position> {
+        let mut rng = Rng::for_item(self.seed, i);
+        let pos = if i % 2 == 0 {
+            let len = 16 + rng.below(113) as usize;
+            structured::from_bytes(&rng.bytes(len))
+        } else {
+            let starts = structured::playout_starts();
+            let mut pos = starts[rng.below(starts.len() as u64) as usize].clone();
+            let mut before = None;
+            for _ in 0..rng.below(151) {
+                let legal = self.moves.generate(&pos).legal;
+                if legal.is_empty() {
+                    // The game ended: the position before the last move is asked.
+                    pos = before.take().unwrap_or(pos);
+                    break;
+                }
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to).is_some())
+                    .collect();
+                // A third of the time a capture when there is one: endgames come sooner.
+                let pool = if !captures.is_empty() && rng.below(3) == 0 {
+                    &captures[..]
+                } else {
+                    &legal[..]
+                };
+                let Some(&mv) = pool.get(rng.below(pool.len().max(1) as u64) as usize) else {
+                    break;
+                };
+                match self.moves.play(&pos, mv) {
+                    Ok(next) => before = Some(std::mem::replace(&mut pos, next)),
+                    Err(_) => break,
+                }
+            }
+            pos
+        };
+        // A position without a legal move asks nothing of a perft.
+        (self.moves.perft(&pos, 1) > 0).then_some(pos)
+    }
+
+    /// How rare `pos` is: how often the positions so far reached its rarest feature
+    /// (none: as common as can be).
+    fn rarity(&self, pos: &Position) -> u64 {
+        features(pos)
+            .into_iter()
+            .map(|f| self.coverage.count(f))
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+}
+
+impl Iterator for Fresh<'_> {
+    type Item = Target;
+
+    fn next(&mut self) -> Option<Target> {
+        if Instant::now() >= self.until {
+            return None;
+        }
+        let started = Instant::now();
+        let first = self.next;
+        let mut best: Option<(u64, Position)> = None;
+        // Random bytes may give positions without a move; a few rounds always find one.
+        while best.is_none() || self.next < first + CANDIDATES {
+            let i = self.next;
+            self.next += 1;
+            if let Some(pos) = self.candidate(i) {
+                let rarity = self.rarity(&pos);
+                if best.as_ref().is_none_or(|(r, _)| rarity < *r) {
+                    best = Some((rarity, pos));
+                }
+            }
+            if self.next > first + 64 * CANDIDATES {
+                break;
+            }
+        }
+        let (_, position) = best?;
+        self.coverage.add(&position);
+        self.made += 1;
+        self.spent += started.elapsed();
+        Some(Target {
+            label: format!("fresh {}", self.made),
+            position,
+            depth: self.depth,
+        })
+    }
 }
 
 #[cfg(test)]
