@@ -470,3 +470,49 @@ fn a_timed_run_makes_positions_as_it_goes_and_seeks_rare_ones() {
         }
     }
 }
+
+/// `--reference`: by default the fastest built-in counts each position and all of
+/// them only every tenth one (and every difference); `all` has every built-in count
+/// every position. The JSON says how many were confirmed and where the time went.
+#[test]
+fn the_fastest_built_in_is_the_reference_and_all_confirm_a_share() {
+    /// How many of `n` positions all the built-ins count.
+    type Confirmed = fn(u64) -> u64;
+    let table: &[(&str, Confirmed)] = &[("fastest", |n| n.div_ceil(10)), ("all", |n| n)];
+    for &(reference, confirmed) in table {
+        let corpus = Scratch::new(&format!("reference-{reference}"));
+        let (out, _) = engine(
+            &test_engine(""),
+            &[
+                "--depth",
+                "2",
+                "--suite",
+                "none",
+                "--positions",
+                "25",
+                "--reference",
+                reference,
+                "--json",
+            ],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{reference}:\n{stdout}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        let details = &doc["phases"][0]["details"];
+        let positions = details["positions"].as_u64().expect("positions");
+        assert!(positions >= 20, "{details}");
+        assert_eq!(
+            details["confirmed"].as_u64(),
+            Some(confirmed(positions)),
+            "{reference}: {details}"
+        );
+        for field in [
+            "subject_seconds",
+            "builtins_seconds",
+            "positions_per_second",
+        ] {
+            assert!(details[field].as_f64().is_some(), "{field}: {details}");
+        }
+    }
+}

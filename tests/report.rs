@@ -432,6 +432,10 @@ fn full_report() -> Report {
             positions: 1,
             nodes: 1920,
             findings: 0,
+            confirmed: 1,
+            subject_seconds: 0.01,
+            builtins_seconds: 0.02,
+            positions_per_second: 66.7,
             rows: vec![EngineRow {
                 position: "start".into(),
                 fen: START.into(),

@@ -72,6 +72,16 @@ pub(crate) struct EngineFlags {
     pub rules: Rules,
 }
 
+/// `--reference`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ReferenceArg {
+    Fastest,
+    All,
+}
+
+/// Every how many positions all the built-ins count one the fastest agreed on.
+const CONFIRM_EVERY: usize = 10;
+
 /// `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Compare {
@@ -188,6 +198,10 @@ pub struct EngineArgs {
     /// Write the signatures of the bugs this run found to FILE (for --known).
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
+    /// Which built-ins count each position: `fastest` (the fastest counts each; all of
+    /// them confirm every difference and every 10th position besides) or `all`.
+    #[arg(long, default_value = "fastest", value_name = "fastest|all")]
+    reference: ReferenceArg,
     /// Worker threads for the built-in generators (0 = one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
@@ -337,15 +351,19 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         progress: Some(&show),
         on_checked: Some(&print_checked),
         stop: Some(stop),
+        reference: match args.reference {
+            ReferenceArg::Fastest => crosscheck::Reference::First {
+                confirm_every: CONFIRM_EVERY,
+            },
+            ReferenceArg::All => crosscheck::Reference::All,
+        },
     };
-    let engines = registry();
+    // The fastest first: it is the reference.
+    let mut engines = registry();
+    engines.sort_by_key(|g| g.name() != "bitboard");
     // The fastest built-in walks the fresh playouts; every position is then compared
     // with all of them.
-    let walker = engines
-        .iter()
-        .copied()
-        .find(|g| g.name() == "bitboard")
-        .unwrap_or(engines[0]);
+    let walker = engines[0];
     let mut fresh = args.seconds.map(|secs| {
         targets::Fresh::new(
             seed,
@@ -393,11 +411,23 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             .collect();
         super::write_known(path, &sigs)?;
     }
+    let spent = |time: fn(&Checked) -> Duration| {
+        report
+            .checked
+            .iter()
+            .map(time)
+            .sum::<Duration>()
+            .as_secs_f64()
+    };
     let summary = format!(
-        "{}, {} compared in {:.1} s (seed {seed})",
+        "{}, {} compared in {:.1} s (seed {seed}); the engine answered in {:.2} s, the \
+         built-ins counted in {:.2} s, all of them on {} of the positions",
         counted(report.checked.len() as u64, "position"),
         counted(report.nodes_compared(), "node"),
-        report.elapsed.as_secs_f64()
+        report.elapsed.as_secs_f64(),
+        spent(|c| c.subject_time),
+        spent(|c| c.builtins_time),
+        report.checked.iter().filter(|c| c.confirmed).count(),
     );
     let mut doc = report_of(&engines);
     doc.seed = Some(seed);

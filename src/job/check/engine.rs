@@ -9,7 +9,7 @@
 use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, Unit, ENGINE};
 use crate::generators::face::Generator;
 use crate::job::report::{
-    counted, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
+    counted, rounded, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
     PhaseDetails, Report, Status as PhaseStatus,
 };
 use crate::position::Position;
@@ -95,6 +95,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         progress: Some(&show),
         on_checked: Some(&checked),
         stop: Some(stop),
+        // The check's generators may be any (a planted one among them): each counts.
+        reference: crosscheck::Reference::All,
     };
     let mut notes = engine.notes().to_vec();
     let mut all = match crosscheck::check(&mut engine, &config.generators, &list, &options) {
@@ -212,6 +214,12 @@ pub(crate) fn record(
         positions: all.checked.len() as u64,
         nodes: all.nodes_compared(),
         findings: (all.new_findings().count() + all.ours.len()) as u64,
+        confirmed: all.checked.iter().filter(|c| c.confirmed).count() as u64,
+        subject_seconds: seconds(all.checked.iter().map(|c| c.subject_time).sum()),
+        builtins_seconds: seconds(all.checked.iter().map(|c| c.builtins_time).sum()),
+        positions_per_second: rounded(
+            all.checked.len() as f64 / all.elapsed.as_secs_f64().max(1e-9),
+        ),
         rows,
     };
     let mut phase = Phase::finished(ENGINE, all.elapsed, PhaseDetails::Engine(details));

@@ -462,6 +462,18 @@ pub struct EnginePhase {
     pub nodes: u64,
     /// Differences found (each is in the report's `disagreements`).
     pub findings: u64,
+    /// Positions every built-in counted (the others only the fastest, which agreed).
+    #[serde(default)]
+    pub confirmed: u64,
+    /// Seconds the engine spent answering, summed over positions.
+    #[serde(default)]
+    pub subject_seconds: f64,
+    /// Seconds the built-ins spent counting, summed over positions.
+    #[serde(default)]
+    pub builtins_seconds: f64,
+    /// Positions checked per second of the whole run.
+    #[serde(default)]
+    pub positions_per_second: f64,
     /// One row per position tried.
     #[serde(default)]
     pub rows: Vec<EngineRow>,

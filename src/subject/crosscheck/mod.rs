@@ -124,6 +124,25 @@ pub struct Options<'a> {
     pub on_checked: Option<&'a (dyn Fn(&Checked) + Sync)>,
     /// A stop request, heard between targets (`None`: run to the end).
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Which built-ins count each target.
+    pub reference: Reference,
+}
+
+/// Which built-in generators count each target. A subject is only as fast to check as
+/// the built-ins' counts beside its own; one generator's count is enough to see that it
+/// agrees, while a difference is confirmed by every one before it is reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reference {
+    /// Every built-in counts every target.
+    #[default]
+    All,
+    /// The first built-in (the fastest: the caller orders them) counts each target; all
+    /// of them count every target where the subject differs, and every
+    /// `confirm_every`-th target besides (0: none besides).
+    First {
+        /// Every how many targets all of them count anyway.
+        confirm_every: usize,
+    },
 }
 
 /// How one target went.
@@ -156,6 +175,12 @@ pub struct Checked {
     pub verdict: Verdict,
     /// Whether the difference is a known bug's (`--known`).
     pub known: bool,
+    /// Whether every built-in counted it (else only the reference, see [`Reference`]).
+    pub confirmed: bool,
+    /// Time the subject took to answer.
+    pub subject_time: Duration,
+    /// Time the built-ins took to count.
+    pub builtins_time: Duration,
 }
 
 impl Checked {
@@ -439,43 +464,70 @@ fn check_one(
     stage(Stage::Comparing);
     let started = Instant::now();
     let root = &target.position;
-    let (theirs, ours) = both(
+    let mut confirmed = match options.reference {
+        Reference::All => true,
+        Reference::First { confirm_every } => confirm_every > 0 && index % confirm_every == 0,
+    } || engines.len() == 1;
+    let reference = if confirmed { engines } else { &engines[..1] };
+    let timed = |f: &mut dyn FnMut() -> _| {
+        let t = Instant::now();
+        let out = f();
+        (out, t.elapsed())
+    };
+    let ((theirs, subject_time), (ours, mut builtins_time)) = both(
         target.depth >= OVERLAP_DEPTH,
-        || subject.divide(root, &[], target.depth),
-        || consensus(root, target.depth, engines),
+        || {
+            let t = Instant::now();
+            (subject.divide(root, &[], target.depth), t.elapsed())
+        },
+        || timed(&mut || consensus(root, target.depth, reference)),
     );
     let theirs = theirs?;
-    if options
-        .stop
-        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    {
+    let stopped = || {
+        options
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    if stopped() {
         // Our counts were cut short: nothing to compare, nothing to record.
         return Ok(());
     }
+    let subject_total = theirs.total;
+    let timing = (started, subject_time, builtins_time);
     let ours = match ours {
         Ok(ours) => ours,
         Err(all) => {
-            report.checked.push(Checked {
-                label: target.label.clone(),
-                fen: root.fen(),
-                depth: target.depth,
-                consensus_total: all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum()),
-                subject_total: theirs.total,
-                elapsed: started.elapsed(),
-                verdict: Verdict::OursDisagree,
-                known: false,
-            });
-            if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
-                hear(c);
-            }
-            stage(Stage::OursDisagree);
-            let ours = among_ours(engines, target, &all, options, &mut report.write_errors);
-            report.ours.push(ours);
+            let ctx = (target, subject_total, timing);
+            ours_disagree(engines, ctx, &all, options, stage, report);
             return Ok(());
         }
     };
     let theirs = answer(subject, root, &[], target.depth, theirs, &ours)?;
     let cmp = Comparison::new(target.depth, &theirs, &ours);
+    // A difference from the reference alone is confirmed by every built-in first: the
+    // reference may be the one that is wrong.
+    if cmp.differs() && !confirmed {
+        confirmed = true;
+        let (all, took) = timed(&mut || consensus(root, target.depth, engines));
+        builtins_time += took;
+        if stopped() {
+            return Ok(());
+        }
+        match all {
+            // Agreeing, they agree with the reference, one of them: the comparison
+            // stands.
+            Ok(_) => {}
+            Err(all) => {
+                let ctx = (
+                    target,
+                    subject_total,
+                    (started, subject_time, builtins_time),
+                );
+                ours_disagree(engines, ctx, &all, options, stage, report);
+                return Ok(());
+            }
+        }
+    }
     let differs = cmp.differs();
     report.checked.push(Checked {
         label: target.label.clone(),
@@ -490,6 +542,9 @@ fn check_one(
             Verdict::Agree
         },
         known: false,
+        confirmed,
+        subject_time,
+        builtins_time,
     });
     if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
         hear(c);
@@ -635,6 +690,40 @@ fn reduce(
         },
         failure,
     ))
+}
+
+/// A target where the built-ins disagree among themselves: recorded, and the
+/// disagreement followed down among ours by the one findings path. `ctx` is the target,
+/// the subject's total, and when the target started with the subject's and the
+/// built-ins' times.
+fn ours_disagree(
+    engines: &[&dyn Generator],
+    ctx: (&Target, u64, (Instant, Duration, Duration)),
+    all: &[Vec<(Move, u64)>],
+    options: &Options<'_>,
+    stage: &mut dyn FnMut(Stage),
+    report: &mut Report,
+) {
+    let (target, subject_total, (started, subject_time, builtins_time)) = ctx;
+    report.checked.push(Checked {
+        label: target.label.clone(),
+        fen: target.position.fen(),
+        depth: target.depth,
+        consensus_total: all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum()),
+        subject_total,
+        elapsed: started.elapsed(),
+        verdict: Verdict::OursDisagree,
+        known: false,
+        confirmed: true,
+        subject_time,
+        builtins_time,
+    });
+    if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+        hear(c);
+    }
+    stage(Stage::OursDisagree);
+    let ours = among_ours(engines, target, all, options, &mut report.write_errors);
+    report.ours.push(ours);
 }
 
 /// Follows a disagreement among the built-ins at a target down and hands it to the one
