@@ -715,18 +715,63 @@ fn the_engine_dies_with_xqdiff_whatever_kills_it() {
                 thread::sleep(Duration::from_millis(50));
             }
             let _ = child.wait();
-            let until = Instant::now() + Duration::from_secs(2);
-            while !gone(engine) && Instant::now() < until {
-                // Other cases here drive engines in this process, which makes it their
-                // subreaper: xqdiff's orphans then come here, and are reaped here.
-                let raw = Pid::from_raw(i32::try_from(engine).expect("a pid"));
-                let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
-                thread::sleep(Duration::from_millis(20));
-            }
-            assert!(gone(engine), "{case}: engine {engine} outlived xqdiff");
+            assert!(goes_soon(engine), "{case}: engine {engine} outlived xqdiff");
             scratch.assert_clean(case);
         },
     );
+}
+
+/// Whether `pid` goes within two seconds; reaps it if it comes to this process.
+fn goes_soon(pid: u32) -> bool {
+    let until = Instant::now() + Duration::from_secs(2);
+    while !gone(pid) && Instant::now() < until {
+        // Other cases here drive engines in this process, which makes it their
+        // subreaper: xqdiff's orphans then come here, and are reaped here.
+        let raw = Pid::from_raw(i32::try_from(pid).expect("a pid"));
+        let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
+        thread::sleep(Duration::from_millis(20));
+    }
+    gone(pid)
+}
+
+/// Issue 26, case 4 with SIGKILL: a helper the engine's wrapper starts in a session of
+/// its own (`setsid`) is ended although xqdiff, killed, can end nothing: the guard the
+/// engine runs under sees xqdiff go and ends everything it inherited. Before, the
+/// engine died (its parent-death signal) and the helper ran on under PID 1.
+#[test]
+fn a_helper_in_its_own_session_dies_with_a_killed_xqdiff() {
+    let case = "setsid helper, xqdiff killed";
+    let scratch = Scratch::new(case);
+    let body = format!(
+        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
+        // Hangs once asked its first perft, so it is alive when xqdiff is killed.
+        scratch.engine("engine", "--hang-after 3")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let mut child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", &script, "--seed", "7", "--no-save"])
+        .args(["--timeout", "60", "--suite", "none", "--positions", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(20);
+    let (engine, helper) = loop {
+        if let (Some(engine), Some(helper)) = (scratch.pid("engine"), scratch.pid("helper")) {
+            break (engine, helper);
+        }
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    };
+    thread::sleep(Duration::from_millis(300));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGKILL).expect("SIGKILL xqdiff");
+    let _ = child.wait();
+    assert!(goes_soon(engine), "{case}: engine {engine} outlived xqdiff");
+    assert!(goes_soon(helper), "{case}: helper {helper} outlived xqdiff");
+    scratch.assert_clean(case);
 }
 
 /// Issue 26, case 11: `xqdiff engine` deep in the built-ins' count (depth 8 from the

@@ -18,6 +18,8 @@
 mod answer;
 mod detect;
 mod driver;
+#[cfg(target_os = "linux")]
+mod guard;
 mod moves;
 mod notation;
 mod process;
@@ -25,10 +27,14 @@ mod uci;
 mod xboard;
 
 pub use driver::ExternalEngine;
+#[cfg(target_os = "linux")]
+pub use guard::run_if_guard;
 pub use process::{
     end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
     MAX_ANSWER_LINES, MAX_LINE,
 };
+#[cfg(target_os = "linux")]
+pub use process::{guard_engines, GUARD_ARG};
 
 use crate::diff::finding::Provenance;
 use crate::subject::SubjectError;
