@@ -300,18 +300,18 @@ fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
     let cases = [
         Flood { phase: Phase::Start,
             ..flood("chatter from the first line", "--spam-after 0", TOO_MANY_LINES) },
-        flood("chatter mid-answer", "--spam-after 6", TOO_MANY_LINES),
-        flood("endless counts (uci)", "--spam-after 6 --spam-line 'h2e2: 1'", TOO_MANY_LINES),
+        flood("chatter mid-answer", "--spam-after 8", TOO_MANY_LINES),
+        flood("endless counts (uci)", "--spam-after 8 --spam-line 'h2e2: 1'", TOO_MANY_LINES),
         Flood { protocol: Protocol::Xboard,
             ..flood("endless counts (xboard)",
-                "--protocol xboard --spam-after 11 --spam-line '  Ch2-e2 1 1'", TOO_MANY_LINES) },
-        flood("one endless line", "--spam-after 6 --spam-unbroken --spam-line x",
+                "--protocol xboard --spam-after 14 --spam-line '  Ch2-e2 1 1'", TOO_MANY_LINES) },
+        flood("one endless line", "--spam-after 8 --spam-unbroken --spam-line x",
             "a line longer than 65536 bytes on its stdout"),
-        flood("long lines", format!("--spam-after 6 --spam-line '{long}'"),
+        flood("long lines", format!("--spam-after 8 --spam-line '{long}'"),
             "more than 16777216 bytes"),
         Flood { timeout: Duration::from_millis(300), limit: Duration::from_secs(5),
             ..flood("a slow trickle of counts",
-                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
+                "--spam-after 8 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
     ];
     each(cases.map(|c| (c.name.to_string(), c)), |name, c| {
         let scratch = Scratch::new(name);
@@ -352,8 +352,8 @@ fn everything_an_engine_starts_goes_with_it() {
 /// One case of a test, run by its name.
 type Case = fn(&str);
 
-/// A wrapper without exec around an engine that hangs once asked perft: the start
-/// position's perft 1 is its fourth command.
+/// A wrapper without exec around an engine that hangs once asked perft: the first
+/// perft of its start is its fourth command.
 fn wrapper_without_exec(case: &str) {
     let timeout = Duration::from_secs(1);
     let scratch = Scratch::new(case);
@@ -378,7 +378,7 @@ fn helper_holds_the_pipe(case: &str) {
     let body = format!(
         "{} &\nexec {}",
         scratch.engine("helper", "--hang-after 0"),
-        scratch.engine("engine", "--crash-after 6")
+        scratch.engine("engine", "--crash-after 8")
     );
     let script = scratch.script("engine.sh", &body);
     let (e, took, _) = run_case(
@@ -503,11 +503,11 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
         ),
         (
             "counts mid-check",
-            scratch.engine("counts", "--spam-after 6 --spam-line 'h2e2: 1'"),
+            scratch.engine("counts", "--spam-after 8 --spam-line 'h2e2: 1'"),
         ),
         (
             "chatter mid-check",
-            scratch.engine("chatter", "--spam-after 6"),
+            scratch.engine("chatter", "--spam-after 8"),
         ),
     ];
     let cases = cases.map(|(case, cmd)| (case.to_string(), cmd));
@@ -538,7 +538,7 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
     let cases = [
         (
             "hanging behind a wrapper",
-            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 6")),
+            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 8")),
             "hang",
             Signal::SIGTERM,
         ),
@@ -546,7 +546,7 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
             "trickling counts",
             scratch.engine(
                 "trickle",
-                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 50",
+                "--spam-after 8 --spam-line 'h2e2: 1' --spam-interval 50",
             ),
             "trickle",
             Signal::SIGINT,

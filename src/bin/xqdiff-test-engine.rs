@@ -53,6 +53,11 @@ struct Args {
     /// (default: read both).
     #[arg(long)]
     fen_letters: Option<Letters>,
+    /// With `--fen-letters`, read the other set's horse and elephant letters as empty
+    /// points instead of refusing them, as an engine that skips letters it does not
+    /// know would.
+    #[arg(long, requires = "fen_letters")]
+    skip_other_letters: bool,
     /// Print only totals, never a count per move.
     #[arg(long)]
     totals_only: bool,
@@ -420,6 +425,12 @@ impl TestEngine<'_> {
             Some(Letters::He) => "nNbB",
             None => "",
         };
+        if self.args.skip_other_letters {
+            let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+            let skipped = format!("{} {rest}", skip_letters(placement, refused));
+            return Position::from_fen(skipped.trim_end())
+                .map_err(|e| format!("bad FEN {fen}: {e}"));
+        }
         if let Some(c) = placement.chars().find(|c| refused.contains(*c)) {
             return Err(format!("unknown piece type '{c}' (bad FEN {fen})"));
         }
@@ -475,6 +486,36 @@ impl TestEngine<'_> {
             n.to_string()
         }
     }
+}
+
+/// `placement` with each of `skipped` read as an empty point (runs of empty points
+/// added up, as FEN writes them).
+fn skip_letters(placement: &str, skipped: &str) -> String {
+    let ranks: Vec<String> = placement
+        .split('/')
+        .map(|rank| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in rank.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    empty += n;
+                } else if skipped.contains(c) {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out += &empty.to_string();
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            out
+        })
+        .collect();
+    ranks.join("/")
 }
 
 /// Sjaak's letters: H for horse, E for elephant.

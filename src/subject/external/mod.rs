@@ -45,8 +45,9 @@ use std::time::Duration;
 // Starting is spawning (the driver) and then detecting the notation (which asks through
 // the driver): composed here so that neither of the two needs the other's module.
 impl ExternalEngine {
-    /// Spawns, handshakes, sends options, detects rank numbering and FEN letters
-    /// (when Auto) from the start position, and checks the engine answers perft 1 there.
+    /// Spawns, handshakes, sends options, and detects rank numbering and FEN letters
+    /// (when Auto) from positions built for it, never from whether the engine agrees
+    /// (`detect.rs`).
     pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
         ExternalEngine::start_inner(config, None)
     }
