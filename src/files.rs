@@ -4,10 +4,11 @@
 //! in its own folder and renamed over the old one, so a kill at any moment leaves the
 //! old file or the new one, never a torn one, and no temporary behind. Only regular
 //! files are replaced: a device or FIFO given as an output is written to, a symlink's
-//! target is replaced (the link kept), and `-` is standard output.
+//! target is replaced (the link kept), and `-` is standard output. Files that are read
+//! together are replaced together ([`replace_set`]).
 
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One mebibyte, the unit of the limits below.
 pub const MIB: u64 = 1 << 20;
@@ -227,6 +228,264 @@ impl Write for Output {
     }
 }
 
+/// The name of the link in a set's folder that points at the set's current version, and
+/// the prefix of each version's folder (`.report.XXXXXX`) and of every temporary the set
+/// leaves when killed.
+fn set_link(set: &str) -> String {
+    format!(".{set}")
+}
+
+/// Replaces the files `files` (name, bytes) in `dir` as one set: a kill at any moment
+/// leaves every name reading the old set or every name reading the new one, never a
+/// mix. Renaming is atomic for one name only, so on Unix the names are symlinks
+/// (`report.json -> .report/report.json`) through one link, `.report`, to a hidden
+/// folder holding the whole version (`.report.XXXXXX`); a new version is written into
+/// a new folder and `.report` is swapped to it by one rename. Whatever a killed run
+/// left (a version never swapped in, an old one not yet removed, an earlier version's
+/// temporaries) starts with `.report.` and is removed by the next run into `dir`,
+/// which holds a lock on the folder so two runs never remove each other's work. A name
+/// that is a regular file (a set written before the names were links) is turned into
+/// its link first, pointing at a copy of the old set, so even that step is never a
+/// mix. A name that is a device, a FIFO or a symlink to elsewhere is the user's: it is
+/// written through as [`Output`] does, after the set, and is outside the promise.
+/// Returns the paths of the names. Elsewhere than on Unix the names are replaced one
+/// by one after all are written.
+pub fn replace_set(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        set_unix::replace(dir, set, files)
+    }
+    #[cfg(not(unix))]
+    {
+        let mut staged = Vec::new();
+        for (name, bytes) in files {
+            staged.push((dir.join(name), self::staged(&dir.join(name), bytes)?));
+        }
+        let mut paths = Vec::new();
+        for (path, out) in staged {
+            out.commit()?;
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+}
+
+#[cfg(unix)]
+mod set_unix {
+    use super::set_link;
+    use std::ffi::OsString;
+    use std::io::{self, Write};
+    use std::os::unix::fs::symlink;
+    use std::path::{Path, PathBuf};
+
+    /// What a name in the set's folder is now.
+    enum Name {
+        /// A link into the current version: nothing to do.
+        Linked,
+        /// Missing, or a regular file: becomes a link.
+        Plain,
+        /// Anything else (a device, a FIFO, a link elsewhere): written through.
+        Foreign,
+    }
+
+    fn name_state(dir: &Path, link: &str, name: &str) -> io::Result<Name> {
+        let path = dir.join(name);
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Name::Plain),
+            Err(e) => return Err(e),
+        };
+        if meta.file_type().is_symlink() {
+            let ours = Path::new(link).join(name);
+            return Ok(if std::fs::read_link(&path)? == ours {
+                Name::Linked
+            } else {
+                Name::Foreign
+            });
+        }
+        Ok(if meta.file_type().is_file() {
+            Name::Plain
+        } else {
+            Name::Foreign
+        })
+    }
+
+    pub(super) fn replace(
+        dir: &Path,
+        set: &str,
+        files: &[(&str, &[u8])],
+    ) -> io::Result<Vec<PathBuf>> {
+        let _lock = nix::fcntl::Flock::lock(
+            std::fs::File::open(dir)?,
+            nix::fcntl::FlockArg::LockExclusive,
+        )
+        .map_err(|(_, e)| io::Error::from(e))?;
+        let link = set_link(set);
+        let current = current_version(dir, &link)?;
+        sweep(dir, &link, current.as_deref())?;
+
+        let version = new_version(dir, &link)?;
+        for (i, (name, bytes)) in files.iter().enumerate() {
+            let mut f = std::fs::File::create(version.path().join(name))?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+            if i == 0 {
+                pause("between-files");
+            }
+        }
+        std::fs::File::open(version.path())?.sync_all()?;
+
+        let mut states = Vec::new();
+        for (name, _) in files {
+            states.push(name_state(dir, &link, name)?);
+        }
+        let mut current = current;
+        if states.iter().any(|s| matches!(s, Name::Plain)) {
+            if current.is_none() {
+                current = Some(adopt_plain_files(dir, &link, files)?);
+            }
+            let mut first = true;
+            for ((name, _), state) in files.iter().zip(&states) {
+                if matches!(state, Name::Plain) {
+                    swap_link(dir, &link, &Path::new(&link).join(name), name)?;
+                    if std::mem::take(&mut first) {
+                        pause("between-links");
+                    }
+                }
+            }
+        }
+
+        pause("before-swap");
+        let kept = kept_name(version)?;
+        swap_link(dir, &link, Path::new(&kept), &link)?;
+        std::fs::File::open(dir)?.sync_all()?;
+        pause("after-swap");
+        if let Some(old) = current {
+            std::fs::remove_dir_all(dir.join(old))?;
+        }
+
+        let mut paths = Vec::new();
+        for ((name, bytes), state) in files.iter().zip(&states) {
+            let path = dir.join(name);
+            if matches!(state, Name::Foreign) {
+                super::replace(&path, bytes)?;
+            }
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+
+    /// The version folder `.report` points at, if there is one. Anything but a link to
+    /// a `.report.*` beside it is refused: the old version is removed after the swap,
+    /// and a link edited by hand must not name what gets removed.
+    fn current_version(dir: &Path, link: &str) -> io::Result<Option<OsString>> {
+        let not_ours = || {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is not the link to a {link}.* folder that xqdiff keeps there",
+                    dir.join(link).display()
+                ),
+            )
+        };
+        match std::fs::read_link(dir.join(link)) {
+            Ok(target) => {
+                let name = target.as_os_str();
+                if name.to_string_lossy().starts_with(&format!("{link}."))
+                    && target.components().count() == 1
+                {
+                    Ok(Some(name.to_owned()))
+                } else {
+                    Err(not_ours())
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => Err(not_ours()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Removes what killed runs left: every `.report.*` but the current version.
+    fn sweep(dir: &Path, link: &str, current: Option<&std::ffi::OsStr>) -> io::Result<()> {
+        let prefix = format!("{link}.");
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            if !name.to_string_lossy().starts_with(&prefix) || Some(name.as_os_str()) == current {
+                continue;
+            }
+            if entry.file_type()?.is_dir() {
+                std::fs::remove_dir_all(entry.path())?;
+            } else {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A new, empty version folder, readable as a plainly made folder is.
+    fn new_version(dir: &Path, link: &str) -> io::Result<tempfile::TempDir> {
+        use std::os::unix::fs::PermissionsExt;
+        tempfile::Builder::new()
+            .prefix(&format!("{link}."))
+            .permissions(std::fs::Permissions::from_mode(0o777))
+            .tempdir_in(dir)
+    }
+
+    /// Makes `.report` point at a version holding the regular files the names are now
+    /// (hard links, so nothing is copied), before the names become links: the set read
+    /// through the names stays the old one while they change.
+    fn adopt_plain_files(dir: &Path, link: &str, files: &[(&str, &[u8])]) -> io::Result<OsString> {
+        let old = new_version(dir, link)?;
+        for (name, _) in files {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
+                std::fs::hard_link(&path, old.path().join(name))?;
+            }
+        }
+        let kept = kept_name(old)?;
+        swap_link(dir, link, Path::new(&kept), link)?;
+        Ok(kept)
+    }
+
+    /// Keeps a version folder (no longer removed when dropped) and gives its name.
+    fn kept_name(version: tempfile::TempDir) -> io::Result<OsString> {
+        let path = version.keep();
+        path.file_name().map(ToOwned::to_owned).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} has no name", path.display()),
+            )
+        })
+    }
+
+    /// Points `dir/name` at `target` in one rename, through a link made beside it under
+    /// a name the sweep removes.
+    fn swap_link(dir: &Path, link: &str, target: &Path, name: &str) -> io::Result<()> {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("{link}."))
+            .suffix(".link")
+            .make_in(dir, |path| symlink(target, path))?;
+        tmp.persist(dir.join(name)).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Test equipment: with `XQDIFF_PAUSE_SAVING=<step>` a build with the `planted`
+    /// feature stops at that step of saving a set (says so on stderr, then sleeps), so
+    /// a test can kill it there.
+    #[cfg(feature = "planted")]
+    fn pause(step: &str) {
+        if std::env::var("XQDIFF_PAUSE_SAVING").is_ok_and(|s| s == step) {
+            eprintln!("paused saving: {step}");
+            std::thread::sleep(std::time::Duration::from_secs(120));
+        }
+    }
+
+    #[cfg(not(feature = "planted"))]
+    fn pause(_: &str) {}
+}
+
 /// Writes `bytes` to `path` atomically unless `path` exists; `Ok(false)` if it did.
 /// Two writers of the same name never share a temporary, and neither replaces the
 /// other's file.
@@ -317,6 +576,42 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A set's names become links into one version; a name linked elsewhere is the
+    /// user's and written through; a `.report` that is not a link to a version beside
+    /// it is refused before anything is removed.
+    #[cfg(unix)]
+    #[test]
+    fn a_set_is_swapped_whole_and_foreign_names_are_written_through() {
+        let d = dir("set");
+        std::fs::write(d.join("a.txt"), b"old").unwrap();
+        std::os::unix::fs::symlink("elsewhere.txt", d.join("b.txt")).unwrap();
+        let files: [(&str, &[u8]); 2] = [("a.txt", b"new a"), ("b.txt", b"new b")];
+        replace_set(&d, "set", &files).unwrap();
+        replace_set(&d, "set", &files).unwrap();
+        assert_eq!(std::fs::read(d.join("a.txt")).unwrap(), b"new a");
+        assert_eq!(
+            std::fs::read_link(d.join("a.txt")).unwrap(),
+            Path::new(".set/a.txt")
+        );
+        assert_eq!(std::fs::read(d.join("elsewhere.txt")).unwrap(), b"new b");
+        let hidden = std::fs::read_dir(&d)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with('.')
+            })
+            .count();
+        assert_eq!(hidden, 2, "the link and one version");
+        std::fs::remove_file(d.join(".set")).unwrap();
+        std::os::unix::fs::symlink("..", d.join(".set")).unwrap();
+        let refused = replace_set(&d, "set", &files).unwrap_err();
+        assert!(refused.to_string().contains("not the link"), "{refused}");
         let _ = std::fs::remove_dir_all(&d);
     }
 

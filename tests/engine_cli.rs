@@ -55,6 +55,7 @@ fn every_planted_bug_is_found_and_minimized() {
                 | Bug::ElephantEyeIgnored
                 | Bug::PawnSidewaysBeforeRiver
                 | Bug::RookJumpsOne
+                | Bug::HorseLegOnShortAxis
         );
         // A double check is rare at the leaves of small random trees.
         let positions = match bug {
@@ -78,6 +79,64 @@ fn every_planted_bug_is_found_and_minimized() {
             .unwrap_or(0);
         assert_eq!(saved, 1, "{bug:?}: saved cases");
     }
+}
+
+/// Issue 27: an engine whose start position is wrong (a horse's leg looked for on the
+/// short axis of its jump: b0c2 becomes b0d1) is read in the notation it really uses,
+/// learnt from positions no rule bug changes, and its start position is a finding:
+/// exit 1, minimized to a horse. So whether the engine refuses the other dialect's FEN,
+/// takes it and skips the letters it does not know, or takes it and reads its letters
+/// as pieces that move right (`--bug-in-letters nb`: its own N/B pieces carry the bug).
+/// Before, xqdiff tried the other letters when the start position did not fit and kept
+/// the letters under which the engine agreed: that last engine agreed everywhere in
+/// H/E letters, exit 0. Letters given that the engine does not read are exit 2, saying
+/// what it made of them.
+#[test]
+fn a_wrong_start_position_is_a_finding_in_the_engines_own_notation() {
+    let cases = [
+        "--fen-letters nb",
+        "--fen-letters he",
+        "--fen-letters nb --skip-other-letters",
+        "--fen-letters he --skip-other-letters",
+        "--fen-letters he --skip-other-letters --ranks 1",
+        "--bug-in-letters nb",
+    ];
+    for case in cases {
+        let corpus = temp_corpus("start-notation");
+        let args = format!("--bug horse-leg-on-short-axis {case}");
+        let (out, _) = engine(
+            &test_engine(&args),
+            &["--depth", "2", "--suite", "none", "--positions", "0"],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{case}:\n{stdout}{stderr}");
+        let fen =
+            minimized_fen(&stdout).unwrap_or_else(|| panic!("{case}: no minimized\n{stdout}"));
+        let pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{case}: {fen}: {e}"));
+        let horses = pos
+            .pieces()
+            .filter(|(_, p)| p.role == xqdiff::Role::Horse)
+            .count();
+        assert!(horses == 1 && pos.pieces().count() <= 4, "{case}: {fen}");
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+    let corpus = temp_corpus("start-notation");
+    let (out, _) = engine(
+        &test_engine("--fen-letters nb --skip-other-letters"),
+        &["--fen-letters", "he", "--suite", "none", "--positions", "1"],
+        &corpus,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("does not read the FEN letters given")
+            && stderr.contains("with H/E letters")
+            && stderr.contains("no horse there"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&corpus);
 }
 
 /// A library over the moves protocol is checked like an engine: xqdiff counts perft
@@ -335,7 +394,7 @@ fn lines_come_as_positions_are_answered() {
         .args([
             "engine",
             "--cmd",
-            &test_engine("--hang-after 12"),
+            &test_engine("--hang-after 14"),
             "--seed",
             "7",
         ])

@@ -188,18 +188,18 @@ fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
     let cases = [
         Flood { phase: Phase::Start,
             ..flood("chatter from the first line", "--spam-after 0", TOO_MANY_LINES) },
-        flood("chatter mid-answer", "--spam-after 6", TOO_MANY_LINES),
-        flood("endless counts (uci)", "--spam-after 6 --spam-line 'h2e2: 1'", TOO_MANY_LINES),
+        flood("chatter mid-answer", "--spam-after 8", TOO_MANY_LINES),
+        flood("endless counts (uci)", "--spam-after 8 --spam-line 'h2e2: 1'", TOO_MANY_LINES),
         Flood { protocol: Protocol::Xboard,
             ..flood("endless counts (xboard)",
-                "--protocol xboard --spam-after 11 --spam-line '  Ch2-e2 1 1'", TOO_MANY_LINES) },
-        flood("one endless line", "--spam-after 6 --spam-unbroken --spam-line x",
+                "--protocol xboard --spam-after 14 --spam-line '  Ch2-e2 1 1'", TOO_MANY_LINES) },
+        flood("one endless line", "--spam-after 8 --spam-unbroken --spam-line x",
             "a line longer than 65536 bytes on its stdout"),
-        flood("long lines", format!("--spam-after 6 --spam-line '{long}'"),
+        flood("long lines", format!("--spam-after 8 --spam-line '{long}'"),
             "more than 16777216 bytes"),
         Flood { timeout: Duration::from_millis(300), limit: Duration::from_secs(5),
             ..flood("a slow trickle of counts",
-                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
+                "--spam-after 8 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
     ];
     each(cases.map(|c| (c.name.to_string(), c)), |name, c| {
         let scratch = Scratch::new(name);
@@ -240,8 +240,8 @@ fn everything_an_engine_starts_goes_with_it() {
 /// One case of a test, run by its name.
 type Case = fn(&str);
 
-/// A wrapper without exec around an engine that hangs once asked perft: the start
-/// position's perft 1 is its fourth command.
+/// A wrapper without exec around an engine that hangs once asked perft: the first
+/// perft of its start is its fourth command.
 fn wrapper_without_exec(case: &str) {
     let timeout = Duration::from_secs(1);
     let scratch = Scratch::new(case);
@@ -266,7 +266,7 @@ fn helper_holds_the_pipe(case: &str) {
     let body = format!(
         "{} &\nexec {}",
         scratch.engine("helper", "--hang-after 0"),
-        scratch.engine("engine", "--crash-after 6")
+        scratch.engine("engine", "--crash-after 8")
     );
     let script = scratch.script("engine.sh", &body);
     let (e, took, _) = run_case(
@@ -391,11 +391,11 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
         ),
         (
             "counts mid-check",
-            scratch.engine("counts", "--spam-after 6 --spam-line 'h2e2: 1'"),
+            scratch.engine("counts", "--spam-after 8 --spam-line 'h2e2: 1'"),
         ),
         (
             "chatter mid-check",
-            scratch.engine("chatter", "--spam-after 6"),
+            scratch.engine("chatter", "--spam-after 8"),
         ),
     ];
     let cases = cases.map(|(case, cmd)| (case.to_string(), cmd));
@@ -426,7 +426,7 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
     let cases = [
         (
             "hanging behind a wrapper",
-            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 6")),
+            scratch.script("hang.sh", &scratch.engine("hang", "--hang-after 8")),
             "hang",
             Signal::SIGTERM,
         ),
@@ -434,7 +434,7 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
             "trickling counts",
             scratch.engine(
                 "trickle",
-                "--spam-after 6 --spam-line 'h2e2: 1' --spam-interval 50",
+                "--spam-after 8 --spam-line 'h2e2: 1' --spam-interval 50",
             ),
             "trickle",
             Signal::SIGINT,
@@ -603,18 +603,63 @@ fn the_engine_dies_with_xqdiff_whatever_kills_it() {
                 thread::sleep(Duration::from_millis(50));
             }
             let _ = child.wait();
-            let until = Instant::now() + Duration::from_secs(2);
-            while !gone(engine) && Instant::now() < until {
-                // Other cases here drive engines in this process, which makes it their
-                // subreaper: xqdiff's orphans then come here, and are reaped here.
-                let raw = Pid::from_raw(i32::try_from(engine).expect("a pid"));
-                let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
-                thread::sleep(Duration::from_millis(20));
-            }
-            assert!(gone(engine), "{case}: engine {engine} outlived xqdiff");
+            assert!(goes_soon(engine), "{case}: engine {engine} outlived xqdiff");
             scratch.assert_clean(case);
         },
     );
+}
+
+/// Whether `pid` goes within two seconds; reaps it if it comes to this process.
+fn goes_soon(pid: u32) -> bool {
+    let until = Instant::now() + Duration::from_secs(2);
+    while !gone(pid) && Instant::now() < until {
+        // Other cases here drive engines in this process, which makes it their
+        // subreaper: xqdiff's orphans then come here, and are reaped here.
+        let raw = Pid::from_raw(i32::try_from(pid).expect("a pid"));
+        let _ = nix::sys::wait::waitpid(raw, Some(nix::sys::wait::WaitPidFlag::WNOHANG));
+        thread::sleep(Duration::from_millis(20));
+    }
+    gone(pid)
+}
+
+/// Issue 26, case 4 with SIGKILL: a helper the engine's wrapper starts in a session of
+/// its own (`setsid`) is ended although xqdiff, killed, can end nothing: the guard the
+/// engine runs under sees xqdiff go and ends everything it inherited. Before, the
+/// engine died (its parent-death signal) and the helper ran on under PID 1.
+#[test]
+fn a_helper_in_its_own_session_dies_with_a_killed_xqdiff() {
+    let case = "setsid helper, xqdiff killed";
+    let scratch = Scratch::new(case);
+    let body = format!(
+        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
+        // Hangs once asked its first perft, so it is alive when xqdiff is killed.
+        scratch.engine("engine", "--hang-after 3")
+    );
+    let script = scratch.script("engine.sh", &body);
+    let mut child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", &script, "--seed", "7", "--no-save"])
+        .args(["--timeout", "60", "--suite", "none", "--positions", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run xqdiff");
+    let until = Instant::now() + Duration::from_secs(20);
+    let (engine, helper) = loop {
+        if let (Some(engine), Some(helper)) = (scratch.pid("engine"), scratch.pid("helper")) {
+            break (engine, helper);
+        }
+        assert!(Instant::now() < until, "{case}: the engine never started");
+        thread::sleep(Duration::from_millis(20));
+    };
+    thread::sleep(Duration::from_millis(300));
+    let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    kill(xqdiff, Signal::SIGKILL).expect("SIGKILL xqdiff");
+    let _ = child.wait();
+    assert!(goes_soon(engine), "{case}: engine {engine} outlived xqdiff");
+    assert!(goes_soon(helper), "{case}: helper {helper} outlived xqdiff");
+    scratch.assert_clean(case);
 }
 
 /// Issue 26, case 11: `xqdiff engine` deep in the built-ins' count (depth 8 from the

@@ -106,9 +106,10 @@ const fn fault(
 
 use Phase::{Question, Start};
 
-// The test engine counts every input line: a UCI start is `uci`, `isready`, then
-// `position`, `go perft 1`, `isready`; an xboard start is `xboard`, `protover 2`, `new`,
-// `variant xiangqi`, `force`, `ping`, then `setboard`, `perft 1 1`, `ping`.
+// The test engine counts every input line: a UCI start is `uci`, `isready`, `position`,
+// `go perft 1`, `isready` (the ranks), then `position`, `go perft 1` (the letters); an
+// xboard start is `xboard`, `protover 2`, `new`, `variant xiangqi`, `force`, `ping`,
+// then twice `setboard`, `perft 1 1`, `ping`.
 #[rustfmt::skip]
 const FAULTS: &[Fault] = &[
     Fault { program: Some("/nonexistent/xqdiff-no-such-engine"),
@@ -118,10 +119,10 @@ const FAULTS: &[Fault] = &[
     fault("no handshake (ucci)", "ucci --no-handshake", Start, "Handshake", "no ucciok"),
     fault("no handshake (xboard)", "xboard --no-handshake", Start, "Handshake", "done=1"),
     fault("silent from the first line", "uci --hang-after 0", Start, "Handshake", "no uciok"),
-    fault("crash while asked (uci)", "uci --crash-after 6", Question, "Exited", "exit status: 3"),
-    fault("crash while asked (xboard)", "xboard --crash-after 11", Question, "Exited", "exit status: 3"),
-    fault("hang while asked (uci)", "uci --hang-after 6", Question, "Timeout", "no answer"),
-    fault("hang while asked (xboard)", "xboard --hang-after 11", Question, "Timeout", "no answer"),
+    fault("crash while asked (uci)", "uci --crash-after 8", Question, "Exited", "exit status: 3"),
+    fault("crash while asked (xboard)", "xboard --crash-after 14", Question, "Exited", "exit status: 3"),
+    fault("hang while asked (uci)", "uci --hang-after 8", Question, "Timeout", "no answer"),
+    fault("hang while asked (xboard)", "xboard --hang-after 14", Question, "Timeout", "no answer"),
     fault("garbage moves (uci)", "uci --garbage moves", Start, "Garbage", "is not a move"),
     fault("garbage counts (uci)", "uci --garbage counts", Start, "Garbage", "is not a count"),
     fault("garbage moves (xboard)", "xboard --garbage moves", Start, "Garbage", "is not a move"),
@@ -129,20 +130,20 @@ const FAULTS: &[Fault] = &[
     fault("searching engine", "uci --search", Start, "Unsupported", "moves protocol"),
     fault("no setboard (xboard)", "xboard --no-setboard", Start, "Unsupported", "setboard=0"),
     Fault { fen_letters: FenLetters::NB,
-        ..fault("refuses the FEN letters", "uci --fen-letters he", Start, "Refused", "unknown piece type 'n'") },
+        ..fault("refuses the FEN letters", "uci --fen-letters he", Start, "Refused", "unknown piece type 'N'") },
     Fault { path: &["h2e2", "a9a5"],
         ..fault("refuses a path move (uci)", "uci", Question, "Refused", "move a9a5") },
     Fault { path: &["a0a5"],
         ..fault("refuses a path move (xboard)", "xboard", Question, "Refused", "move a0a5") },
-    // A moves-protocol start is the hello, then `legal` of the start position.
+    // A moves-protocol start is the hello, then two `legal` requests (ranks, letters).
     fault("no handshake (moves)", "moves --no-handshake", Start, "Handshake", "no ok"),
     fault("exits at once (moves)", "moves --crash-after 0", Start, "Exited", "exit status: 3"),
     fault("silent from the first line (moves)", "moves --hang-after 0", Start, "Handshake", "no ok"),
-    fault("crash while asked (moves)", "moves --crash-after 3", Question, "Exited", "exit status: 3"),
-    fault("hang while asked (moves)", "moves --hang-after 3", Question, "Timeout", "no answer"),
+    fault("crash while asked (moves)", "moves --crash-after 4", Question, "Exited", "exit status: 3"),
+    fault("hang while asked (moves)", "moves --hang-after 4", Question, "Timeout", "no answer"),
     fault("garbage moves (moves)", "moves --garbage moves", Start, "Garbage", "is not a move"),
     Fault { fen_letters: FenLetters::NB,
-        ..fault("refuses the FEN letters (moves)", "moves --fen-letters he", Start, "Refused", "unknown piece type 'n'") },
+        ..fault("refuses the FEN letters (moves)", "moves --fen-letters he", Start, "Refused", "unknown piece type 'N'") },
     Fault { path: &["h2e2", "a9a5"],
         ..fault("refuses a path move (moves)", "moves", Question, "Refused", "move a9a5") },
 ];
@@ -233,6 +234,10 @@ const MODES: &[(&str, Ranks, FenLetters, bool)] = &[
     ("moves --ranks 1 --fen-letters he", Ranks::One, FenLetters::HE, true),
     ("moves --fen-only", Ranks::Zero, FenLetters::NB, true),
     ("moves --fen-only --ranks 1", Ranks::One, FenLetters::NB, true),
+    // Letters of the other dialect skipped, not refused: read in the engine's own.
+    ("uci --fen-letters he --skip-other-letters", Ranks::Zero, FenLetters::HE, true),
+    ("uci --fen-letters nb --skip-other-letters", Ranks::Zero, FenLetters::NB, true),
+    ("xboard --totals-only --fen-letters he --skip-other-letters", Ranks::Zero, FenLetters::HE, false),
 ];
 
 /// The start position and a few suite positions, each with a two-move path into it.

@@ -349,6 +349,104 @@ fn a_shard_output_that_is_not_its_results_is_left_alone() {
     }
 }
 
+/// The seed every name of `dir`'s report set carries, of the two it may be; fails if
+/// a name is missing, carries neither, or the names disagree (a mixed set).
+fn report_set_seed(dir: &Path, old: u64, new: u64) -> u64 {
+    let seeds: Vec<(&str, u64)> = ["report.json", "report.html", "report.md"]
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(dir.join(name))
+                .unwrap_or_else(|e| panic!("{name} unreadable: {e}"));
+            let has = |seed: u64| text.contains(&seed.to_string());
+            match (has(old), has(new)) {
+                (true, false) => (name, old),
+                (false, true) => (name, new),
+                other => panic!("{name}: seeds {old}, {new} present: {other:?}"),
+            }
+        })
+        .collect();
+    assert!(
+        seeds.iter().all(|s| s.1 == seeds[0].1),
+        "a mixed set: {seeds:?}"
+    );
+    seeds[0].1
+}
+
+/// The hidden names in `dir`: a finished save leaves only `.report` and its target.
+fn hidden_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Issue 26, case 9: the three report files are one set. A run killed at each step of
+/// saving (held there by the test build's pause) leaves every name reading the old
+/// set, or from the swap on the new one, never a mix; the next run removes what the
+/// killed one left. The first step turns files of the old layout (regular files) into
+/// the set's links.
+#[cfg(unix)]
+#[test]
+fn a_kill_while_saving_leaves_one_whole_report_set() {
+    use std::io::BufRead;
+    let dir = temp_dir("report-set");
+    let report = dir.join("report");
+    std::fs::create_dir_all(&report).unwrap();
+    let mut old = 7_100_000;
+    for name in ["report.json", "report.html", "report.md"] {
+        std::fs::write(report.join(name), format!("seed {old}")).unwrap();
+    }
+    let run = |seed: u64, pause: Option<&str>| {
+        let mut cmd = xqdiff();
+        cmd.args(["check", "--quick", "--seconds", "1", "--max-nodes", "10000"])
+            .args(["--no-save", "--seed", &seed.to_string(), "--report-dir"])
+            .arg(&report)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if let Some(step) = pause {
+            cmd.env("XQDIFF_PAUSE_SAVING", step);
+        }
+        cmd.spawn().expect("run xqdiff")
+    };
+    // The steps in the order a save takes them; a kill before the swap keeps the old set.
+    let steps = [
+        ("between-links", false),
+        ("between-files", false),
+        ("before-swap", false),
+        ("after-swap", true),
+    ];
+    for (i, (step, swapped)) in steps.into_iter().enumerate() {
+        let new = 7_200_000 + i as u64;
+        let mut child = run(new, Some(step));
+        let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let paused = format!("paused saving: {step}");
+        let reached = stderr.lines().map_while(Result::ok).any(|l| l == paused);
+        child.kill().expect("SIGKILL xqdiff");
+        child.wait().expect("reaped");
+        assert!(reached, "{step}: the run never paused there");
+        let expected = if swapped { new } else { old };
+        assert_eq!(report_set_seed(&report, old, new), expected, "{step}");
+
+        let next = 7_300_000 + i as u64;
+        let status = run(next, None).wait().expect("reaped");
+        assert_eq!(status.code(), Some(0), "{step}: the run after");
+        assert_eq!(report_set_seed(&report, expected, next), next, "{step}");
+        let hidden = hidden_names(&report);
+        let target = std::fs::read_link(report.join(".report")).unwrap();
+        assert_eq!(
+            hidden,
+            vec![".report".to_string(), target.to_string_lossy().into_owned()],
+            "{step}: leftovers"
+        );
+        old = next;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 26, case 5: `report --from` refuses values no run writes, naming the field,
 /// instead of rendering them and exiting by them.
 #[test]

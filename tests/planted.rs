@@ -58,6 +58,7 @@ const EXPECTED: &[(Bug, &[CheckKind])] = &[
     ),
     (Bug::HistoryTooShort, &[CheckKind::WalkedBoard]),
     (Bug::ClockInAByte, &[CheckKind::RoundTrip]),
+    (Bug::HorseLegOnShortAxis, &[CheckKind::PseudoLegal]),
 ];
 
 /// Each planted bug on a position that shows it, the check that must name it there
@@ -358,7 +359,10 @@ fn a_clock_kept_in_a_byte_is_found_on_every_seed() {
 /// One bug, one finding: however a planted bug shows (in a pseudo-legal and a legal
 /// list, as a count one ply up, on the mirrored board, through state an earlier unmake
 /// left behind), a campaign that is not stopped at the first hit groups every hit under
-/// one signature.
+/// one signature. A misreading that moves a rule's point elsewhere both drops moves and
+/// adds others, which signatures name apart (a horse's leg on the short axis: extra
+/// horse moves, missing plain ones, missing captures); its findings must all name its
+/// piece.
 #[test]
 fn each_planted_bug_is_one_finding_wherever_it_shows() {
     let mut split = Vec::new();
@@ -372,12 +376,22 @@ fn each_planted_bug_is_one_finding_wherever_it_shows() {
             ..Config::default()
         };
         let report = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
-        if report.findings.len() != 1 {
-            let seen: Vec<String> = report
+        let seen: Vec<String> = report
+            .findings
+            .iter()
+            .map(|f| format!("{} ({} hits, {})", f.signature, f.hits, f.minimized.fen()))
+            .collect();
+        let one = if bug == Bug::HorseLegOnShortAxis {
+            let names: Vec<String> = report
                 .findings
                 .iter()
-                .map(|f| format!("{} ({} hits, {})", f.signature, f.hits, f.minimized.fen()))
+                .map(|f| f.signature.to_string())
                 .collect();
+            !names.is_empty() && names.iter().all(|n| n.contains("horse"))
+        } else {
+            report.findings.len() == 1
+        };
+        if !one {
             split.push(format!("{bug:?}: {}", seen.join(", ")));
         }
     }

@@ -53,6 +53,16 @@ struct Args {
     /// (default: read both).
     #[arg(long)]
     fen_letters: Option<Letters>,
+    /// With `--fen-letters`, read the other set's horse and elephant letters as empty
+    /// points instead of refusing them, as an engine that skips letters it does not
+    /// know would.
+    #[arg(long, requires = "fen_letters")]
+    skip_other_letters: bool,
+    /// Plant `--bug` only in positions written in these letters: a FEN in the other
+    /// set's letters is read as pieces that move right, as an engine that maps each set
+    /// to its own piece code would.
+    #[arg(long, requires = "bug")]
+    bug_in_letters: Option<Letters>,
     /// Print only totals, never a count per move.
     #[arg(long)]
     totals_only: bool,
@@ -116,6 +126,8 @@ struct TestEngine<'a> {
     pos: Position,
     /// A search is running (`--search`) and waits for `stop`.
     searching: bool,
+    /// The position was given in the letters `--bug-in-letters` spares.
+    spared: bool,
 }
 
 fn main() {
@@ -137,6 +149,7 @@ fn main() {
         generator,
         pos: Position::startpos(),
         searching: false,
+        spared: false,
     };
     let mut input = io::stdin().lock().lines();
     let mut stdout = io::stdout().lock();
@@ -243,7 +256,10 @@ impl TestEngine<'_> {
             .unwrap_or(rest.len());
         let (setup, moves) = rest.split_at(split);
         match setup {
-            ["startpos"] => self.pos = Position::startpos(),
+            ["startpos"] => {
+                self.spared = false;
+                self.pos = Position::startpos();
+            }
             ["fen", fen @ ..] => match self.read_fen(&fen.join(" ")) {
                 Ok(pos) => self.pos = pos,
                 Err(e) => {
@@ -287,7 +303,10 @@ impl TestEngine<'_> {
                         &format!("feature myname=\"{NAME}\" setboard={setboard} ping=1 done=1\n");
                 }
             }
-            ["new"] => self.pos = Position::startpos(),
+            ["new"] => {
+                self.spared = false;
+                self.pos = Position::startpos();
+            }
             ["variant", "xiangqi"] => {}
             ["variant", other] => out += &format!("Error (unsupported variant): {other}\n"),
             ["setboard", fen @ ..] => match self.read_fen(&fen.join(" ")) {
@@ -330,7 +349,7 @@ impl TestEngine<'_> {
                 }
                 running
             } else {
-                self.generator.perft(&self.pos, d)
+                self.generator().perft(&self.pos, d)
             };
             let total = self.count_text(total);
             *out += &format!(" {d} {total:>10}  0.00  0nps\n");
@@ -367,7 +386,7 @@ impl TestEngine<'_> {
                         return Some(format!("error illegal move {text}\n"));
                     }
                 }
-                let answer = self.generator.generate(&self.pos);
+                let answer = self.generator().generate(&self.pos);
                 // King-capture rules list every pseudo-legal move as legal.
                 let moves = if *verb == "pseudo" || self.args.king_capture {
                     answer.pseudo_legal
@@ -390,7 +409,7 @@ impl TestEngine<'_> {
         let attacked = match xqdiff::fen::parse_setup(fen) {
             Err(e) => return format!("error bad FEN {fen}: {e}"),
             Ok(setup) => match Position::new(setup.clone()) {
-                Ok(pos) => self.generator.generate(&pos).in_check,
+                Ok(pos) => self.generator().generate(&pos).in_check,
                 Err(_) => setup.kings_facing() || !setup.checkers(setup.turn).is_empty(),
             },
         };
@@ -399,9 +418,9 @@ impl TestEngine<'_> {
 
     /// The count below each root move, with `--list-illegal` the illegal ones as 0.
     fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        let mut counts = self.generator.divide(&self.pos, depth, false, None);
+        let mut counts = self.generator().divide(&self.pos, depth, false, None);
         if self.args.list_illegal {
-            let probe = self.generator.probe(&self.pos);
+            let probe = self.generator().probe(&self.pos);
             let legal = probe.legal_moves();
             let illegal = probe
                 .pseudo_legal
@@ -412,14 +431,35 @@ impl TestEngine<'_> {
         counts
     }
 
+    /// What counts the moves of the current position: the bug-free generator where
+    /// `--bug-in-letters` spares it.
+    fn generator(&self) -> &dyn Generator {
+        if self.spared {
+            &BitboardGen
+        } else {
+            self.generator
+        }
+    }
+
     /// Reads a FEN, refusing the letters `--fen-letters` excludes the way Sjaak does.
-    fn read_fen(&self, fen: &str) -> Result<Position, String> {
+    fn read_fen(&mut self, fen: &str) -> Result<Position, String> {
         let placement = fen.split_whitespace().next().unwrap_or("");
+        self.spared = match self.args.bug_in_letters {
+            Some(Letters::Nb) => placement.contains(['h', 'H', 'e', 'E']),
+            Some(Letters::He) => placement.contains(['n', 'N', 'b', 'B']),
+            None => false,
+        };
         let refused = match self.args.fen_letters {
             Some(Letters::Nb) => "hHeE",
             Some(Letters::He) => "nNbB",
             None => "",
         };
+        if self.args.skip_other_letters {
+            let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+            let skipped = format!("{} {rest}", skip_letters(placement, refused));
+            return Position::from_fen(skipped.trim_end())
+                .map_err(|e| format!("bad FEN {fen}: {e}"));
+        }
         if let Some(c) = placement.chars().find(|c| refused.contains(*c)) {
             return Err(format!("unknown piece type '{c}' (bad FEN {fen})"));
         }
@@ -431,7 +471,7 @@ impl TestEngine<'_> {
         let Some(mv) = parse_move(text, self.args.ranks) else {
             return false;
         };
-        match self.generator.play(&self.pos, mv) {
+        match self.generator().play(&self.pos, mv) {
             Ok(pos) => {
                 self.pos = pos;
                 true
@@ -441,7 +481,7 @@ impl TestEngine<'_> {
     }
 
     fn some_move(&self) -> String {
-        let legal = self.generator.probe(&self.pos).legal_moves();
+        let legal = self.generator().probe(&self.pos).legal_moves();
         legal
             .first()
             .map_or("(none)".to_string(), |&mv| self.move_text(mv))
@@ -475,6 +515,36 @@ impl TestEngine<'_> {
             n.to_string()
         }
     }
+}
+
+/// `placement` with each of `skipped` read as an empty point (runs of empty points
+/// added up, as FEN writes them).
+fn skip_letters(placement: &str, skipped: &str) -> String {
+    let ranks: Vec<String> = placement
+        .split('/')
+        .map(|rank| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in rank.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    empty += n;
+                } else if skipped.contains(c) {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out += &empty.to_string();
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            out
+        })
+        .collect();
+    ranks.join("/")
 }
 
 /// Sjaak's letters: H for horse, E for elephant.

@@ -241,36 +241,22 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
 fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>, CliError> {
     let written =
         |path: PathBuf, source| CliError::from(crate::files::FileError::Write { path, source });
-    std::fs::create_dir_all(dir).map_err(|e| written(dir.to_owned(), e))?;
     let json = report.to_json().map_err(|e| {
         written(
             dir.join("report.json"),
             std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
         )
     })?;
-    let files = [
-        ("report.json", json),
-        (
-            "report.html",
-            html::render(report, &RenderOptions { latin }),
-        ),
-        ("report.md", markdown::render(report)),
+    let html = html::render(report, &RenderOptions { latin });
+    let markdown = markdown::render(report);
+    let files: [(&str, &[u8]); 3] = [
+        ("report.json", json.as_bytes()),
+        ("report.html", html.as_bytes()),
+        ("report.md", markdown.as_bytes()),
     ];
-    // All three are written beside their places first and renamed only then, so a kill
-    // leaves the last run's three files or this run's, not a mix, and no temporary.
-    let mut staged = Vec::new();
-    for (name, text) in files {
-        let path = dir.join(name);
-        let tmp =
-            crate::files::staged(&path, text.as_bytes()).map_err(|e| written(path.clone(), e))?;
-        staged.push((path, tmp));
-    }
-    let mut paths = Vec::new();
-    for (path, tmp) in staged {
-        tmp.commit().map_err(|e| written(path.clone(), e))?;
-        paths.push(path.display().to_string());
-    }
-    Ok(paths)
+    let paths =
+        crate::files::replace_set(dir, "report", &files).map_err(|e| written(dir.to_owned(), e))?;
+    Ok(paths.iter().map(|p| p.display().to_string()).collect())
 }
 
 #[cfg(test)]

@@ -223,6 +223,18 @@ pub(crate) enum CliError {
 
 /// Parses `std::env::args`, runs the command, and maps the result to an exit code.
 pub fn main() -> ExitCode {
+    #[cfg(target_os = "linux")]
+    {
+        use crate::subject::external;
+        if let Some(code) = external::run_if_guard() {
+            return ExitCode::from(code);
+        }
+        // Engines run under a guard (xqdiff itself), which ends what they start even
+        // when xqdiff is killed; without a path to itself, they run as before.
+        if let Ok(me) = std::env::current_exe() {
+            external::guard_engines(me);
+        }
+    }
     out::watch_for_a_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -68,6 +68,9 @@ pub enum Bug {
     /// The board keeps the half-move clock in a byte: a clock of 256 or more, which a
     /// FEN may carry and an engine may be handed, reads back modulo 256.
     ClockInAByte,
+    /// A horse's leg is looked for on the short axis of its jump (b0c2 blocked by c0,
+    /// b0d1 by b1): the start position itself is wrong, b0a2 and b0c2 replaced by b0d1.
+    HorseLegOnShortAxis,
 }
 
 /// How many bugs one planted generator can carry at once.
@@ -134,6 +137,14 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
                 }
             }
         }
+        (Bug::HorseLegOnShortAxis, Role::Horse) => {
+            for (df, dr) in HORSE_LEAPS.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
+                let occupied = |sq: Option<Square>| sq.is_some_and(|l| s.piece_at(l).is_some());
+                if occupied(at(f + df / 2, r + dr / 2)) && !occupied(short_leg(f, r, df, dr)) {
+                    out.extend(at(f + df, r + dr));
+                }
+            }
+        }
         (Bug::ElephantCrossesRiver, Role::Elephant) | (Bug::ElephantEyeIgnored, Role::Elephant) => {
             for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
                 let (Some(eye), Some(to)) = (at(f + df / 2, r + dr / 2), at(f + df, r + dr)) else {
@@ -185,6 +196,16 @@ fn extra(bug: Bug, s: &Setup, from: Square, p: Piece) -> Vec<Square> {
     }
     out.retain(free_or_enemy);
     out
+}
+
+/// The point next to a horse on `(f, r)` along the short axis of its leap `(df, dr)`,
+/// where [`Bug::HorseLegOnShortAxis`] looks for the leg.
+fn short_leg(f: i32, r: i32, df: i32, dr: i32) -> Option<Square> {
+    if dr.abs() == 2 {
+        at(f + df, r)
+    } else {
+        at(f, r + dr)
+    }
 }
 
 /// The planted generator's board: the naive board, and a list of where each piece
@@ -266,7 +287,13 @@ impl MoveGen for Planted {
             let mover = s.piece_at(mv.from).map(|p| p.role);
             let taken = s.piece_at(mv.to).map(|p| p.role);
             let cannon_capture = mover == Some(Role::Cannon) && taken.is_some();
-            if !(self.has(Bug::CannonCannotCapture) && cannon_capture) {
+            let (f, r) = (i32::from(mv.from.file()), i32::from(mv.from.rank()));
+            let (df, dr) = (i32::from(mv.to.file()) - f, i32::from(mv.to.rank()) - r);
+            let short_leg_blocked = mover == Some(Role::Horse)
+                && short_leg(f, r, df, dr).is_some_and(|l| s.piece_at(l).is_some());
+            let dropped = (self.has(Bug::CannonCannotCapture) && cannon_capture)
+                || (self.has(Bug::HorseLegOnShortAxis) && short_leg_blocked);
+            if !dropped {
                 out.push(mv);
             }
             if self.has(Bug::HorseTakesHorseTwice)
@@ -364,7 +391,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 20] = [
+    pub const ALL: [Bug; 21] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -385,6 +412,7 @@ impl Bug {
         Bug::BlackPawnSidewaysBeforeRiver,
         Bug::HistoryTooShort,
         Bug::ClockInAByte,
+        Bug::HorseLegOnShortAxis,
     ];
 
     /// Whether the bug changes perft counts, so that a subject answering only perft
@@ -426,6 +454,7 @@ impl Bug {
             Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
             Bug::HistoryTooShort => "history-too-short",
             Bug::ClockInAByte => "clock-in-a-byte",
+            Bug::HorseLegOnShortAxis => "horse-leg-on-short-axis",
         }
     }
 }

@@ -18,6 +18,8 @@
 mod answer;
 mod detect;
 mod driver;
+#[cfg(target_os = "linux")]
+mod guard;
 mod moves;
 mod notation;
 mod process;
@@ -25,10 +27,14 @@ mod uci;
 mod xboard;
 
 pub use driver::ExternalEngine;
+#[cfg(target_os = "linux")]
+pub use guard::run_if_guard;
 pub use process::{
     end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
     MAX_ANSWER_LINES, MAX_LINE,
 };
+#[cfg(target_os = "linux")]
+pub use process::{guard_engines, GUARD_ARG};
 
 use crate::diff::finding::Provenance;
 use crate::subject::SubjectError;
@@ -39,8 +45,9 @@ use std::time::Duration;
 // Starting is spawning (the driver) and then detecting the notation (which asks through
 // the driver): composed here so that neither of the two needs the other's module.
 impl ExternalEngine {
-    /// Spawns, handshakes, sends options, detects rank numbering and FEN letters
-    /// (when Auto) from the start position, and checks the engine answers perft 1 there.
+    /// Spawns, handshakes, sends options, and detects rank numbering and FEN letters
+    /// (when Auto) from positions built for it, never from whether the engine agrees
+    /// (`detect.rs`).
     pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
         ExternalEngine::start_inner(config, None)
     }

@@ -167,9 +167,24 @@ impl Process {
         };
         let words = split_command(command)
             .map_err(|e| spawn_error(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
-        let mut cmd = Command::new(&words[0]);
-        cmd.args(&words[1..])
-            .stdin(Stdio::piped())
+        // Under its guard where engines are guarded (see `guard.rs`).
+        #[cfg(target_os = "linux")]
+        let guarded = orphans::guard_command(&words);
+        #[cfg(not(target_os = "linux"))]
+        let guarded: Option<Command> = None;
+        let is_guarded = guarded.is_some();
+        #[cfg(target_os = "linux")]
+        if is_guarded {
+            // The guard starts the engine, so a program that cannot start would be the
+            // guard's exit, not this error: looked for here first, as exec would.
+            orphans::runnable(&words[0]).map_err(spawn_error)?;
+        }
+        let mut cmd = guarded.unwrap_or_else(|| {
+            let mut cmd = Command::new(&words[0]);
+            cmd.args(&words[1..]);
+            cmd
+        });
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         #[cfg(unix)]
@@ -181,9 +196,12 @@ impl Process {
             cmd.process_group(0);
         }
         #[cfg(target_os = "linux")]
-        let mut child = orphans::spawn(&mut cmd).map_err(spawn_error)?;
+        let mut child = orphans::spawn(&mut cmd, is_guarded).map_err(spawn_error)?;
         #[cfg(not(target_os = "linux"))]
-        let mut child = cmd.spawn().map_err(spawn_error)?;
+        let mut child = {
+            let _ = is_guarded;
+            cmd.spawn().map_err(spawn_error)?
+        };
         let (tx, events) = mpsc::sync_channel(QUEUE);
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
@@ -616,7 +634,9 @@ impl Drop for Process {
 /// signal, so it dies with xqdiff however xqdiff ends (SIGKILL included, which no
 /// handler sees); and xqdiff is a child subreaper, so a helper the engine started in a
 /// group or session of its own, which no signal to the engine's group reaches, becomes
-/// xqdiff's child when the engine goes, and is found and ended by [`sweep`].
+/// xqdiff's child when the engine goes, and is found and ended by [`sweep`]. Under a
+/// guard (`guard.rs`, the `xqdiff` program's engines) the guard is their subreaper and
+/// ends them, also when xqdiff is killed; this stays the second line.
 #[cfg(target_os = "linux")]
 mod orphans {
     use nix::sys::signal::{kill, Signal};
@@ -632,13 +652,45 @@ mod orphans {
     /// so each round may find a generation more.
     const ROUNDS: usize = 20;
 
+    /// The first argument that starts xqdiff as a guard: `xqdiff __engine-guard PARENT
+    /// PROGRAM [ARGS]`, where PARENT is the id of the xqdiff that started it. No command
+    /// takes it, so no user runs it by mistake.
+    pub const GUARD_ARG: &str = "__engine-guard";
+
+    /// The program started as the guard, once [`guard_engines`] named it.
+    static PROGRAM: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+    /// Runs every engine started from now on under a guard: `program` (the xqdiff
+    /// executable, whose `main` begins with
+    /// [`run_if_guard`](super::super::run_if_guard)) started with [`GUARD_ARG`].
+    pub fn guard_engines(program: std::path::PathBuf) {
+        let _ = PROGRAM.set(program);
+    }
+
+    /// The command that starts `words` under the guard, when engines are guarded.
+    pub(super) fn guard_command(words: &[String]) -> Option<std::process::Command> {
+        let program = PROGRAM.get()?;
+        let mut cmd = std::process::Command::new(program);
+        cmd.arg(GUARD_ARG)
+            .arg(std::process::id().to_string())
+            .args(words);
+        Some(cmd)
+    }
+
     /// Starts `cmd` as an engine: xqdiff becomes the subreaper of whatever it starts,
     /// and its process gets SIGKILL when xqdiff dies. Registered under the lock
     /// [`sweep`] takes, so a sweep for another engine never sees it unregistered.
-    pub(super) fn spawn(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    /// A guard gets no parent-death signal: it must outlive xqdiff to end what the
+    /// engine started, and it sees xqdiff go by itself.
+    pub(super) fn spawn(
+        cmd: &mut std::process::Command,
+        guarded: bool,
+    ) -> std::io::Result<std::process::Child> {
         // Failing leaves the system's defaults: orphans go to init, as before.
         let _ = nix::sys::prctl::set_child_subreaper(true);
-        die_with_parent(cmd);
+        if !guarded {
+            die_with_parent(cmd);
+        }
         let mut engines = ENGINES
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -650,7 +702,7 @@ mod orphans {
     /// The parent-death signal must be set in the child, between fork and exec: there
     /// is no safe interface for that step, so this is the crate's one unsafe block.
     #[allow(unsafe_code)]
-    fn die_with_parent(cmd: &mut std::process::Command) {
+    pub(in crate::subject::external) fn die_with_parent(cmd: &mut std::process::Command) {
         use std::os::unix::process::CommandExt;
         let parent = nix::unistd::getpid();
         // SAFETY: the closure runs in the forked child before exec and calls only
@@ -715,6 +767,47 @@ mod orphans {
         }
     }
 
+    /// The ids of `parent`'s children, from `/proc`.
+    pub(in crate::subject::external) fn children_of(parent: u32) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| parent_and_group(pid).is_some_and(|(p, _)| p == parent))
+            .collect()
+    }
+
+    /// `program` as exec would find it (a path, or a name looked up in `PATH`), if
+    /// it is a file that can be run; else the error exec would give.
+    pub(super) fn runnable(program: &str) -> std::io::Result<()> {
+        use nix::errno::Errno;
+        use std::os::unix::fs::PermissionsExt;
+        let candidates: Vec<std::path::PathBuf> = if program.contains('/') {
+            vec![program.into()]
+        } else {
+            std::env::var_os("PATH")
+                .map(|path| {
+                    std::env::split_paths(&path)
+                        .map(|d| d.join(program))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut error = Errno::ENOENT;
+        for path in candidates {
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_file() && meta.permissions().mode() & 0o111 != 0 => {
+                    return Ok(())
+                }
+                Ok(_) => error = Errno::EACCES,
+                Err(_) => {}
+            }
+        }
+        Err(error.into())
+    }
+
     /// The ids of xqdiff's children outside its own process group, from `/proc`: an
     /// engine and all it starts are in other groups, while a program that embeds the
     /// library may start processes of its own, in its group, which are none of ours.
@@ -739,6 +832,11 @@ mod orphans {
         Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
     }
 }
+
+#[cfg(target_os = "linux")]
+pub(super) use orphans::{children_of, die_with_parent};
+#[cfg(target_os = "linux")]
+pub use orphans::{guard_engines, GUARD_ARG};
 
 /// Ends every engine xqdiff started, and all in their groups, at once (SIGKILL): for a
 /// run told twice to stop, which must not wait for any engine. Their drivers see them
