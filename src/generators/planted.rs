@@ -30,7 +30,7 @@ pub enum Bug {
     PawnSidewaysBeforeRiver,
     /// A king may step out of its palace.
     KingLeavesPalace,
-    /// A rook may jump over the first piece in its way.
+    /// A rook may hop over the first piece in its way onto the point just beyond it.
     RookJumpsOne,
     /// A horse taking a horse is listed twice (about 1% of positions have one).
     HorseTakesHorseTwice,
@@ -68,6 +68,11 @@ pub enum Bug {
     /// The board keeps the half-move clock in a byte: a clock of 256 or more, which a
     /// FEN may carry and an engine may be handed, reads back modulo 256.
     ClockInAByte,
+    /// The check detector takes a pawn's forward from the king it looks at instead of
+    /// from the pawn (one wrong colour in one line), so an enemy pawn attacks backward,
+    /// and sideways only once it is back on its own side of the river. The move list
+    /// is right; which moves leave the king in check is not.
+    CheckPawnWrongWay,
 }
 
 /// How many bugs one planted generator can carry at once.
@@ -208,6 +213,35 @@ pub struct PlantedUndo {
     slot: Option<usize>,
 }
 
+/// Whether `c`'s king is attacked when the enemy's pawns move the way `c`'s own do: the
+/// other pieces and the facing kings as the rules say, the pawns by `c`'s forward and
+/// `c`'s river.
+fn attacked_pawns_wrong_way(s: &Setup, c: Color) -> bool {
+    let Some(king) = s.king(c) else {
+        return false;
+    };
+    let by_others = s
+        .checkers(c)
+        .into_iter()
+        .any(|sq| s.piece_at(sq).is_some_and(|p| p.role != Role::Pawn));
+    if by_others || s.kings_facing() {
+        return true;
+    }
+    let forward = if c == Color::Red { 1 } else { -1 };
+    s.pieces()
+        .filter(|(_, p)| p.color != c && p.role == Role::Pawn)
+        .any(|(sq, _)| {
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            // Across the river as `c`'s pawns cross it: onto the far half from `c`.
+            let crossed = if c == Color::Red { r >= 5 } else { r <= 4 };
+            let mut reach = vec![at(f, r + forward)];
+            if crossed {
+                reach.extend([at(f - 1, r), at(f + 1, r)]);
+            }
+            reach.contains(&Some(king))
+        })
+}
+
 /// How many pieces give check to the side to move: two or more is a double check.
 fn checkers(s: &Setup) -> usize {
     let facing = usize::from(s.kings_facing());
@@ -290,6 +324,9 @@ impl MoveGen for Planted {
         }
     }
     fn king_attacked(&self, b: &Self::Board, c: Color) -> bool {
+        if self.has(Bug::CheckPawnWrongWay) {
+            return attacked_pawns_wrong_way(&NaiveGen.to_setup(&b.naive), c);
+        }
         NaiveGen.king_attacked(&b.naive, c)
     }
     fn in_check(&self, b: &Self::Board) -> bool {
@@ -364,7 +401,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 20] = [
+    pub const ALL: [Bug; 21] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -372,6 +409,7 @@ impl Bug {
         Bug::PawnSidewaysBeforeRiver,
         Bug::KingLeavesPalace,
         Bug::RookJumpsOne,
+        Bug::CheckPawnWrongWay,
         Bug::HorseTakesHorseTwice,
         Bug::CountShortInDoubleCheck,
         Bug::InCheckMissesDoubleCheck,
@@ -426,6 +464,7 @@ impl Bug {
             Bug::BlackPawnSidewaysBeforeRiver => "black-pawn-sideways-before-river",
             Bug::HistoryTooShort => "history-too-short",
             Bug::ClockInAByte => "clock-in-a-byte",
+            Bug::CheckPawnWrongWay => "check-pawn-wrong-way",
         }
     }
 }
