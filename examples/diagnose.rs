@@ -1,7 +1,8 @@
 //! How long diagnosis takes: each variant of the catalogue stands in for a subject with
 //! that one bug, is asked about its example position, and is diagnosed, asking it
-//! deciding questions while several variants still fit. Prints each diagnosis's time
-//! and cause, and the slowest.
+//! deciding questions while several variants still fit, within the bound a finding's
+//! diagnosis has (`xqdiff::diff::finding::DIAGNOSIS_BOUND`). Prints each diagnosis's
+//! time and cause, and the slowest.
 //!
 //! ```text
 //! cargo run --release --example diagnose
@@ -9,7 +10,8 @@
 
 use std::time::Instant;
 use xqdiff::diagnose::examples::example;
-use xqdiff::diagnose::{diagnose_asking, Answer, Variant, VariantGen, Witness};
+use xqdiff::diagnose::{diagnose_bounded, Answer, Variant, VariantGen, Witness};
+use xqdiff::diff::finding::DIAGNOSIS_BOUND;
 use xqdiff::generators::perft;
 use xqdiff::{MoveGen, Position};
 
@@ -37,7 +39,7 @@ fn main() {
             position: pos,
         };
         let mut asked = 0;
-        let (diagnosis, _) = diagnose_asking(&[witness], &[], 8, |q| {
+        let (diagnosis, _) = diagnose_bounded(&[witness], &[], DIAGNOSIS_BOUND, |q| {
             asked += 1;
             Some(answer(&subject, &q.position, q.depth))
         });

@@ -659,7 +659,7 @@ fn a_library_with_only_parse_legal_and_play_is_checked_in_one_call() {
         .iter()
         .map(|f| f.signature.to_string())
         .collect();
-    assert_eq!(sigs, ["moves/subject/missing-cannon-capture-over-screen"]);
+    assert_eq!(sigs, ["cause/subject/cannon-cannot-capture"]);
     let f = &report.findings[0];
     let small = f
         .reproduction
@@ -671,7 +671,7 @@ fn a_library_with_only_parse_legal_and_play_is_checked_in_one_call() {
     assert!(small <= 4, "{f}");
     assert!(
         f.to_string()
-            .starts_with("BUG moves/subject/missing-cannon"),
+            .starts_with("BUG cause/subject/cannon-cannot-capture"),
         "{f}"
     );
     assert!(!report.all_agree());

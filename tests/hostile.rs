@@ -392,7 +392,7 @@ fn hidden_names(dir: &Path) -> Vec<String> {
 #[test]
 fn a_kill_while_saving_leaves_one_whole_report_set() {
     use std::io::BufRead;
-    let dir = temp_dir("report-set");
+    let dir = Scratch::new("report-set");
     let report = dir.join("report");
     std::fs::create_dir_all(&report).unwrap();
     let mut old = 7_100_000;
@@ -444,7 +444,6 @@ fn a_kill_while_saving_leaves_one_whole_report_set() {
         );
         old = next;
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 26, case 5: `report --from` refuses values no run writes, naming the field,

@@ -863,8 +863,9 @@ fn a_walked_board_dispute_keeps_its_line() {
     assert!(text.contains(&line.join(" ")), "the page shows the line");
 }
 
-/// Two unrelated bugs in one generator make two cards, one per bug, each naming its
-/// signature and how often it was seen; the Markdown has one line per bug.
+/// Two unrelated bugs in one generator make two cards, one per bug, each led by its cause
+/// in words above the board, naming its signature and how often it was seen; the JSON
+/// carries the diagnosis, and the Markdown has one line per bug, led by the cause.
 #[test]
 fn each_distinct_bug_is_one_card_with_its_count() {
     let planted = Planted::with(&[Bug::HorseLegIgnored, Bug::KingLeavesPalace]);
@@ -893,16 +894,58 @@ fn each_distinct_bug_is_one_card_with_its_count() {
             .unwrap_or_else(|| panic!("no signature on the card: {text}"));
         bugs.push(sig.to_owned());
         assert!(text.contains(" times") || text.contains("1 time"), "{text}");
+        // The cause leads the card, above the board.
+        let html = card.html();
+        let (cause, board) = (html.find("class=\"cause\""), html.find("<svg"));
+        assert!(
+            matches!((cause, board), (Some(c), Some(b)) if c < b),
+            "{html}"
+        );
     }
     bugs.sort();
     assert_eq!(
         bugs,
         [
-            "pseudo-legal/planted/extra-horse-leg",
-            "pseudo-legal/planted/extra-king-palace"
+            "cause/planted/horse-leg-ignored",
+            "cause/planted/king-leaves-palace"
         ]
     );
+    let sentences = [
+        "a horse jumps even when its leg is blocked",
+        "a king may step out of its palace",
+    ];
+    for d in &report.disagreements {
+        let c = d.diagnosis.as_ref().expect("diagnosed");
+        assert!(
+            sentences.contains(&c.sentence.as_deref().unwrap_or("")),
+            "{c:?}"
+        );
+        assert_eq!(c.explained, c.witnesses, "{c:?}");
+        assert!(d
+            .signature
+            .as_deref()
+            .unwrap_or("")
+            .ends_with(&c.variants[0]));
+    }
+    // The JSON carries it, and reads back.
+    let json = report.to_json().unwrap();
+    assert!(json.contains("\"diagnosis\""), "{json}");
+    let back = Report::from_json(&json).unwrap();
+    assert_eq!(back.disagreements, report.disagreements);
+    // Each Markdown line leads with the cause.
     let md = markdown::render(&report);
-    let lines = md.lines().filter(|l| l.contains("/planted/extra-")).count();
-    assert_eq!(lines, 2, "{md}");
+    let lines: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains("cause/planted/"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{md}");
+    for line in lines {
+        let after = line.split_once(". ").map_or("", |(_, rest)| rest);
+        assert!(
+            sentences
+                .iter()
+                .any(|s| after.starts_with(&format!("cause: {s}"))),
+            "{line}"
+        );
+    }
 }

@@ -7,6 +7,7 @@ use super::{
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
+use crate::diff::finding::cause_lines;
 use crate::generators::registry;
 use crate::job::check::Unit;
 use crate::job::check::FUZZ;
@@ -140,6 +141,9 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             f.first,
             f.found_after.as_secs_f64()
         );
+        for line in cause_lines(f.diagnosis.as_ref()) {
+            outln!("  {line}");
+        }
         outln!("  {}", f.disagreement);
         outln!(
             "  minimized: {}  ({} pieces)",

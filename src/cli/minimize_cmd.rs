@@ -3,7 +3,7 @@
 use super::json::report_of;
 use super::out::{errln, outln};
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
-use crate::diff::finding::{Findings, Provenance, Settings, Sighting};
+use crate::diff::finding::{cause_lines, Findings, Provenance, Settings, Sighting};
 use crate::diff::oracle::check_position_along;
 use crate::generators::registry;
 use crate::job::report::Dispute;
@@ -125,6 +125,9 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     );
     outln!("{}", f.disagreement);
     outln!("signature  {}", f.signature);
+    for line in cause_lines(f.diagnosis.as_ref()) {
+        outln!("{line}");
+    }
     outln!("reproduce  {}", f.origin.provenance);
     if let Some(path) = &f.file {
         outln!("saved      {}", path.display());

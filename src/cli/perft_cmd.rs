@@ -9,7 +9,7 @@ use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::descent;
-use crate::diff::finding::{Findings, Settings};
+use crate::diff::finding::{cause_lines, Findings, Settings};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
@@ -204,6 +204,9 @@ impl Investigation<'_> {
         );
         outln!("  {}", f.disagreement);
         outln!("signature: {}", f.signature);
+        for line in cause_lines(f.diagnosis.as_ref()) {
+            outln!("{line}");
+        }
         outln!("reproduce: {}", f.origin.provenance);
         if self.read_only {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);

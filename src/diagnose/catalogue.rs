@@ -75,6 +75,8 @@ catalogue! {
     HorseLegOnDiagonal = "horse-leg-on-diagonal", 3, "a horse's leg is taken to be the point diagonally next to it on the way, not the orthogonal one";
     /// The rook's slide goes on past the first piece it meets.
     RookJumpsOne = "rook-jumps-one", 3, "a rook may jump over one piece in its way and slide on beyond it";
+    /// The slide goes one step past the first piece it meets, and stops there.
+    RookHopsOverOne = "rook-hops-over-one", 4, "a rook may hop over the first piece in its way onto the point just beyond it, and no farther";
     /// The capture over a screen is never generated.
     CannonCannotCapture = "cannon-cannot-capture", 3, "a cannon never captures";
     /// The cannon also captures like a rook.
@@ -130,6 +132,8 @@ catalogue! {
     CheckBlackPawnAsRed = "check-black-pawn-as-red", 4, "the check detector moves Black's pawns like Red's";
     /// The detector moves Red's pawns down the board.
     CheckRedPawnAsBlack = "check-red-pawn-as-black", 4, "the check detector moves Red's pawns like Black's";
+    /// The detector takes the pawn's direction from the king it looks at, not the pawn.
+    CheckPawnWrongWay = "check-pawn-wrong-way", 3, "the check detector moves the enemy's pawns the wrong way, like the pawns of the king's own side";
     /// The detector forgets that a crossed pawn attacks sideways.
     CheckPawnSidewaysBlind = "check-pawn-sideways-blind", 4, "the check detector does not see a pawn's sideways check";
     /// The detector lets a horse check over a blocked leg.

@@ -11,6 +11,7 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, Setup};
 use crate::square::Square;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// What a subject answered about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +51,14 @@ pub struct Witness {
 }
 
 impl Witness {
+    /// Whether the subject's answer here differs from the rules'. Only such a witness
+    /// tells misreadings apart from the rules: on one where the subject answered right,
+    /// every variant that also answers right would explain it.
+    pub fn shows_a_difference(&self) -> bool {
+        let (depth, counts) = self.answer.normal();
+        divide(NaiveGen, &self.position, depth) != counts
+    }
+
     /// A position where the subject agreed with the built-in generators at `depth` (1: its
     /// move list): its answer there is the rules' own.
     pub fn agreed(position: Position, depth: u32) -> Witness {
@@ -203,15 +212,46 @@ pub fn diagnose_among(
             })
             .collect()
     };
-    let rank = |c: &Cause| -> (std::cmp::Reverse<Specificity>, usize) {
-        let at = Variant::ALL
-            .iter()
-            .position(|&v| v == c.variant)
-            .unwrap_or(usize::MAX);
-        (std::cmp::Reverse(c.variant.specificity()), at)
-    };
-    causes.sort_by_key(rank);
+    causes.sort_by_key(|c| rank(c.variant));
     Diagnosis { causes }
+}
+
+/// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
+/// at least one, those that explain the most first, then most specific first. What a
+/// finding's `cause:` line counts once its witnesses are all in (some were kept after
+/// the diagnosis was made).
+pub fn recount(candidates: &[Variant], witnesses: &[Witness]) -> Diagnosis {
+    let asked: Vec<(&Position, u32, Divide)> = witnesses
+        .iter()
+        .map(|w| {
+            let (depth, counts) = w.answer.normal();
+            (&w.position, depth, counts)
+        })
+        .collect();
+    let mut causes: Vec<Cause> = candidates
+        .iter()
+        .map(|&variant| Cause {
+            variant,
+            explains: asked
+                .iter()
+                .filter(|(pos, depth, counts)| reproduces(variant, pos, *depth, counts))
+                .count(),
+            of: witnesses.len(),
+        })
+        .filter(|c| c.explains > 0)
+        .collect();
+    causes.sort_by_key(|c| (std::cmp::Reverse(c.explains), rank(c.variant)));
+    Diagnosis { causes }
+}
+
+/// The order variants that explain equally are named in: most specific first, then the
+/// catalogue's order.
+fn rank(variant: Variant) -> (std::cmp::Reverse<Specificity>, usize) {
+    let at = Variant::ALL
+        .iter()
+        .position(|&v| v == variant)
+        .unwrap_or(usize::MAX);
+    (std::cmp::Reverse(variant.specificity()), at)
 }
 
 /// Positions one small change away from `pos`, smallest changes first: a piece taken
@@ -269,20 +309,34 @@ fn neighbours(pos: &Position) -> impl Iterator<Item = Position> + '_ {
 
 /// A deciding position for candidates that tie on `witness`: a small change of the
 /// witness's position on which the candidates answer differently, so the subject's
-/// answer there rules some of them out. The question is asked at the witness's depth
-/// (the move list first, when that already tells them apart). Prefers a position that
+/// answer there rules some of them out. The move list is asked for when that tells them
+/// apart, else the divide at depth 2, whatever the witness's depth: two check detectors
+/// that differ only about the side not to move answer alike on every move list, and
+/// one move down they do not. Prefers a position that
 /// tells every candidate from every other; `None` when no small change tells any two
 /// apart (the candidates may then be the same bug as far as this witness can show).
 pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
+    deciding_position_until(witness, candidates, None)
+}
+
+/// [`deciding_position`], giving up at `deadline` with the best position found by then.
+fn deciding_position_until(
+    witness: &Witness,
+    candidates: &[Variant],
+    deadline: Option<Instant>,
+) -> Option<Question> {
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     if candidates.len() < 2 {
         return None;
     }
-    let (depth, _) = witness.answer.normal();
     let mut best: Option<(usize, Question)> = None;
-    for ask_depth in std::iter::once(1).chain((depth > 1).then_some(depth.min(2))) {
+    for ask_depth in [1, 2] {
         for position in
             std::iter::once(witness.position.clone()).chain(neighbours(&witness.position))
         {
+            if late() {
+                return best.map(|(_, q)| q);
+            }
             let mut answers: Vec<Divide> = candidates
                 .iter()
                 .map(|&v| divide(VariantGen(v), &position, ask_depth))
@@ -311,26 +365,95 @@ pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Qu
     best.map(|(_, q)| q)
 }
 
-/// Diagnosis that asks the subject: while several variants explain the witnesses, put a
-/// deciding position to the subject (`ask` returns its answer, or `None` when it could not
-/// answer) and keep the variants that answer as it did, at most `most_questions` times.
-/// Returns the diagnosis and the witnesses it ended with (the questions asked included).
+/// What one diagnosis may spend: questions put to the subject, and time (finding the
+/// deciding positions and the subject's answers both count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// At most this many questions.
+    pub questions: usize,
+    /// Questions stop being asked after this long; the diagnosis then names every
+    /// variant still standing.
+    pub time: Duration,
+}
+
+/// Diagnosis that asks the subject. First the images of the first witness (mirrored,
+/// and seen from the other side) are put to it where a candidate answers them otherwise
+/// than the rules: a bug the catalogue does not hold (right on one wing, say) would
+/// otherwise take the name of the broader variant that fits its witness, and a variant
+/// of one side is told from its both-sides twin. Then, while several variants explain
+/// the witnesses, a deciding position is put to the subject, and the variants that answer
+/// as it did are kept. `ask` returns the subject's answer, or `None` when it could not
+/// answer; at most `most_questions` are asked in all. Returns the diagnosis and the
+/// witnesses it ended with (the questions asked included).
 pub fn diagnose_asking(
     witnesses: &[Witness],
     agreed: &[Witness],
     most_questions: usize,
+    ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    asking(witnesses, agreed, most_questions, None, ask)
+}
+
+/// [`diagnose_asking`] within a [`Bound`] of questions and time.
+pub fn diagnose_bounded(
+    witnesses: &[Witness],
+    agreed: &[Witness],
+    bound: Bound,
+    ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    let deadline = Instant::now().checked_add(bound.time);
+    asking(witnesses, agreed, bound.questions, deadline, ask)
+}
+
+fn asking(
+    witnesses: &[Witness],
+    agreed: &[Witness],
+    most_questions: usize,
+    deadline: Option<Instant>,
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let mut witnesses = witnesses.to_vec();
     let mut diagnosis = diagnose(&witnesses, agreed);
-    for _ in 0..most_questions {
-        if diagnosis.causes.len() < 2 {
+    let mut asked = 0;
+    if let (Some(first), false) = (witnesses.first().cloned(), diagnosis.causes.is_empty()) {
+        let candidates = diagnosis.variants();
+        let (depth, _) = first.answer.normal();
+        let images = [first.position.mirror_files(), first.position.swap_colors()];
+        for image in images {
+            if asked >= most_questions || late() {
+                break;
+            }
+            let rules = divide(NaiveGen, &image, depth);
+            let telling = candidates
+                .iter()
+                .any(|&v| divide(VariantGen(v), &image, depth) != rules);
+            if image == first.position || !telling {
+                continue;
+            }
+            let question = Question {
+                position: image,
+                depth,
+            };
+            asked += 1;
+            let Some(answer) = ask(&question) else {
+                break;
+            };
+            witnesses.push(Witness {
+                position: question.position,
+                answer,
+            });
+        }
+        diagnosis = diagnose_among(&candidates, &witnesses, agreed);
+    }
+    for _ in asked..most_questions {
+        if diagnosis.causes.len() < 2 || late() {
             break;
         }
         let candidates = diagnosis.variants();
         let Some(question) = witnesses
             .iter()
-            .find_map(|w| deciding_position(w, &candidates))
+            .find_map(|w| deciding_position_until(w, &candidates, deadline))
         else {
             break;
         };

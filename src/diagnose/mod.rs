@@ -26,8 +26,8 @@ mod tests;
 
 pub use catalogue::Variant;
 pub use diagnosis::{
-    deciding_position, diagnose, diagnose_among, diagnose_asking, Answer, Cause, Diagnosis,
-    Question, Witness,
+    deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, recount,
+    Answer, Bound, Cause, Diagnosis, Question, Witness,
 };
 pub use generator::VariantGen;
 pub use page::catalogue_page;

@@ -85,9 +85,13 @@ impl Reading for Variant {
 
     fn rook_jumps(self, by: Asker) -> u8 {
         match (self, by) {
-            (RookJumpsOne, Mover) => 1,
+            (RookJumpsOne | RookHopsOverOne, Mover) => 1,
             _ => AsWritten.rook_jumps(by),
         }
+    }
+
+    fn rook_stops_after_jump(self, by: Asker) -> bool {
+        (self, by) == (RookHopsOverOne, Mover)
     }
 
     fn cannon_takes_over(self, screens: u8, by: Asker) -> bool {
@@ -120,6 +124,9 @@ impl Reading for Variant {
             (BlackPawnMovesLikeRed, Color::Black, Mover)
             | (CheckBlackPawnAsRed, Color::Black, Detector) => Color::Red,
             (CheckRedPawnAsBlack, Color::Red, Detector) => Color::Black,
+            // The detector asks only about the enemy's pieces: the king's side is the
+            // pawn's other.
+            (CheckPawnWrongWay, _, Detector) => color.other(),
             _ => AsWritten.pawn_moves_as(color, by),
         }
     }

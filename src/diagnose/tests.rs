@@ -227,6 +227,8 @@ fn the_planted_bugs_are_named_by_their_rule() {
             BlackPawnSidewaysBeforeRiver,
         ),
         (Bug::KingLeavesPalace, KingLeavesPalace),
+        (Bug::CheckPawnWrongWay, CheckPawnWrongWay),
+        (Bug::RookJumpsOne, RookHopsOverOne),
     ];
     for (bug, variant) in planted {
         let text = EXAMPLES
@@ -250,4 +252,13 @@ fn a_subject_with_two_bugs_gets_two_causes() {
     let horse = diagnose_subject(&subject, &position("w Ke0 kd9 Nb0 Rb1"), 1);
     assert_eq!(cannon.first(), Some(&CannonCannotCapture), "{cannon:?}");
     assert_eq!(horse.first(), Some(&HorseLegIgnored), "{horse:?}");
+}
+
+#[test]
+fn a_bug_the_catalogue_lacks_is_unexplained() {
+    // A horse that ignores its leg on the left wing only: its witness alone fits
+    // horse-leg-ignored, the mirrored witness (which the subject answers right) does not.
+    let subject = Planted::new(Bug::LeftHorseLegIgnored);
+    let named = diagnose_subject(&subject, &position("w Ke0 kd9 Nb0 Rb1"), 1);
+    assert_eq!(named, vec![], "{named:?}");
 }

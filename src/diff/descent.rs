@@ -158,10 +158,7 @@ pub fn explain_into(
     let shown = finding::show(vec![sighting], gens);
     let signature = shown.first()?.signature.clone();
     findings.record_shown(shown, gens);
-    findings
-        .list()
-        .iter()
-        .position(|f| f.signature == signature)
+    findings.index_of(&signature)
 }
 
 /// [`explain_into`] on its own: the finding, minimized, neither saved nor held to a

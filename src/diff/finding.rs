@@ -10,16 +10,24 @@
 //! 3. minimizes the sightings a group still wants a witness from (the same signature
 //!    kept), and keeps the smallest witness and up to [`WITNESSES`] by one rule
 //!    ([`Finding::offer`]);
-//! 4. saves each witness into the corpus ([`corpus::Folder`]), with the one runnable
+//! 4. names the cause ([`diagnosed`]): the odd generator's answers on the first witness
+//!    of each move-class signature are put to the catalogue of rule variants, and the
+//!    variant that explains them becomes the finding's signature, so the move classes
+//!    one misread rule touches are one finding (the engine check names a subject's
+//!    findings by the same function);
+//! 5. saves each witness into the corpus ([`corpus::Folder`]), with the one runnable
 //!    command that reproduces it ([`Provenance`]);
-//! 5. hands the report one [`Finding`] per bug.
+//! 6. hands the report one [`Finding`] per bug.
 //!
 //! What is kept depends only on the sightings in their order, so a run gives the same
 //! findings at any thread count.
 
+use crate::diagnose::{
+    diagnose_among, diagnose_bounded, recount, Answer, Bound, Diagnosis, Question, Variant, Witness,
+};
 use crate::diff::corpus::{self, Case, Replay, WITNESSES};
 use crate::diff::minimize::minimize;
-use crate::diff::oracle::{follow, through_image, Disagreement};
+use crate::diff::oracle::{follow, through_image, CheckKind, Disagreement};
 use crate::diff::signature::{parse_known, KnownError, Signature, STALE_BOARD};
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -54,6 +62,17 @@ impl Known {
     /// Whether the list names `signature` (under its name, or a name it had before).
     pub fn contains(&self, signature: &Signature) -> bool {
         self.signatures.contains(&signature.to_string())
+    }
+
+    /// Whether the list names a finding called `signature` whose sightings showed
+    /// `symptoms`: by its cause, or by any of its move-class signatures (what a list
+    /// written before findings were named by their causes holds).
+    pub fn names<'a>(
+        &self,
+        signature: &Signature,
+        symptoms: impl IntoIterator<Item = &'a Signature>,
+    ) -> bool {
+        self.contains(signature) || symptoms.into_iter().any(|s| self.contains(s))
     }
 
     /// How many signatures the list holds.
@@ -194,8 +213,18 @@ pub struct Sighting {
 /// where it came from, and a few other witnesses.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    /// Which bug: the signature every sighting shares.
+    /// Which bug: its cause when diagnosis names one, else the move-class signature
+    /// every sighting shares.
     pub signature: Signature,
+    /// The move-class signatures its sightings showed (one, unless a cause joined
+    /// several).
+    pub symptoms: Vec<Signature>,
+    /// Which rule variants explain it; `None` when it could not be diagnosed (no one
+    /// generator is the odd one out).
+    pub diagnosis: Option<Diagnosis>,
+    /// What the diagnosis was made on: the odd generator's answers on the witnesses,
+    /// and on the positions asked to tell candidates apart.
+    pub evidence: Vec<Witness>,
     /// Whether the known list names it.
     pub known: bool,
     /// How many sightings showed it.
@@ -329,9 +358,20 @@ impl Findings {
         }
     }
 
-    /// Whether `signature` is a known bug.
+    /// Whether `signature` is a known bug: the list names it, or it is a move class of
+    /// a finding the list names.
     pub fn is_known(&self, signature: &Signature) -> bool {
         self.settings.known.contains(signature)
+            || self
+                .list
+                .iter()
+                .any(|f| f.known && f.symptoms.contains(signature))
+    }
+
+    /// Where in [`Findings::list`] the finding a sighting of the move class `symptom`
+    /// went to is: the one named by its cause, when that joined several.
+    pub fn index_of(&self, symptom: &Signature) -> Option<usize> {
+        self.list.iter().position(|f| f.symptoms.contains(symptom))
     }
 
     /// The findings so far, in the order of their first sightings.
@@ -344,9 +384,13 @@ impl Findings {
         self.list.iter().filter(|f| !f.known).count()
     }
 
-    /// The findings, in the order of their first sightings.
+    /// The findings, in the order of their first sightings, each cause counted over
+    /// all its evidence.
     pub fn into_list(mut self) -> Vec<Finding> {
         self.list.sort_by_key(|f| f.first);
+        for f in &mut self.list {
+            recount_diagnosis(&mut f.diagnosis, &f.evidence);
+        }
         self.list
     }
 
@@ -389,7 +433,10 @@ impl Findings {
             .map(|(s, &want)| want.then(|| small(s)))
             .collect();
         for (s, ahead) in shown.into_iter().zip(ahead) {
-            let index = self.list.iter().position(|f| f.signature == s.signature);
+            let index = self
+                .list
+                .iter()
+                .position(|f| f.symptoms.contains(&s.signature));
             let wants = index.is_none_or(|i| self.list[i].wants_witness());
             let Some((minimized, disagreement)) = ahead.or_else(|| wants.then(|| small(&s))) else {
                 if let Some(i) = index {
@@ -398,22 +445,43 @@ impl Findings {
                 continue;
             };
             let sighting = s.sighting;
-            let index = index.unwrap_or_else(|| {
-                self.list.push(Finding {
-                    known: self.settings.known.contains(&s.signature),
-                    signature: s.signature,
-                    hits: 0,
-                    first: sighting.order,
-                    found_after: sighting.after,
-                    origin: sighting.clone(),
-                    minimized: minimized.clone(),
-                    disagreement: disagreement.clone(),
-                    witnesses: Vec::new(),
-                    file: None,
-                    saved: Vec::new(),
-                });
-                self.list.len() - 1
-            });
+            let odd = odd_generator(&s.signature, gens);
+            let shown_at = s.position;
+            let index = match index {
+                Some(i) => {
+                    let f = &mut self.list[i];
+                    if f.diagnosis.is_some() && !f.witnesses.contains(&minimized) {
+                        f.evidence
+                            .extend(odd.and_then(|g| in_process_witness(g, &minimized)));
+                    }
+                    i
+                }
+                None => {
+                    // A move class not seen before: named by its cause, which may be
+                    // one a finding already has.
+                    let causes: Vec<Variant> = self
+                        .list
+                        .iter()
+                        .filter_map(|f| first_cause(f.diagnosis.as_ref()))
+                        .collect();
+                    let named = match odd {
+                        // The minimized witness, or where it was shown: a check detector
+                        // that is wrong only about whether the king is in check may show
+                        // in the lists only with other pieces about.
+                        Some(g) => diagnosed(
+                            &s.signature,
+                            in_process_witness(g, &minimized)
+                                .or_else(|| in_process_witness(g, &shown_at))
+                                .into_iter()
+                                .collect(),
+                            &causes,
+                            in_process_asker(g),
+                        ),
+                        None => Diagnosed::not(&s.signature),
+                    };
+                    self.named(s.signature, named, &sighting, &minimized, &disagreement)
+                }
+            };
             let finding = &mut self.list[index];
             finding.hits += 1;
             if sighting.order < finding.first {
@@ -425,6 +493,47 @@ impl Findings {
                 self.save(index, &sighting, &disagreement, smaller);
             }
         }
+    }
+
+    /// The finding a sighting of the new move class `symptom` belongs to, once `named`:
+    /// the one with the same signature (its cause), or a new one.
+    fn named(
+        &mut self,
+        symptom: Signature,
+        named: Diagnosed,
+        sighting: &Sighting,
+        minimized: &Position,
+        disagreement: &Disagreement,
+    ) -> usize {
+        let known = &self.settings.known;
+        if let Some(i) = self
+            .list
+            .iter()
+            .position(|f| f.signature == named.signature)
+        {
+            let f = &mut self.list[i];
+            f.known |= known.contains(&symptom);
+            f.symptoms.push(symptom);
+            f.evidence.extend(named.evidence);
+            return i;
+        }
+        self.list.push(Finding {
+            known: known.names(&named.signature, [&symptom]),
+            signature: named.signature,
+            symptoms: vec![symptom],
+            diagnosis: named.diagnosis,
+            evidence: named.evidence,
+            hits: 0,
+            first: sighting.order,
+            found_after: sighting.after,
+            origin: sighting.clone(),
+            minimized: minimized.clone(),
+            disagreement: disagreement.clone(),
+            witnesses: Vec::new(),
+            file: None,
+            saved: Vec::new(),
+        });
+        self.list.len() - 1
     }
 
     /// Saves a witness of finding `index`, when saving.
@@ -496,13 +605,26 @@ pub fn replayed(r: &Replay, known: &Known, gens: &[&dyn Generator]) -> Replayed 
         })
         .collect();
     let shown = show(sightings, gens);
+    let seen: Vec<(usize, Signature, Option<String>)> = shown
+        .iter()
+        .map(|s| {
+            let odd = s.disagreement.odd_one_out.clone();
+            (s.sighting.order as usize, s.signature.clone(), odd)
+        })
+        .collect();
+    let mut findings = Findings::new(Settings {
+        known: known.clone(),
+        save: None,
+        keep_as_is: true,
+    });
+    findings.record_shown(shown, gens);
+    // Known once recorded: a list may name the bug by the cause its finding is given.
     let mut known_failures = vec![false; r.failures.len()];
     let mut odd_known: Vec<(&std::path::Path, Option<&str>)> = Vec::new();
-    for s in &shown {
-        let i = s.sighting.order as usize;
-        known_failures[i] = known.contains(&s.signature);
-        if known_failures[i] {
-            odd_known.push((&r.failures[i].0, s.disagreement.odd_one_out.as_deref()));
+    for (i, signature, odd) in &seen {
+        known_failures[*i] = findings.is_known(signature);
+        if known_failures[*i] {
+            odd_known.push((&r.failures[*i].0, odd.as_deref()));
         }
     }
     let known_unmet = r
@@ -515,12 +637,6 @@ pub fn replayed(r: &Replay, known: &Known, gens: &[&dyn Generator]) -> Replayed 
                     .any(|&(p, odd)| p == u.path && odd == u.generator.as_deref())
         })
         .collect();
-    let mut findings = Findings::new(Settings {
-        known: known.clone(),
-        save: None,
-        keep_as_is: true,
-    });
-    findings.record_shown(shown, gens);
     let mut list = findings.into_list();
     for f in &mut list {
         f.file = r
@@ -587,6 +703,156 @@ pub fn shown(
 ) -> (Position, Disagreement) {
     let (pos, d, _) = follow(pos, d, gens);
     through_image(&pos, &d, gens).unwrap_or((pos, d))
+}
+
+/// What diagnosing one finding may spend: a few dozen questions to an external subject,
+/// and under a second in all.
+pub const DIAGNOSIS_BOUND: Bound = Bound {
+    questions: 24,
+    time: Duration::from_millis(800),
+};
+
+/// The most evidence one finding keeps for its `cause:` line's count: its witnesses and
+/// the questions asked about them, not every position that showed it.
+const MOST_EVIDENCE: usize = 32;
+
+/// A finding's name once its witnesses were put to the catalogue.
+#[derive(Clone, Debug)]
+pub struct Diagnosed {
+    /// `cause/<side>/<variant>` when a variant explains it, else the move-class
+    /// signature.
+    pub signature: Signature,
+    /// What the catalogue said; `None` when there was nothing to diagnose (no witness
+    /// where the subject's answer differs from the rules').
+    pub diagnosis: Option<Diagnosis>,
+    /// The witnesses and the questions asked.
+    pub evidence: Vec<Witness>,
+}
+
+impl Diagnosed {
+    /// A finding that could not be diagnosed: named by its move class.
+    pub fn not(symptom: &Signature) -> Diagnosed {
+        Diagnosed {
+            signature: symptom.clone(),
+            diagnosis: None,
+            evidence: Vec::new(),
+        }
+    }
+}
+
+/// Names a finding of the move class `symptom` by its cause: the rule variant that
+/// reproduces the subject's answers on `witnesses`. A cause another finding has already
+/// (`causes`) is tried first, alone: when it explains these witnesses too, the two are
+/// one bug and no question is asked. Otherwise the whole catalogue is tried, and while
+/// several variants tie, deciding positions are put to the subject through `ask`, within
+/// [`DIAGNOSIS_BOUND`]. Only witnesses where the subject's answer differs from the rules'
+/// are used: on any other, every variant that happens to answer right would explain it.
+pub fn diagnosed(
+    symptom: &Signature,
+    witnesses: Vec<Witness>,
+    causes: &[Variant],
+    ask: impl FnMut(&Question) -> Option<Answer>,
+) -> Diagnosed {
+    let witnesses: Vec<Witness> = witnesses
+        .into_iter()
+        .filter(Witness::shows_a_difference)
+        .collect();
+    if witnesses.is_empty() {
+        return Diagnosed::not(symptom);
+    }
+    let seen = causes
+        .iter()
+        .map(|&v| diagnose_among(&[v], &witnesses, &[]))
+        .find(|d| !d.causes.is_empty());
+    let (diagnosis, mut evidence) = match seen {
+        Some(d) => (d, witnesses),
+        None => diagnose_bounded(&witnesses, &[], DIAGNOSIS_BOUND, ask),
+    };
+    evidence.truncate(MOST_EVIDENCE);
+    Diagnosed {
+        signature: diagnosis
+            .first()
+            .map_or_else(|| symptom.clone(), |v| Signature::cause(&symptom.side, v)),
+        diagnosis: Some(diagnosis),
+        evidence,
+    }
+}
+
+/// The variant a finding is named by, if its diagnosis named one.
+pub fn first_cause(diagnosis: Option<&Diagnosis>) -> Option<Variant> {
+    diagnosis.and_then(Diagnosis::first)
+}
+
+/// A diagnosis counted again over all of a finding's `evidence` (witnesses kept after it
+/// was made included), so its `cause:` lines say how many each variant explains.
+pub fn recount_diagnosis(diagnosis: &mut Option<Diagnosis>, evidence: &[Witness]) {
+    if let Some(d) = diagnosis.as_mut().filter(|d| !d.causes.is_empty()) {
+        let evidence = &evidence[..evidence.len().min(MOST_EVIDENCE)];
+        let counted = recount(&d.variants(), evidence);
+        if !counted.causes.is_empty() {
+            *d = counted;
+        }
+    }
+}
+
+/// The `cause:` lines printed under a finding: its diagnosis's, or `cause: unexplained`
+/// when nothing explains it or it could not be diagnosed.
+pub fn cause_lines(diagnosis: Option<&Diagnosis>) -> Vec<String> {
+    match diagnosis {
+        Some(d) => d.lines(),
+        None => vec!["cause: unexplained".to_owned()],
+    }
+}
+
+/// The checks whose disagreements are about the rules, so a variant may explain them:
+/// the move lists, check, and the symmetries. The others see state (an unmake, a reused
+/// board, a count that is not its own list's length), and a generator whose state goes
+/// wrong may answer some position as some variant would by chance.
+const RULE_CHECKS: [CheckKind; 6] = [
+    CheckKind::PseudoLegal,
+    CheckKind::Legal,
+    CheckKind::InCheck,
+    CheckKind::GivesCheck,
+    CheckKind::Mirror,
+    CheckKind::ColorSwap,
+];
+
+/// The built-in generator a move-class signature names as the odd one out, when the
+/// check that saw it is about the rules.
+fn odd_generator<'a>(symptom: &Signature, gens: &[&'a dyn Generator]) -> Option<&'a dyn Generator> {
+    if !RULE_CHECKS
+        .iter()
+        .any(|k| k.signature_name() == symptom.check)
+    {
+        return None;
+    }
+    gens.iter().copied().find(|g| g.name() == symptom.side)
+}
+
+/// What an in-process generator answers on `pos`, as a witness: its move list, or
+/// where that is the rules' own, its divide at depth 2 (a check detector that is wrong
+/// only one move down shows there). `None` when both are the rules'.
+fn in_process_witness(g: &dyn Generator, pos: &Position) -> Option<Witness> {
+    [1, 2].into_iter().find_map(|depth| {
+        let w = Witness {
+            position: pos.clone(),
+            answer: Answer::Divide {
+                depth,
+                counts: g.divide(pos, depth, false, None),
+            },
+        };
+        w.shows_a_difference().then_some(w)
+    })
+}
+
+/// Questions to an in-process generator: its divide, which it always gives.
+fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Option<Answer> + '_ {
+    move |q| {
+        Some(Answer::Divide {
+            depth: q.depth,
+            counts: g.divide(&q.position, q.depth, false, None),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -7,10 +7,17 @@
 //! (`pseudo-legal/planted/extra-horse-leg`) is stable: it is written into corpus notes and
 //! reports, and `--known` files list it.
 //!
+//! Once a finding is diagnosed (`crate::diagnose`), the variant that explains it names
+//! it instead: `cause/<side>/<variant>` ([`Signature::cause`]), whichever check saw it
+//! and whatever kinds of move it touched, so one misread rule is one finding. The
+//! move-class signature stays the name of a finding nothing explains, and a known list
+//! that names it still matches the finding it now belongs to.
+//!
 //! The rule a move touches is read off the position with this module's own plain reading
 //! of the rules, which labels and never decides: a generator's answer is still judged by
 //! the vote.
 
+use crate::diagnose::Variant;
 use crate::piece::{Color, Piece, Role};
 use crate::position::{in_palace, relative_rank, Position, Setup};
 use crate::square::Square;
@@ -22,6 +29,10 @@ use std::fmt;
 /// on the probe's board or a walked line reach it first. One bug, so one name.
 pub const STALE_BOARD: &str = "stale-board";
 
+/// The check name in a diagnosed signature: what names the bug is its cause, not the
+/// check that happened to see it first.
+pub const CAUSE: &str = "cause";
+
 /// What kind of bug a disagreement shows.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Signature {
@@ -32,6 +43,9 @@ pub struct Signature {
     pub side: String,
     /// For a move difference, the class of the moves involved.
     pub class: Option<MoveClass>,
+    /// For a diagnosed finding, the rule variant that explains it (the check is then
+    /// [`CAUSE`] and there is no class).
+    pub cause: Option<Variant>,
 }
 
 /// The class of a move some generators have and others lack.
@@ -139,6 +153,9 @@ impl fmt::Display for Signature {
         if let Some(class) = &self.class {
             write!(f, "/{class}")?;
         }
+        if let Some(variant) = self.cause {
+            write!(f, "/{variant}")?;
+        }
         Ok(())
     }
 }
@@ -163,6 +180,18 @@ impl Signature {
             check: check.to_owned(),
             side: side.to_owned(),
             class: classes.min_by_key(|c| (!c.extra, c.rule, c.role)),
+            cause: None,
+        }
+    }
+
+    /// The signature of a finding of `side` that `variant` explains:
+    /// `cause/<side>/<variant>`.
+    pub fn cause(side: &str, variant: Variant) -> Signature {
+        Signature {
+            check: CAUSE.to_owned(),
+            side: side.to_owned(),
+            class: None,
+            cause: Some(variant),
         }
     }
 
@@ -172,6 +201,7 @@ impl Signature {
             check: check.to_owned(),
             side: side.to_owned(),
             class: None,
+            cause: None,
         }
     }
 

@@ -30,7 +30,7 @@ pub enum Bug {
     PawnSidewaysBeforeRiver,
     /// A king may step out of its palace.
     KingLeavesPalace,
-    /// A rook may jump over the first piece in its way.
+    /// A rook may hop over the first piece in its way onto the point just beyond it.
     RookJumpsOne,
     /// A horse taking a horse is listed twice (about 1% of positions have one).
     HorseTakesHorseTwice,
@@ -71,6 +71,11 @@ pub enum Bug {
     /// A horse's leg is looked for on the short axis of its jump (b0c2 blocked by c0,
     /// b0d1 by b1): the start position itself is wrong, b0a2 and b0c2 replaced by b0d1.
     HorseLegOnShortAxis,
+    /// The check detector takes a pawn's forward from the king it looks at instead of
+    /// from the pawn (one wrong colour in one line), so an enemy pawn attacks backward,
+    /// and sideways only once it is back on its own side of the river. The move list
+    /// is right; which moves leave the king in check is not.
+    CheckPawnWrongWay,
 }
 
 /// How many bugs one planted generator can carry at once.
@@ -229,6 +234,35 @@ pub struct PlantedUndo {
     slot: Option<usize>,
 }
 
+/// Whether `c`'s king is attacked when the enemy's pawns move the way `c`'s own do: the
+/// other pieces and the facing kings as the rules say, the pawns by `c`'s forward and
+/// `c`'s river.
+fn attacked_pawns_wrong_way(s: &Setup, c: Color) -> bool {
+    let Some(king) = s.king(c) else {
+        return false;
+    };
+    let by_others = s
+        .checkers(c)
+        .into_iter()
+        .any(|sq| s.piece_at(sq).is_some_and(|p| p.role != Role::Pawn));
+    if by_others || s.kings_facing() {
+        return true;
+    }
+    let forward = if c == Color::Red { 1 } else { -1 };
+    s.pieces()
+        .filter(|(_, p)| p.color != c && p.role == Role::Pawn)
+        .any(|(sq, _)| {
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            // Across the river as `c`'s pawns cross it: onto the far half from `c`.
+            let crossed = if c == Color::Red { r >= 5 } else { r <= 4 };
+            let mut reach = vec![at(f, r + forward)];
+            if crossed {
+                reach.extend([at(f - 1, r), at(f + 1, r)]);
+            }
+            reach.contains(&Some(king))
+        })
+}
+
 /// How many pieces give check to the side to move: two or more is a double check.
 fn checkers(s: &Setup) -> usize {
     let facing = usize::from(s.kings_facing());
@@ -317,6 +351,9 @@ impl MoveGen for Planted {
         }
     }
     fn king_attacked(&self, b: &Self::Board, c: Color) -> bool {
+        if self.has(Bug::CheckPawnWrongWay) {
+            return attacked_pawns_wrong_way(&NaiveGen.to_setup(&b.naive), c);
+        }
         NaiveGen.king_attacked(&b.naive, c)
     }
     fn in_check(&self, b: &Self::Board) -> bool {
@@ -391,7 +428,7 @@ impl MoveGen for Planted {
 
 impl Bug {
     /// Every bug, `None` excluded: the rule bugs first, then the answer bugs.
-    pub const ALL: [Bug; 21] = [
+    pub const ALL: [Bug; 22] = [
         Bug::CannonCannotCapture,
         Bug::HorseLegIgnored,
         Bug::ElephantCrossesRiver,
@@ -399,6 +436,7 @@ impl Bug {
         Bug::PawnSidewaysBeforeRiver,
         Bug::KingLeavesPalace,
         Bug::RookJumpsOne,
+        Bug::CheckPawnWrongWay,
         Bug::HorseTakesHorseTwice,
         Bug::CountShortInDoubleCheck,
         Bug::InCheckMissesDoubleCheck,
@@ -455,6 +493,7 @@ impl Bug {
             Bug::HistoryTooShort => "history-too-short",
             Bug::ClockInAByte => "clock-in-a-byte",
             Bug::HorseLegOnShortAxis => "horse-leg-on-short-axis",
+            Bug::CheckPawnWrongWay => "check-pawn-wrong-way",
         }
     }
 }

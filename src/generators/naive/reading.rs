@@ -76,6 +76,13 @@ pub trait Reading: Copy + Send + Sync + 'static {
         0
     }
 
+    /// Whether a rook that has jumped a piece stops on the first point beyond it (a slide
+    /// loop that goes one step past the piece it met, and no farther).
+    #[inline(always)]
+    fn rook_stops_after_jump(self, _by: Asker) -> bool {
+        false
+    }
+
     /// Whether a cannon that has jumped `screens` pieces takes the next one: "exactly one".
     #[inline(always)]
     fn cannon_takes_over(self, screens: u8, _by: Asker) -> bool {

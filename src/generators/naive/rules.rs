@@ -182,7 +182,12 @@ fn rook<R: Reading>(
         let mut jumped = 0;
         while NaiveBoard::<R>::on_board(to_file, to_rank) {
             match board.get(to_file, to_rank) {
-                None => visit(to_file, to_rank),
+                None => {
+                    visit(to_file, to_rank);
+                    if jumped > 0 && board.reads.rook_stops_after_jump(by) {
+                        break;
+                    }
+                }
                 Some(_) => {
                     if board.may_land(Role::Rook, color, to_file, to_rank) {
                         visit(to_file, to_rank);

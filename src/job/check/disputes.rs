@@ -1,7 +1,7 @@
 //! Disputes for the findings `report::convert` has no conversion for: a difference
 //! between an external engine and the built-in generators.
 
-use crate::job::report::{counted, Dispute, DisputedMove, FoundPath, PerftTotals};
+use crate::job::report::{counted, Dispute, DisputedMove, FoundPath, PerftTotals, ReportedCause};
 use crate::moves::Move;
 use crate::subject::crosscheck::{self, Comparison};
 use std::collections::BTreeMap;
@@ -54,6 +54,7 @@ pub(super) fn from_engine(
         signature: Some(f.signature.to_string()),
         hits: Some(f.hits),
         known: f.known,
+        diagnosis: f.diagnosis.as_ref().map(ReportedCause::of),
         detail: match cmp {
             Some(c) => detail(c, engine),
             None => format!(

@@ -118,21 +118,26 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         keep_as_is: false,
     });
     // Every failing check is counted, as a known bug's or as a new one's, by the bug
-    // its position's first disagreement is.
+    // its position's first disagreement is: known once recorded, since a list may name
+    // the bug by the cause its finding is given.
+    let seen: Vec<(usize, crate::diff::signature::Signature)> = shown
+        .iter()
+        .map(|s| (s.sighting.order as usize, s.signature.clone()))
+        .collect();
+    findings.record_shown(shown, &config.generators);
     let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
     let (mut failures, mut known) = (0, 0);
-    for s in &shown {
-        let all = results[s.sighting.order as usize].as_deref().unwrap_or(&[]);
+    for (order, signature) in &seen {
+        let all = results[*order].as_deref().unwrap_or(&[]);
         for d in all {
             *by_check.entry(d.check).or_default() += 1;
         }
-        if findings.is_known(&s.signature) {
+        if findings.is_known(signature) {
             known += all.len() as u64;
         } else {
             failures += all.len() as u64;
         }
     }
-    findings.record_shown(shown, &config.generators);
     let mut notes: Vec<String> = findings
         .write_errors
         .iter()

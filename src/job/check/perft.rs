@@ -408,6 +408,7 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -
         signature: None,
         hits: None,
         known: false,
+        diagnosis: None,
         detail,
     }
 }

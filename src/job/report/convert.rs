@@ -4,7 +4,7 @@
 use super::{
     rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, EngineOption, FeatureCount,
     FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, PointCount,
-    ReplayFailure, ReplayPhase, Report, Status,
+    ReplayFailure, ReplayPhase, Report, ReportedCause, Status,
 };
 use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
@@ -185,6 +185,7 @@ impl Dispute {
             signature: Some(d.signature().to_string()),
             hits: None,
             known: false,
+            diagnosis: None,
             detail: d.detail.clone(),
         }
     }
@@ -204,6 +205,7 @@ impl Dispute {
         d.signature = Some(f.signature.to_string());
         d.hits = Some(f.hits);
         d.known = f.known;
+        d.diagnosis = f.diagnosis.as_ref().map(ReportedCause::of);
         d
     }
 

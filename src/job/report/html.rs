@@ -517,11 +517,16 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
     if d.known {
         out.push_str(" (known)");
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        " <span class=\"sub\">found by phase {}</span></h3>\n<div class=\"finding\">\n",
+        " <span class=\"sub\">found by phase {}</span></h3>",
         escape(&d.phase)
     );
+    // The cause leads the card, the board below it.
+    if let Some(c) = &d.diagnosis {
+        let _ = writeln!(out, "<p class=\"cause\">cause: {}</p>", escape(&c.line()));
+    }
+    out.push_str("<div class=\"finding\">\n");
     board_figure(out, d, &groups, opts);
     out.push_str("<div class=\"facts-col\">\n<dl class=\"facts\">");
     if let Some(sig) = &d.signature {

@@ -73,9 +73,14 @@ fn document(report: &Report) -> String {
             .hits
             .map_or_else(String::new, |h| format!(", {}", super::counted(h, "hit")));
         let known = if d.known { ", known" } else { "" };
+        // The cause leads: what the reader wants is the rule, then the evidence.
+        let cause = d
+            .diagnosis
+            .as_ref()
+            .map_or_else(String::new, |c| format!("cause: {}; ", text(&c.line())));
         let _ = writeln!(
             out,
-            "{}. **{}**{sig} ({odd}; phase {}{hits}{known})",
+            "{}. {cause}**{}**{sig} ({odd}; phase {}{hits}{known})",
             i + 1,
             text(&d.check),
             text(&d.phase)

@@ -554,8 +554,60 @@ pub struct Dispute {
     /// Whether the signature is a known bug (`--known`): reported, but not a failure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub known: bool,
+    /// Which misreading of the rules explains it, when it was diagnosed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<ReportedCause>,
     /// One sentence on what differs.
     pub detail: String,
+}
+
+/// What the diagnosis of a disagreement said: the rule variants that reproduce the odd
+/// one's answers (`docs/variants.md`), or none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportedCause {
+    /// The explaining variants' names, the one the signature names first; empty when
+    /// nothing in the catalogue explains it.
+    pub variants: Vec<String>,
+    /// The first variant's sentence (`a cannon also captures over two screens`);
+    /// absent when unexplained.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sentence: Option<String>,
+    /// How many of the positions diagnosed the first variant reproduces ...
+    pub explained: usize,
+    /// ... of how many (the witnesses and the deciding positions the subject was asked
+    /// about).
+    pub witnesses: usize,
+}
+
+impl ReportedCause {
+    /// A diagnosis as the report carries it.
+    pub fn of(d: &crate::diagnose::Diagnosis) -> ReportedCause {
+        let first = d.causes.first();
+        ReportedCause {
+            variants: d
+                .causes
+                .iter()
+                .map(|c| c.variant.name().to_owned())
+                .collect(),
+            sentence: first.map(|c| c.variant.sentence().to_owned()),
+            explained: first.map_or(0, |c| c.explains),
+            witnesses: first.map_or(0, |c| c.of),
+        }
+    }
+
+    /// The cause as one line of text: the sentence with the variants and the count, or
+    /// `unexplained`.
+    pub fn line(&self) -> String {
+        match &self.sentence {
+            Some(sentence) => format!(
+                "{sentence} (variant {}, explains {} of {} witnesses)",
+                self.variants.join(", "),
+                self.explained,
+                self.witnesses
+            ),
+            None => "unexplained".to_owned(),
+        }
+    }
 }
 
 /// A move not every generator has.
@@ -992,6 +1044,7 @@ mod tests {
                     signature: Some("legal/none".into()),
                     hits: None,
                     known: false,
+                    diagnosis: None,
                     detail: String::new(),
                 });
             }

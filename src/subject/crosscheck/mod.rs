@@ -14,8 +14,12 @@ pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};
 
+use crate::diagnose::{Answer, Diagnosis, Witness};
 use crate::diff::descent;
-use crate::diff::finding::{offer_witness, Finding, Findings, Provenance, Settings};
+use crate::diff::finding::{
+    diagnosed, first_cause, offer_witness, recount_diagnosis, Diagnosed, Finding, Findings,
+    Provenance, Settings,
+};
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
@@ -227,9 +231,19 @@ pub struct Reproduction {
 /// and how many targets showed the same bug.
 #[derive(Clone, Debug)]
 pub struct SubjectFinding {
-    /// Which bug: the signature of the minimized difference (of the difference where the
+    /// Which bug: its cause (`cause/subject/<variant>`) when a rule variant explains
+    /// it, else the signature of the minimized difference (of the difference where the
     /// descent stopped, when it could not be reproduced).
     pub signature: Signature,
+    /// The move-class signatures of the differences it joins (one, unless one cause
+    /// explains differences of several classes).
+    pub symptoms: Vec<Signature>,
+    /// Which rule variants explain it; `None` when there was no full answer of the
+    /// subject's to diagnose.
+    pub diagnosis: Option<Diagnosis>,
+    /// The subject's answers the diagnosis was made on: the minimized witnesses and the
+    /// deciding positions it was asked about.
+    pub evidence: Vec<Witness>,
     /// Whether the signature is one of the known bugs.
     pub known: bool,
     /// How many targets showed it.
@@ -447,6 +461,9 @@ pub fn check_stream(
             break;
         }
     }
+    for f in &mut report.findings {
+        recount_diagnosis(&mut f.diagnosis, &f.evidence);
+    }
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -556,6 +573,9 @@ fn check_one(
     let position = located.positions.last().unwrap_or(root).clone();
     let mut finding = SubjectFinding {
         signature: located.comparison.signature(&position),
+        symptoms: Vec::new(),
+        diagnosis: None,
+        evidence: Vec::new(),
         known: false,
         hits: 1,
         order: index as u64,
@@ -583,7 +603,31 @@ fn check_one(
         }
         Err(e) => Some(e),
     };
-    finding.known = options.known.contains(&finding.signature);
+    // Named by its cause: the subject's answer on the smallest witness put to the
+    // catalogue, asking it about deciding positions while variants tie.
+    let symptom = finding.signature.clone();
+    let named = match finding.reproduction.as_ref().and_then(witness) {
+        Some(w) if failure.is_none() => {
+            let causes: Vec<_> = report
+                .findings
+                .iter()
+                .filter_map(|f| first_cause(f.diagnosis.as_ref()))
+                .collect();
+            diagnosed(&symptom, vec![w], &causes, |q| {
+                let d = subject.divide(&q.position, &[], q.depth).ok()?;
+                Some(Answer::Divide {
+                    depth: q.depth,
+                    counts: d.per_move?,
+                })
+            })
+        }
+        _ => Diagnosed::not(&symptom),
+    };
+    finding.signature = named.signature;
+    finding.diagnosis = named.diagnosis;
+    finding.evidence = named.evidence;
+    finding.known = options.known.names(&finding.signature, [&symptom]);
+    finding.symptoms = vec![symptom];
     finding.found_by = match (options.reproduce, &finding.reproduction) {
         (Some(command), Some(r)) => command(&r.minimized, r.depth).to_string(),
         (Some(command), None) => command(&finding.position, finding.comparison.depth).to_string(),
@@ -603,6 +647,12 @@ fn check_one(
         Some(i) => {
             let seen = &mut report.findings[i];
             seen.hits += 1;
+            seen.known |= finding.known;
+            for symptom in &finding.symptoms {
+                if !seen.symptoms.contains(symptom) {
+                    seen.symptoms.push(symptom.clone());
+                }
+            }
             match (&seen.reproduction, &finding.reproduction) {
                 (_, None) => None,
                 // A witness beats none.
@@ -642,6 +692,12 @@ fn check_one(
             // The new witness leads; the one it replaces becomes another witness.
             let old = &mut report.findings[i];
             finding.hits = old.hits;
+            finding.known = old.known;
+            finding.symptoms = std::mem::take(&mut old.symptoms);
+            finding.diagnosis = old.diagnosis.take();
+            let mut evidence = std::mem::take(&mut old.evidence);
+            evidence.append(&mut finding.evidence);
+            finding.evidence = evidence;
             finding.witnesses = std::mem::take(&mut old.witnesses);
             finding
                 .witnesses
@@ -649,12 +705,42 @@ fn check_one(
             *old = finding;
         }
         Some(i) => {
+            let seen = &mut report.findings[i];
             if let Some(r) = &finding.reproduction {
-                report.findings[i].witnesses.push(r.minimized.clone());
+                seen.witnesses.push(r.minimized.clone());
             }
+            seen.evidence.append(&mut finding.evidence);
         }
     }
     failure.map_or(Ok(()), Err)
+}
+
+/// The subject's full answer on a reproduction's smallest position, as a witness to
+/// diagnose: the built-ins' divide with the comparison's differences put back. `None`
+/// when the subject did not name all its moves there, or named one twice.
+fn witness(r: &Reproduction) -> Option<Witness> {
+    let c = r.comparison.as_ref()?;
+    if !c.named || c.unnamed() > 0 || !c.listed_more_than_once.is_empty() {
+        return None;
+    }
+    let mut counts: Vec<(Move, u64)> = r
+        .expected
+        .iter()
+        .filter(|(mv, _)| !c.only_consensus.iter().any(|(m, _)| m == mv))
+        .map(|&(mv, n)| {
+            let theirs = c.counts_differ.iter().find(|d| d.mv == mv);
+            (mv, theirs.map_or(n, |d| d.subject))
+        })
+        .chain(c.only_subject.iter().copied())
+        .collect();
+    counts.sort_unstable();
+    Some(Witness {
+        position: r.minimized.clone(),
+        answer: Answer::Divide {
+            depth: r.depth,
+            counts,
+        },
+    })
 }
 
 /// Reproduction, minimization and the full answer at the minimized position. The
