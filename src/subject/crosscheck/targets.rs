@@ -141,7 +141,7 @@ pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -
 const CANDIDATES: u64 = 3;
 
 /// Positions made as a run goes, until `until`: for `--seconds`, where nothing is built
-/// beforehand. Each is the pick of [`CANDIDATES`] from the two sources the fuzz campaign
+/// beforehand. Each is the pick of three candidates from the two sources the fuzz campaign
 /// uses (a random byte string read as a structured position, and a random playout), the
 /// one whose rarest feature the positions so far reached least often; [`Fresh::coverage`]
 /// counts what they reached. Candidate `i` depends only on the seed and `i`, and the
