@@ -127,7 +127,7 @@ impl Scratch {
             .filter_map(|pid| {
                 let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
                 let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
-                (cmdline.contains(&marker) && !gone(pid)).then_some((pid, cmdline))
+                (names(&cmdline, &marker) && !gone(pid)).then_some((pid, cmdline))
             })
             .collect()
     }
@@ -183,6 +183,18 @@ impl Drop for Scratch {
     }
 }
 
+/// Whether `text` names the folder `dir` (or a path inside it), not merely a longer
+/// name that begins the same: the folder of case `cli` is a prefix of case `cli-json`'s,
+/// and its processes are not `cli`'s to kill.
+fn names(text: &str, dir: &str) -> bool {
+    text.match_indices(dir).any(|(at, _)| {
+        text[at + dir.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.'))
+    })
+}
+
 /// Whether `pid` is gone: no `/proc` entry, or a zombie some other process is to reap
 /// (one of ours would mean the code under test did not reap its child).
 pub fn gone(pid: u32) -> bool {
@@ -207,5 +219,20 @@ impl Drop for Reaped {
             let _ = self.0.kill();
             let _ = self.0.wait();
         }
+    }
+}
+
+/// The leftover check tells a folder from a longer one that begins the same.
+#[test]
+fn a_folder_is_not_named_by_a_longer_one() {
+    let table = [
+        ("run /tmp/x-cli/report.json", true),
+        ("run /tmp/x-cli", true),
+        ("--cmd '/tmp/x-cli/engine.sh'", true),
+        ("run /tmp/x-cli-json/report", false),
+        ("run /tmp/x-cli.old", false),
+    ];
+    for (cmdline, named) in table {
+        assert_eq!(names(cmdline, "/tmp/x-cli"), named, "{cmdline}");
     }
 }
