@@ -93,6 +93,21 @@ pub trait MoveGen: Sync + Send {
         list.len() as u64
     }
 
+    /// The leaves two plies below `board`: perft(2), perft's last two plies. Override to
+    /// count them with less than a make, a [`MoveGen::count_legal`] and an unmake per
+    /// legal move, which is what this does.
+    fn count_two_plies(&self, board: &mut Self::Board) -> u64 {
+        let mut list = MoveList::new();
+        self.legal(board, &mut list);
+        let mut nodes = 0;
+        for &mv in list.iter() {
+            let undo = self.make(board, mv);
+            nodes += self.count_legal(board);
+            self.unmake(board, mv, undo);
+        }
+        nodes
+    }
+
     /// What `mv` takes, if anything, read off the generator's own board.
     fn captured(&self, board: &Self::Board, mv: Move) -> Option<Piece> {
         self.piece_at(board, mv.to)

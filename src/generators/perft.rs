@@ -1,7 +1,8 @@
 //! Perft and divide for any [`MoveGen`], serial and parallel.
 //!
 //! The last ply is counted, not played ([`MoveGen::count_legal`]), as Pikafish and
-//! Fairy-Stockfish do, so node rates compare with theirs.
+//! Fairy-Stockfish do, so node rates compare with theirs; the last two plies are one
+//! call, [`MoveGen::count_two_plies`], so a generator can share work between siblings.
 //!
 //! With a [`Hashing`] the count of every subtree two plies deep or more is kept in a
 //! table by position key and depth left, and a position met again along another path
@@ -18,6 +19,7 @@ pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => g.count_legal(board),
+        2 => g.count_two_plies(board),
         _ => {
             let mut list = MoveList::new();
             g.legal(board, &mut list);
@@ -33,8 +35,8 @@ pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
 }
 
 /// [`perft`], given up once `stop` is raised: `None` then. The flag is read at every
-/// node above the last ply, so a signal takes effect within a few milliseconds at any
-/// depth, for the price of one relaxed load per interior node.
+/// node above the last two plies, so a signal takes effect within a few milliseconds at
+/// any depth, for the price of one relaxed load per such node.
 pub fn perft_until<G: MoveGen>(
     g: &G,
     board: &mut G::Board,
@@ -50,6 +52,7 @@ fn perft_polling<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32, stop: &Ato
     match depth {
         0 => 1,
         1 => g.count_legal(board),
+        2 => g.count_two_plies(board),
         _ => {
             if stop.load(Ordering::Relaxed) {
                 return 0;
@@ -97,6 +100,11 @@ fn hashed_polling<G: MoveGen>(
     }
     if let Some(n) = h.table.probe(key, depth) {
         return n;
+    }
+    if depth == 2 {
+        let nodes = g.count_two_plies(board);
+        h.table.store(key, depth, nodes);
+        return nodes;
     }
     let mut list = MoveList::new();
     g.legal(board, &mut list);

@@ -65,6 +65,46 @@ pub fn watch_ray<const D: usize>(
     Some(watched)
 }
 
+/// Whether one of `rookish` (rooks, and the king, which attacks along a file the same
+/// way) or of `cannons` hits point `i` along ray `D`: a rookish piece as the first
+/// blocker, a cannon as the second. One scan for both, and none when neither kind
+/// stands on the ray, so a caller pays only for the rays that matter.
+#[inline(always)]
+pub fn line_hit<const D: usize>(
+    i: usize,
+    occ: Bitboard,
+    rookish: Bitboard,
+    cannons: Bitboard,
+) -> bool {
+    let rising = D == NORTH || D == EAST;
+    let ray = RAYS[D][i];
+    if (ray & (rookish | cannons)).is_empty() {
+        return false;
+    }
+    let blockers = ray & occ;
+    if blockers.is_empty() {
+        return false;
+    }
+    let first = if rising {
+        blockers.lowest()
+    } else {
+        blockers.highest()
+    };
+    if rookish.0 >> first & 1 != 0 {
+        return true;
+    }
+    let beyond = RAYS[D][first] & occ;
+    if beyond.is_empty() {
+        return false;
+    }
+    let second = if rising {
+        beyond.lowest()
+    } else {
+        beyond.highest()
+    };
+    cannons.0 >> second & 1 != 0
+}
+
 /// Rook targets from point `i`, own pieces included (the caller masks them off).
 #[inline(always)]
 pub fn rook_targets(i: usize, occ: Bitboard) -> Bitboard {
@@ -109,6 +149,42 @@ pub fn cannon_hits(i: usize, occ: Bitboard) -> Bitboard {
         | cannon_ray::<WEST>(i, occ)
 }
 
+/// The part of one ray up to and including its second blocker (the whole ray when it
+/// has fewer): every point whose emptying or filling changes a cannon's moves along it.
+#[inline(always)]
+fn cannon_span<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
+    let rising = D == NORTH || D == EAST;
+    let ray = RAYS[D][i];
+    let blockers = ray & occ;
+    if blockers.is_empty() {
+        return ray;
+    }
+    let screen = if rising {
+        blockers.lowest()
+    } else {
+        blockers.highest()
+    };
+    let beyond = RAYS[D][screen] & occ;
+    if beyond.is_empty() {
+        return ray;
+    }
+    let hit = if rising {
+        beyond.lowest()
+    } else {
+        beyond.highest()
+    };
+    ray ^ RAYS[D][hit]
+}
+
+/// [`cannon_span`] in all four directions.
+#[inline(always)]
+pub fn cannon_reach(i: usize, occ: Bitboard) -> Bitboard {
+    cannon_span::<NORTH>(i, occ)
+        | cannon_span::<EAST>(i, occ)
+        | cannon_span::<SOUTH>(i, occ)
+        | cannon_span::<WEST>(i, occ)
+}
+
 /// Cannon moves: rook moves onto empty points, and captures over a screen.
 #[inline(always)]
 pub fn cannon_targets(i: usize, occ: Bitboard, enemy: Bitboard) -> Bitboard {
@@ -140,14 +216,15 @@ mod tests {
     use super::*;
 
     /// Walks each line point by point: the rook stops on the first piece, the cannon
-    /// takes the first piece beyond the screen.
-    fn slow(i: usize, occ: u128) -> (u128, u128) {
+    /// takes the first piece beyond the screen, and its span ends there.
+    fn slow(i: usize, occ: u128) -> (u128, u128, u128) {
         let (f, r) = ((i % 9) as i32, (i / 9) as i32);
-        let (mut rook, mut hits) = (0u128, 0u128);
+        let (mut rook, mut hits, mut span) = (0u128, 0u128, 0u128);
         for (df, dr) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
             let (mut x, mut y, mut screens) = (f + df, r + dr, 0);
             while (0..9).contains(&x) && (0..10).contains(&y) {
                 let b = 1u128 << (y * 9 + x);
+                span |= b;
                 if screens == 0 {
                     rook |= b;
                 }
@@ -162,7 +239,7 @@ mod tests {
                 y += dr;
             }
         }
-        (rook, hits)
+        (rook, hits, span)
     }
 
     #[test]
@@ -182,7 +259,8 @@ mod tests {
                 occ &= (u128::from(next()) << 64) | u128::from(next());
             }
             for i in 0..90 {
-                let (rook, hits) = slow(i, occ);
+                let (rook, hits, span) = slow(i, occ);
+                assert_eq!(cannon_reach(i, Bitboard(occ)).0, span, "{i} {occ:x}");
                 assert_eq!(rook_targets(i, Bitboard(occ)).0, rook, "{i} {occ:x}");
                 assert_eq!(cannon_hits(i, Bitboard(occ)).0, hits, "{i} {occ:x}");
                 let enemy = Bitboard(occ & u128::from(next()) << 26);
@@ -190,6 +268,19 @@ mod tests {
                     cannon_targets(i, Bitboard(occ), enemy).0,
                     (rook & !occ) | (hits & enemy.0),
                     "{i} {occ:x}"
+                );
+                // Some of the pieces as rooks, some others as cannons.
+                let rookish = occ & (u128::from(next()) << 64 | u128::from(next()));
+                let cannons = occ & !rookish & (u128::from(next()) << 64 | u128::from(next()));
+                let (r, c) = (Bitboard(rookish), Bitboard(cannons));
+                let hit = line_hit::<NORTH>(i, Bitboard(occ), r, c)
+                    || line_hit::<EAST>(i, Bitboard(occ), r, c)
+                    || line_hit::<SOUTH>(i, Bitboard(occ), r, c)
+                    || line_hit::<WEST>(i, Bitboard(occ), r, c);
+                assert_eq!(
+                    hit,
+                    rook & rookish != 0 || hits & cannons != 0,
+                    "{i} {occ:x} {rookish:x} {cannons:x}"
                 );
             }
         }

@@ -20,11 +20,13 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, Setup};
 use crate::square::{Square, SQUARE_COUNT};
-use attacks::{cannon_hits, cannon_targets, horse_reaches, lame_targets, rook_targets, watch_ray};
+use attacks::{
+    cannon_reach, cannon_targets, horse_reaches, lame_targets, line_hit, rook_targets, watch_ray,
+};
 use bits::Bitboard;
 use tables::{
     ADVISOR, EAST, ELEPHANT, HORSE, HORSE_ATTACKERS, KING, LINES, NORTH, PAWN, PAWN_ATTACKERS,
-    SOUTH, WEST,
+    RAYS, SOUTH, WEST,
 };
 
 /// The bitboard generator.
@@ -77,21 +79,56 @@ impl Board {
         if !horses.is_empty() && horse_reaches(&HORSE_ATTACKERS[i], occ, horses) {
             return true;
         }
-        let rooks = theirs & (self.roles[Role::Rook.index()] | self.roles[Role::King.index()]);
+        let rookish = theirs & (self.roles[Role::Rook.index()] | self.roles[Role::King.index()]);
         let cannons = theirs & self.roles[Role::Cannon.index()];
-        let line = LINES[i];
-        if !(line & rooks).is_empty() && !(rook_targets(i, occ) & rooks).is_empty() {
-            return true;
+        if (LINES[i] & (rookish | cannons)).is_empty() {
+            return false;
         }
-        !(line & cannons).is_empty() && !(cannon_hits(i, occ) & cannons).is_empty()
+        line_hit::<NORTH>(i, occ, rookish, cannons)
+            || line_hit::<EAST>(i, occ, rookish, cannons)
+            || line_hit::<SOUTH>(i, occ, rookish, cannons)
+            || line_hit::<WEST>(i, occ, rookish, cannons)
     }
 
-    /// Looks outward from the king on `ki` for check, and for the points whose emptying (first set) or filling (second) could
-    /// give check: a move cannot bring a new enemy piece anywhere, so only the lines to
-    /// enemy rooks, cannons and the king, and the legs of enemy horses next to the king
-    /// matter. `None` when the king is in check already.
+    /// Whether moving a piece other than the king from `from` to `to` exposes the king
+    /// on `ki`, which is not in check. Only the occupancy of `from` and `to` changes and
+    /// no enemy piece arrives, so an attack can only come along a ray from the king
+    /// through one of them, or from a horse whose leg was `from` (`legs`, from
+    /// [`Board::watch`]); pawns attack regardless of occupancy, so not them.
     #[inline(always)]
-    fn watch(&self, ki: usize, them: Color, occ: Bitboard) -> Option<(Bitboard, Bitboard)> {
+    fn exposes(&self, ki: usize, from: Square, to: Square, legs: Bitboard) -> bool {
+        let them = self.turn.other();
+        let (from_b, to_b) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        let occ = (self.occupied() ^ from_b) | to_b;
+        let theirs = self.colors[them.index()] & !to_b;
+        let moved = from_b | to_b;
+        if !(LINES[ki] & moved).is_empty() {
+            let rookish =
+                theirs & (self.roles[Role::Rook.index()] | self.roles[Role::King.index()]);
+            let cannons = theirs & self.roles[Role::Cannon.index()];
+            let on = |d: usize| !(RAYS[d][ki] & moved).is_empty();
+            if (on(NORTH) && line_hit::<NORTH>(ki, occ, rookish, cannons))
+                || (on(EAST) && line_hit::<EAST>(ki, occ, rookish, cannons))
+                || (on(SOUTH) && line_hit::<SOUTH>(ki, occ, rookish, cannons))
+                || (on(WEST) && line_hit::<WEST>(ki, occ, rookish, cannons))
+            {
+                return true;
+            }
+        }
+        !(legs & from_b).is_empty()
+            && horse_reaches(
+                &HORSE_ATTACKERS[ki],
+                occ,
+                theirs & self.roles[Role::Horse.index()],
+            )
+    }
+
+    /// Looks outward from the king on `ki` for check, and for the points whose emptying
+    /// or filling could give check: a move cannot bring a new enemy piece anywhere, so
+    /// only the lines to enemy rooks, cannons and the king, and the legs of enemy horses
+    /// next to the king matter. `None` when the king is in check already.
+    #[inline(always)]
+    fn watch(&self, ki: usize, them: Color, occ: Bitboard) -> Option<Watch> {
         let theirs = self.colors[them.index()];
         if !(PAWN_ATTACKERS[them.index()][ki] & theirs & self.roles[Role::Pawn.index()]).is_empty()
         {
@@ -118,7 +155,11 @@ impl Board {
                 }
             }
         }
-        Some((lines | legs, lines))
+        Some(Watch {
+            from: lines | legs,
+            to: lines,
+            legs,
+        })
     }
 
     /// Legal moves, fed to `sink` one by one or as a target set from one point.
@@ -131,66 +172,256 @@ impl Board {
         let occ = own | enemy;
         let king = self.kings[us.index()];
         let ki = king.index();
-        // In check every move is tried; otherwise only those touching the watched points.
-        let touchy = self
-            .watch(ki, them, occ)
-            .unwrap_or((Bitboard::ALL, Bitboard::ALL));
-        let safe = |from: Square, to: Square| {
+        match self.watch(ki, them, occ) {
+            Some(w) => {
+                let safe = |from: Square, to: Square| !self.exposes(ki, from, to, w.legs);
+                self.gen_pieces(sink, (w.from, w.to), &safe);
+            }
+            // In check every move is tried, against every attacker.
+            None => {
+                let safe = |from: Square, to: Square| {
+                    let to_b = Bitboard::from_square(to);
+                    let after = (occ ^ Bitboard::from_square(from)) | to_b;
+                    !self.attacked(king, them, after, to_b)
+                };
+                self.gen_pieces(sink, (Bitboard::ALL, Bitboard::ALL), &safe);
+            }
+        }
+        self.king_moves(sink);
+    }
+
+    /// The king's legal moves, each tested on the board without the king.
+    #[inline(always)]
+    fn king_moves<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let king = self.kings[us.index()];
+        let without_king = self.occupied() ^ Bitboard::from_square(king);
+        for to in KING[king.index()] & !self.colors[us.index()] {
             let to_b = Bitboard::from_square(to);
-            let after = (occ ^ Bitboard::from_square(from)) | to_b;
-            !self.attacked(king, them, after, to_b)
+            if !self.attacked(to, us.other(), without_king | to_b, to_b) {
+                sink.one(king, to);
+            }
+        }
+    }
+
+    /// Where `color`'s `role` on point `i` goes by the piece rules alone.
+    #[inline(always)]
+    fn targets_of(&self, color: Color, role: Role, i: usize) -> Bitboard {
+        let occ = self.occupied();
+        let not_own = !self.colors[color.index()];
+        match role {
+            Role::King => KING[i] & not_own,
+            Role::Advisor => ADVISOR[i] & not_own,
+            Role::Elephant => lame_targets(&ELEPHANT[i], occ) & not_own,
+            Role::Horse => lame_targets(&HORSE[i], occ) & not_own,
+            Role::Rook => rook_targets(i, occ) & not_own,
+            Role::Cannon => cannon_targets(i, occ, self.colors[color.other().index()]),
+            Role::Pawn => PAWN[color.index()][i] & not_own,
+        }
+    }
+
+    /// The points whose emptying or filling can change where `color`'s `role` on
+    /// point `i` goes, `color` not to move. A move empties one point it leaves and fills
+    /// one it lands on, where it may take a piece of `color`: so a rook's line up to its
+    /// first blocker and a cannon's up to its second, and a leaper's legs or eyes and the
+    /// landing points where a piece of its own stands (taken, it opens the point).
+    #[inline(always)]
+    fn influence(&self, color: Color, role: Role, i: usize) -> Bitboard {
+        let occ = self.occupied();
+        let own = self.colors[color.index()];
+        let lame = |table: &[tables::Lame; 4]| {
+            table
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, l| acc | l.block | (l.targets & own))
         };
+        match role {
+            Role::King => KING[i] & own,
+            Role::Advisor => ADVISOR[i] & own,
+            Role::Elephant => lame(&ELEPHANT[i]),
+            Role::Horse => lame(&HORSE[i]),
+            Role::Rook => rook_targets(i, occ),
+            Role::Cannon => cannon_reach(i, occ),
+            Role::Pawn => PAWN[color.index()][i] & own,
+        }
+    }
+
+    /// perft(2). The side not to move has the same pieces after each of this side's
+    /// moves, less one captured, and a move changes only the two points it leaves and
+    /// lands on; so where each of those pieces goes is worked out once here, and after
+    /// a move only for the pieces whose reach those two points could change. Legality
+    /// is still decided on each board after a move, by the same watch as `gen_legal`.
+    fn count_two(&mut self) -> u64 {
+        let mut moves = MoveList::new();
+        self.gen_legal(&mut moves);
+        let them = self.turn.other();
+        let mut reach = [Reach::NONE; 16];
+        let mut len = 0;
+        for sq in self.colors[them.index()] & !self.roles[Role::King.index()] {
+            let (Some(piece), Some(slot)) = (self.squares[sq.index()], reach.get_mut(len)) else {
+                // More pieces than a valid position has: count plainly.
+                return self.count_two_plainly(&moves);
+            };
+            let targets = self.targets_of(them, piece.role, sq.index());
+            *slot = Reach {
+                at: Bitboard::from_square(sq),
+                square: sq,
+                role: piece.role,
+                targets,
+                count: targets.count(),
+                influence: self.influence(them, piece.role, sq.index()),
+            };
+            len += 1;
+        }
+        let reach = &reach[..len];
+        let mut nodes = 0;
+        for &mv in moves.iter() {
+            let undo = BitboardGen.make(self, mv);
+            nodes += self.count_after(reach, mv);
+            BitboardGen.unmake(self, mv, undo);
+        }
+        nodes
+    }
+
+    /// perft(2) by a count after each move.
+    fn count_two_plainly(&mut self, moves: &MoveList) -> u64 {
+        let mut nodes = 0;
+        for &mv in moves.iter() {
+            let undo = BitboardGen.make(self, mv);
+            self.gen_legal(&mut nodes);
+            BitboardGen.unmake(self, mv, undo);
+        }
+        nodes
+    }
+
+    /// The legal moves of the side to move, just after `mv`, given where its pieces went
+    /// before `mv` (`reach`).
+    #[inline(always)]
+    fn count_after(&self, reach: &[Reach], mv: Move) -> u64 {
+        let us = self.turn;
+        let ki = self.kings[us.index()].index();
+        let Some(w) = self.watch(ki, us.other(), self.occupied()) else {
+            let mut n = 0u64;
+            self.gen_legal(&mut n);
+            return n;
+        };
+        let touched = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+        let safe = |from: Square, to: Square| !self.exposes(ki, from, to, w.legs);
+        let mut n = 0u64;
+        for r in reach {
+            if r.square == mv.to {
+                continue;
+            }
+            let (targets, count) = if (r.influence & touched).is_empty() {
+                (r.targets, r.count)
+            } else {
+                let t = self.targets_of(us, r.role, r.square.index());
+                (t, t.count())
+            };
+            if !(w.from & r.at).is_empty() {
+                for to in targets {
+                    n += u64::from(safe(r.square, to));
+                }
+            } else if (targets & w.to).is_empty() {
+                n += u64::from(count);
+            } else {
+                n += u64::from((targets & !w.to).count());
+                for to in targets & w.to {
+                    n += u64::from(safe(r.square, to));
+                }
+            }
+        }
+        self.king_moves(&mut n);
+        n
+    }
+
+    /// The moves of every piece but the king, those touching `touchy` tried by `safe`.
+    #[inline(always)]
+    fn gen_pieces<S: Sink, F: Fn(Square, Square) -> bool>(
+        &self,
+        sink: &mut S,
+        touchy: (Bitboard, Bitboard),
+        safe: &F,
+    ) {
+        let us = self.turn;
+        let own = self.colors[us.index()];
+        let enemy = self.colors[us.other().index()];
+        let occ = own | enemy;
         let not_own = !own;
         emit(
             self.of(us, Role::Rook),
             touchy,
             sink,
             &|i| rook_targets(i, occ) & not_own,
-            &safe,
+            safe,
         );
         emit(
             self.of(us, Role::Cannon),
             touchy,
             sink,
             &|i| cannon_targets(i, occ, enemy),
-            &safe,
+            safe,
         );
         emit(
             self.of(us, Role::Horse),
             touchy,
             sink,
             &|i| lame_targets(&HORSE[i], occ) & not_own,
-            &safe,
+            safe,
         );
         emit(
             self.of(us, Role::Pawn),
             touchy,
             sink,
             &|i| PAWN[us.index()][i] & not_own,
-            &safe,
+            safe,
         );
         emit(
             self.of(us, Role::Elephant),
             touchy,
             sink,
             &|i| lame_targets(&ELEPHANT[i], occ) & not_own,
-            &safe,
+            safe,
         );
         emit(
             self.of(us, Role::Advisor),
             touchy,
             sink,
             &|i| ADVISOR[i] & not_own,
-            &safe,
+            safe,
         );
-        let without_king = occ ^ Bitboard::from_square(king);
-        for to in KING[ki] & not_own {
-            let to_b = Bitboard::from_square(to);
-            if !self.attacked(to, them, without_king | to_b, to_b) {
-                sink.one(king, to);
-            }
-        }
     }
+}
+
+/// A piece of the side not to move, where it goes, and what would change that.
+#[derive(Clone, Copy)]
+struct Reach {
+    at: Bitboard,
+    square: Square,
+    role: Role,
+    targets: Bitboard,
+    count: u32,
+    influence: Bitboard,
+}
+
+impl Reach {
+    const NONE: Reach = Reach {
+        at: Bitboard::EMPTY,
+        square: Square::A0,
+        role: Role::Pawn,
+        targets: Bitboard::EMPTY,
+        count: 0,
+        influence: Bitboard::EMPTY,
+    };
+}
+
+/// What [`Board::watch`] found around a king not in check: the points whose emptying
+/// (`from`) or filling (`to`) could expose it, and among the first the legs of enemy
+/// horses next to it.
+#[derive(Clone, Copy)]
+struct Watch {
+    from: Bitboard,
+    to: Bitboard,
+    legs: Bitboard,
 }
 
 /// Feeds the legal moves of `pieces` to `sink`. Pieces off the watched points (the
@@ -303,23 +534,10 @@ impl MoveGen for BitboardGen {
 
     fn pseudo_legal(&self, board: &Board, out: &mut MoveList) {
         let us = board.turn;
-        let own = board.colors[us.index()];
-        let enemy = board.colors[us.other().index()];
-        let occ = board.occupied();
-        let not_own = !own;
-        for from in own {
-            let i = from.index();
-            let targets = match board.squares[i].map(|p| p.role) {
-                Some(Role::King) => KING[i] & not_own,
-                Some(Role::Advisor) => ADVISOR[i] & not_own,
-                Some(Role::Elephant) => lame_targets(&ELEPHANT[i], occ) & not_own,
-                Some(Role::Horse) => lame_targets(&HORSE[i], occ) & not_own,
-                Some(Role::Rook) => rook_targets(i, occ) & not_own,
-                Some(Role::Cannon) => cannon_targets(i, occ, enemy),
-                Some(Role::Pawn) => PAWN[us.index()][i] & not_own,
-                None => Bitboard::EMPTY,
-            };
-            out.many(from, targets);
+        for from in board.colors[us.index()] {
+            if let Some(piece) = board.squares[from.index()] {
+                out.many(from, board.targets_of(us, piece.role, from.index()));
+            }
         }
     }
 
@@ -380,5 +598,9 @@ impl MoveGen for BitboardGen {
         let mut n = 0u64;
         board.gen_legal(&mut n);
         n
+    }
+
+    fn count_two_plies(&self, board: &mut Board) -> u64 {
+        board.count_two()
     }
 }

@@ -1,5 +1,5 @@
-//! Hand-made positions per piece rule, and the fast legality shortcut checked against
-//! make, ask the check detector, unmake.
+//! Hand-made positions per piece rule, and the fast legality shortcut and the two-ply
+//! count checked against make, ask the check detector, unmake.
 
 use super::*;
 use crate::fen;
@@ -200,8 +200,9 @@ fn counters_survive_load_make_unmake() {
     assert_eq!(BitboardGen.to_setup(&board), *p.setup());
 }
 
-/// The shortcut in `gen_legal` (no make for moves away from the king's lines) against
-/// the plain rule: make each pseudo-legal move and ask the check detector.
+/// The shortcut in `gen_legal` (no make for moves away from the king's lines), and
+/// `count_two_plies`, against the plain rule: make each pseudo-legal move and ask the
+/// check detector.
 fn compare_tree(board: &mut Board, depth: u32) {
     let mut fast = MoveList::new();
     BitboardGen.legal(board, &mut fast);
@@ -221,6 +222,20 @@ fn compare_tree(board: &mut Board, depth: u32) {
     let fast_sorted = sorted(fast.to_vec());
     assert_eq!(fast_sorted, sorted(slow), "{}", fen::format(&before));
     assert_eq!(BitboardGen.count_legal(board), fast.len() as u64);
+    // perft(2) from the pieces' reach worked out once, against a count after each move.
+    let mut two = 0;
+    for &mv in fast.iter() {
+        let undo = BitboardGen.make(board, mv);
+        two += BitboardGen.count_legal(board);
+        BitboardGen.unmake(board, mv, undo);
+    }
+    assert_eq!(
+        BitboardGen.count_two_plies(board),
+        two,
+        "{}",
+        fen::format(&before)
+    );
+    assert_eq!(BitboardGen.to_setup(board), before);
     if depth > 0 {
         for &mv in fast.iter() {
             let undo = BitboardGen.make(board, mv);
