@@ -693,3 +693,40 @@ fn the_fastest_built_in_is_the_reference_and_all_confirm_a_share() {
         }
     }
 }
+
+/// An engine told a protocol it does not speak says so at once (`Error (unknown
+/// command): uci`); xqdiff stops there, well within the handshake's timeout, names the
+/// protocols to try, and leaves no process behind.
+#[test]
+fn the_wrong_protocol_is_named_at_once() {
+    // (the engine's protocol, the one xqdiff is told, the hint)
+    let table = [
+        ("xboard", "uci", "try --protocol xboard"),
+        ("xboard", "ucci", "try --protocol uci or xboard"),
+        ("uci", "xboard", "try --protocol uci"),
+    ];
+    for (speaks, told, hint) in table {
+        let corpus = Scratch::new(&format!("protocol-{speaks}-{told}"));
+        let started = Instant::now();
+        let out = util::xqdiff()
+            .args([
+                "engine",
+                "--cmd",
+                &test_engine(&format!("--protocol {speaks}")),
+            ])
+            .args(["--protocol", told, "--timeout", "20", "--no-save"])
+            .arg("--corpus")
+            .arg(&corpus)
+            .output()
+            .expect("run xqdiff");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{speaks}/{told}: {stderr}");
+        assert!(stderr.contains(hint), "{speaks}/{told}: {stderr}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{speaks}/{told}: waited {:?}",
+            started.elapsed()
+        );
+        corpus.assert_clean(&format!("{speaks}/{told}"));
+    }
+}

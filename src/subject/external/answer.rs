@@ -143,11 +143,22 @@ fn keyed(text: &str, key: &str, rest: &str) -> Line {
     Line::Other
 }
 
+/// Whether `line` refuses the command `word` by name (`Error (unknown command): uci`,
+/// `Unknown command: 'xboard'`): an engine told a protocol it does not speak says so at
+/// once, and waiting out the handshake's timeout would only hide it.
+pub(crate) fn refuses_command(line: &str, word: &str) -> bool {
+    classify(line) == Line::Refusal
+        && line
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case(word))
+}
+
 fn is_refusal(lower: &str) -> bool {
     [
         "error",
         "illegal",
         "invalid",
+        "unknown command",
         "tellusererror",
         "no such option",
     ]
@@ -230,6 +241,28 @@ mod tests {
             token: token.to_string(),
             mv: RawMove::parse(token).unwrap(),
             count,
+        }
+    }
+
+    /// A refusal of the handshake's own word, in the forms engines print it; other
+    /// lines, refusals of something else among them, are not.
+    #[test]
+    fn a_refused_handshake_is_recognised() {
+        let table = [
+            ("Error (unknown command): uci", "uci", true),
+            (
+                "Unknown command: 'xboard'. Type help for more information.",
+                "xboard",
+                true,
+            ),
+            ("Illegal move: ucci", "ucci", true),
+            ("Error (unknown command): uci", "xboard", false),
+            ("Error: unknown piece type", "uci", false),
+            ("info string UCI_Variant xiangqi", "uci", false),
+            ("id name uci-engine 1.0", "uci", false),
+        ];
+        for (line, word, refused) in table {
+            assert_eq!(refuses_command(line, word), refused, "{line} / {word}");
         }
     }
 

@@ -7,7 +7,7 @@
 //! no total line, after a refusal, and to resynchronise; the `readyok`s owed are
 //! counted so a late one never ends the wrong answer.
 
-use super::answer::{classify, Line, Tally};
+use super::answer::{classify, refuses_command, Line, Tally};
 use super::process::Process;
 use crate::subject::SubjectError;
 use std::time::Duration;
@@ -55,6 +55,23 @@ pub(crate) fn handshake(p: &mut Process, ucci: bool) -> Result<Hello, SubjectErr
         let line = line.trim();
         if line == ok {
             return Ok(told);
+        }
+        if refuses_command(line, hello) {
+            return Err(SubjectError::Unsupported {
+                what: format!(
+                    "{} answered `{hello}` with {line:?}: it does not speak {}",
+                    p.program,
+                    hello.to_uppercase()
+                ),
+                instead: format!(
+                    "try --protocol {}",
+                    if ucci {
+                        "uci or xboard"
+                    } else {
+                        "xboard or ucci"
+                    }
+                ),
+            });
         }
         if let Some(n) = line.strip_prefix("id name ") {
             told.name = Some(n.trim().to_string());

@@ -3,7 +3,7 @@
 //! An engine answers `ping K` only after everything sent before it, so `pong K` ends
 //! an answer exactly, and a late answer to an earlier question carries an older `K`.
 
-use super::answer::{classify, Line, Tally};
+use super::answer::{classify, refuses_command, Line, Tally};
 use super::process::Process;
 use crate::subject::SubjectError;
 
@@ -22,6 +22,19 @@ pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError>
     let mut no_setboard = false;
     loop {
         let line = p.handshake_line(deadline, request, "feature done=1")?;
+        if ["xboard", "protover"]
+            .iter()
+            .any(|w| refuses_command(line.trim(), w))
+        {
+            return Err(SubjectError::Unsupported {
+                what: format!(
+                    "{} answered `xboard` with {:?}: it does not speak xboard",
+                    p.program,
+                    line.trim()
+                ),
+                instead: "try --protocol uci or ucci".to_owned(),
+            });
+        }
         let Some(features) = line.trim().strip_prefix("feature ") else {
             continue;
         };
