@@ -457,9 +457,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             errln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
         }
         outln!(
-            "{name}: {} ({known} known), {} disagreement(s) among the built-ins; {summary}",
+            "{name}: {} ({known} known), {} among the built-ins; {summary}",
             crate::job::report::counted(new, "distinct bug"),
-            report.ours.len()
+            counted(report.ours.len() as u64, "disagreement")
         );
         return outcome;
     }

@@ -55,9 +55,12 @@ impl fmt::Display for SubjectFinding {
             Some(r) => {
                 writeln!(
                     f,
-                    "  reproduces from the FEN alone at depth {}, {} plies down the path: {}",
+                    "  reproduces from the FEN alone at depth {}, {} down the path: {}",
                     r.depth,
-                    r.ply,
+                    match r.ply {
+                        1 => "1 ply".to_owned(),
+                        n => format!("{n} plies"),
+                    },
                     r.from.fen()
                 )?;
                 writeln!(
