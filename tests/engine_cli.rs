@@ -730,3 +730,67 @@ fn the_wrong_protocol_is_named_at_once() {
         corpus.assert_clean(&format!("{speaks}/{told}"));
     }
 }
+
+/// An engine that crashes or hangs on a class of positions (here: whenever the side to
+/// move is in check) is a finding of its own kind, `crash` or `hang`: one finding
+/// however many positions it fails on, its witness shrunk to a few pieces that still
+/// make it fail, the engine started again and the run gone on to the end (exit 1).
+/// With no restarts allowed, the first failure ends the run (exit 2). Nothing is left
+/// running either way.
+#[test]
+fn an_engine_that_crashes_on_a_position_is_a_finding_and_the_run_goes_on() {
+    // (switch, restarts, exit code, the finding's first line)
+    let table = [
+        ("--crash-in-check", "5", 1, "CRASH crash/subject"),
+        ("--hang-in-check", "5", 1, "HANG hang/subject"),
+        ("--crash-in-check", "0", 2, ""),
+    ];
+    for (switch, restarts, code, head) in table {
+        let scratch = Scratch::new(&format!("crash{switch}-{restarts}"));
+        let corpus = scratch.file("corpus");
+        std::fs::create_dir_all(&corpus).unwrap();
+        let out = util::xqdiff()
+            .args(["engine", "--cmd", &scratch.engine("engine", switch)])
+            .args([
+                "--depth",
+                "2",
+                "--suite",
+                "none",
+                "--positions",
+                "40",
+                "--seed",
+                "3",
+            ])
+            .args(["--timeout", "0.5", "--restarts", restarts, "--no-save"])
+            .arg("--corpus")
+            .arg(&corpus)
+            .output()
+            .expect("run xqdiff");
+        let (stdout, stderr) = util::text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{switch}:\n{stdout}\n{stderr}"
+        );
+        scratch.assert_clean(switch);
+        if code != 1 {
+            continue;
+        }
+        assert_eq!(stdout.matches(head).count(), 1, "{switch}:\n{stdout}");
+        let fen = stdout
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("minimized"))
+            .map(|rest| {
+                rest.split_whitespace()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_else(|| panic!("{switch}: no witness\n{stdout}"));
+        let pos = Position::from_fen(&fen).unwrap();
+        assert!(pos.pieces().count() <= 4, "{switch}: {fen}");
+        // The run went on to the end: every position but the ones it failed on answered.
+        let answered = stdout.lines().filter(|l| l.starts_with("ok ")).count();
+        assert!(answered >= 30, "{switch}: {answered} answered\n{stdout}");
+    }
+}

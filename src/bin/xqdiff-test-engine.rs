@@ -39,6 +39,14 @@ struct Args {
     /// After this many commands, stop reading and answering, for good.
     #[arg(long)]
     hang_after: Option<u64>,
+    /// Exit with status 4 when asked to count a position whose side to move is in
+    /// check: a crash on a class of positions, not on a count of commands.
+    #[arg(long)]
+    crash_in_check: bool,
+    /// Stop answering, for good, when asked to count a position whose side to move is
+    /// in check.
+    #[arg(long)]
+    hang_in_check: bool,
     /// Make the per-move lines unreadable: moves that are not moves, or counts that
     /// are not numbers.
     #[arg(long)]
@@ -418,6 +426,15 @@ impl TestEngine<'_> {
 
     /// The count below each root move, with `--list-illegal` the illegal ones as 0.
     fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let in_check = !self.pos.setup().checkers(self.pos.turn()).is_empty();
+        if in_check && self.args.crash_in_check {
+            std::process::exit(4);
+        }
+        if in_check && self.args.hang_in_check {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
         let mut counts = self.generator().divide(&self.pos, depth, false, None);
         if self.args.list_illegal {
             let probe = self.generator().probe(&self.pos);

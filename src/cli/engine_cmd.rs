@@ -198,6 +198,11 @@ pub struct EngineArgs {
     /// Write the signatures of the bugs this run found to FILE (for --known).
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
+    /// How many times an engine that crashes or hangs on a position is started again
+    /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
+    /// next one ends the run with exit 2.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    restarts: usize,
     /// Which built-ins count each position: `fastest` (the fastest counts each; all of
     /// them confirm every difference and every 10th position besides) or `all`.
     #[arg(long, default_value = "fastest", value_name = "fastest|all")]
@@ -357,6 +362,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             },
             ReferenceArg::All => crosscheck::Reference::All,
         },
+        restarts: args.restarts,
     };
     // The fastest first: it is the reference.
     let mut engines = registry();
@@ -391,6 +397,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     for o in &report.ours {
         out!("{o}");
     }
+    for c in &report.crashes {
+        out!("{c}");
+    }
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");
     }
@@ -407,8 +416,13 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         let sigs: Vec<_> = report
             .findings
             .iter()
-            .map(|f| (&f.signature, format!("{name}, first on {}", f.label)))
-            .collect();
+            .map(|f| (f.signature.clone(), format!("{name}, first on {}", f.label)))
+            .chain(report.crashes.iter().map(|c| {
+                let note = format!("{name}, first on {}", c.label);
+                (c.signature(), note)
+            }))
+            .collect::<Vec<_>>();
+        let sigs: Vec<_> = sigs.iter().map(|(s, n)| (s, n.clone())).collect();
         super::write_known(path, &sigs)?;
     }
     let spent = |time: fn(&Checked) -> Duration| {
@@ -441,8 +455,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     // The exit code is the report's, as `report --from` would read it; the lines
     // below only say it in words.
     let outcome = conclude(doc, args.json);
-    let new = report.new_findings().count() as u64;
-    let known = report.findings.len() as u64 - new;
+    let crashes = report.crashes.iter().filter(|c| !c.known).count() as u64;
+    let new = report.new_findings().count() as u64 + crashes;
+    let known = (report.findings.len() + report.crashes.len()) as u64 - new;
     if let Ok(Outcome::Interrupted(sig)) = outcome {
         outln!(
             "interrupted by {}: {} ({known} known) so far; {summary}",

@@ -175,6 +175,13 @@ pub trait Subject: Send {
     /// `position fen ... moves ...`) should play `path` themselves rather than be given
     /// the FEN at its end: a bug in the subject's make shows only that way.
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply;
+
+    /// Starts the subject afresh after it crashed or hung, keeping what was learnt of
+    /// it; `Ok(false)` when it cannot be started again (the default), so a crash ends
+    /// the check.
+    fn restart(&mut self) -> Result<bool, SubjectError> {
+        Ok(false)
+    }
 }
 
 /// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by

@@ -97,6 +97,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         stop: Some(stop),
         // The check's generators may be any (a planted one among them): each counts.
         reference: crosscheck::Reference::All,
+        restarts: 0,
     };
     let mut notes = engine.notes().to_vec();
     let mut all = match crosscheck::check(&mut engine, &config.generators, &list, &options) {
@@ -207,13 +208,45 @@ pub(crate) fn record(
             )),
         }
     }
+    for c in &all.crashes {
+        found.push(Dispute {
+            phase: ENGINE.to_owned(),
+            check: c.kind.as_str().to_owned(),
+            fen: c.minimized.fen(),
+            original_fen: (c.minimized != c.position).then(|| c.position.fen()),
+            moves_fen: None,
+            generators: vec![name.clone()],
+            odd_one_out: Some(name.clone()),
+            moves: Vec::new(),
+            path: None,
+            line: Vec::new(),
+            perft: None,
+            corpus_file: None,
+            found_by: Some(c.found_by.clone()),
+            signature: Some(c.signature().to_string()),
+            hits: Some(c.hits),
+            known: c.known,
+            diagnosis: None,
+            detail: format!(
+                "{name} {} asked perft {} here: {}",
+                match c.kind {
+                    crosscheck::CrashKind::Crash => "crashed when",
+                    crosscheck::CrashKind::Hang => "hung when",
+                },
+                c.depth,
+                c.error.lines().next().unwrap_or("")
+            ),
+        });
+    }
     notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
     let details = EnginePhase {
         engine: name.clone(),
         depth,
         positions: all.checked.len() as u64,
         nodes: all.nodes_compared(),
-        findings: (all.new_findings().count() + all.ours.len()) as u64,
+        findings: (all.new_findings().count()
+            + all.ours.len()
+            + all.crashes.iter().filter(|c| !c.known).count()) as u64,
         confirmed: all.checked.iter().filter(|c| c.confirmed).count() as u64,
         subject_seconds: seconds(all.checked.iter().map(|c| c.subject_time).sum()),
         builtins_seconds: seconds(all.checked.iter().map(|c| c.builtins_time).sum()),

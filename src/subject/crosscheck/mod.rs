@@ -130,6 +130,68 @@ pub struct Options<'a> {
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// Which built-ins count each target.
     pub reference: Reference,
+    /// How many times a subject that crashes or hangs on a target is started again to
+    /// go on with the next (0: the first crash ends the check).
+    pub restarts: usize,
+}
+
+/// How a subject failed on a position, when it failed as a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrashKind {
+    /// It exited (or closed its output) while answering.
+    Crash,
+    /// It gave no answer within the timeout.
+    Hang,
+}
+
+impl CrashKind {
+    /// The failure's kind, if it is one a restart can go on after.
+    pub fn of(e: &SubjectError) -> Option<CrashKind> {
+        match e {
+            SubjectError::Exited { .. } | SubjectError::Write { .. } => Some(CrashKind::Crash),
+            SubjectError::Timeout { .. } => Some(CrashKind::Hang),
+            _ => None,
+        }
+    }
+
+    /// `crash` or `hang`: the finding's signature and its check in the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CrashKind::Crash => "crash",
+            CrashKind::Hang => "hang",
+        }
+    }
+}
+
+/// A subject that crashed or hung: a finding of its own kind, one per kind, its
+/// witness the smallest position on which it still fails the same way.
+#[derive(Clone, Debug)]
+pub struct Crash {
+    /// Crash or hang.
+    pub kind: CrashKind,
+    /// Whether `--known` lists it (`crash/subject`, `hang/subject`).
+    pub known: bool,
+    /// How many targets it failed on.
+    pub hits: u64,
+    /// The target it first failed on.
+    pub label: String,
+    /// That target's position.
+    pub position: Position,
+    /// The depth asked.
+    pub depth: u32,
+    /// The smallest position found on which it still fails the same way.
+    pub minimized: Position,
+    /// What it said or did, with its last lines.
+    pub error: String,
+    /// The command that asks it the minimized position.
+    pub found_by: String,
+}
+
+impl Crash {
+    /// The signature `--known` lists: `crash/subject` or `hang/subject`.
+    pub fn signature(&self) -> Signature {
+        Signature::plain(self.kind.as_str(), "subject")
+    }
 }
 
 /// Which built-in generators count each target. A subject is only as fast to check as
@@ -310,6 +372,8 @@ pub struct Report {
     pub findings: Vec<SubjectFinding>,
     /// Disagreements among the built-ins.
     pub ours: Vec<Ours>,
+    /// Crashes and hangs the subject was started again after.
+    pub crashes: Vec<Crash>,
     /// Why the check stopped early, if the subject failed.
     pub failure: Option<Failure>,
     /// Cases that could not be saved, one sentence each.
@@ -333,6 +397,7 @@ impl Report {
     pub fn all_agree(&self) -> bool {
         self.failure.is_none()
             && self.new_findings().next().is_none()
+            && self.crashes.iter().all(|c| c.known)
             && self.ours.is_empty()
             && self.checked.iter().all(|c| c.verdict == Verdict::Agree)
     }
@@ -424,6 +489,7 @@ pub fn check_stream(
             .stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
+    let mut restarts = options.restarts;
     for (index, target) in targets.filter(|t| t.depth > 0).enumerate() {
         if stopped() {
             break;
@@ -447,6 +513,18 @@ pub fn check_stream(
             &mut report,
         ) {
             Ok(()) => {}
+            Err(error) if restarts > 0 && CrashKind::of(&error).is_some() => {
+                restarts -= 1;
+                if let Err(error) = crashed(subject, &target, error, options, &mut report) {
+                    report.failure = Some(Failure {
+                        label: target.label.clone(),
+                        position: target.position.clone(),
+                        depth: target.depth,
+                        error,
+                    });
+                    break;
+                }
+            }
             Err(error) => {
                 report.failure = Some(Failure {
                     label: target.label.clone(),
@@ -777,6 +855,95 @@ fn reduce(
         failure,
     ))
 }
+
+/// The subject crashed or hung on `target`: it is started again and asked again; if
+/// it fails the same way, the position is shrunk to the fewest pieces on which it still
+/// does (each failure on the way followed by a restart) and the crash recorded, one
+/// finding per kind. `Err` when it cannot be started again, or when the failure does
+/// not come back on the position.
+fn crashed(
+    subject: &mut dyn Subject,
+    target: &Target,
+    error: SubjectError,
+    options: &Options<'_>,
+    report: &mut Report,
+) -> Result<(), SubjectError> {
+    let Some(kind) = CrashKind::of(&error) else {
+        return Err(error);
+    };
+    if !subject.restart()? {
+        return Err(error);
+    }
+    // Only a failure the position brings about is a finding: started afresh and asked
+    // again, the subject must fail the same way. One that fails after so many commands,
+    // or at random, ends the run as before.
+    match subject.divide(&target.position, &[], target.depth) {
+        Err(again) if CrashKind::of(&again) == Some(kind) => {
+            if !subject.restart()? {
+                return Err(error);
+            }
+        }
+        _ => return Err(error),
+    }
+    // Each question may cost a timeout and a restart: a bounded number of them.
+    let mut asked = 0;
+    let mut lost = None;
+    let minimized = crate::diff::minimize::shrink(&target.position, |candidate| {
+        if lost.is_some() || asked >= CRASH_QUESTIONS {
+            return false;
+        }
+        asked += 1;
+        match subject.divide(candidate, &[], target.depth) {
+            Ok(_) => false,
+            Err(e) => {
+                let same = CrashKind::of(&e) == Some(kind);
+                if compare::is_fatal(&e) {
+                    match subject.restart() {
+                        Ok(true) => {}
+                        Ok(false) => lost = Some(e),
+                        Err(again) => lost = Some(again),
+                    }
+                }
+                same
+            }
+        }
+    });
+    if let Some(e) = lost {
+        return Err(e);
+    }
+    let found_by = match options.reproduce {
+        Some(command) => command(&minimized, target.depth).to_string(),
+        None => format!("{} (position {})", options.found_by, target.label),
+    };
+    match report.crashes.iter_mut().find(|c| c.kind == kind) {
+        Some(c) => {
+            c.hits += 1;
+            if minimized.pieces().count() < c.minimized.pieces().count() {
+                c.minimized = minimized;
+                c.found_by = found_by;
+            }
+        }
+        None => {
+            let mut crash = Crash {
+                kind,
+                known: false,
+                hits: 1,
+                label: target.label.clone(),
+                position: target.position.clone(),
+                depth: target.depth,
+                minimized,
+                error: error.to_string(),
+                found_by,
+            };
+            crash.known = options.known.contains(&crash.signature());
+            report.crashes.push(crash);
+        }
+    }
+    Ok(())
+}
+
+/// Questions at most while shrinking a crash's position.
+const CRASH_QUESTIONS: usize = 48;
 
 /// A target where the built-ins disagree among themselves: recorded, and the
 /// disagreement followed down among ours by the one findings path. `ctx` is the target,

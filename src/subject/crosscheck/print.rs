@@ -2,7 +2,7 @@
 //! and per disagreement among the built-ins. Public so that a program running the
 //! check itself ([`crate::subject::library::check_library`]) prints the same.
 
-use super::{Ours, SubjectFinding};
+use super::{Crash, Ours, SubjectFinding};
 use crate::moves::Move;
 use std::fmt;
 
@@ -118,5 +118,41 @@ impl fmt::Display for Ours {
             writeln!(f, "  reproduce  {}", found.origin.provenance)?;
         }
         Ok(())
+    }
+}
+
+/// A crash or hang: what the subject did, where first, and the smallest position on
+/// which it still does it, with the command that asks it that position.
+impl fmt::Display for Crash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let head = match (self.kind, self.known) {
+            (_, true) => "KNOWN",
+            (super::CrashKind::Crash, false) => "CRASH",
+            (super::CrashKind::Hang, false) => "HANG",
+        };
+        let hits = match self.hits {
+            1 => "1 position".to_owned(),
+            n => format!("{n} positions"),
+        };
+        writeln!(
+            f,
+            "{head} {}: {hits} at depth {}",
+            self.signature(),
+            self.depth
+        )?;
+        writeln!(f, "  first on {}: {}", self.label, self.position.fen())?;
+        let mut said = self.error.lines();
+        writeln!(f, "  what it did  {}", said.next().unwrap_or(""))?;
+        for line in said {
+            writeln!(f, "  {line}")?;
+        }
+        writeln!(
+            f,
+            "  minimized  {}  ({} pieces, depth {})",
+            self.minimized.fen(),
+            self.minimized.pieces().count(),
+            self.depth
+        )?;
+        writeln!(f, "  reproduce  {}", self.found_by)
     }
 }

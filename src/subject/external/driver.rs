@@ -28,6 +28,9 @@ pub struct ExternalEngine {
     resync: bool,
     /// What xqdiff chose on the engine's behalf.
     notes: Vec<String>,
+    /// How it was started, to start it again after a crash.
+    config: EngineConfig,
+    stop: Option<&'static AtomicBool>,
 }
 
 enum Dialect {
@@ -95,6 +98,8 @@ impl ExternalEngine {
             divides: true,
             resync: false,
             notes,
+            config: config.clone(),
+            stop,
         })
     }
 
@@ -260,6 +265,18 @@ fn answered_other_side(root: &Position, path: &[Move], moves: &[(Move, u64)]) ->
 impl Subject for ExternalEngine {
     fn name(&self) -> String {
         self.id.clone()
+    }
+
+    fn restart(&mut self) -> Result<bool, SubjectError> {
+        // The notation and whether it divides were learnt once; a new process of the
+        // same program keeps them, so a restart asks only the handshake.
+        let mut fresh = ExternalEngine::spawn(&self.config, self.stop)?;
+        fresh.ranks = self.ranks;
+        fresh.fen_letters = self.fen_letters;
+        fresh.divides = self.divides;
+        fresh.notes = std::mem::take(&mut self.notes);
+        *self = fresh;
+        Ok(true)
     }
 
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
