@@ -32,7 +32,7 @@ check_engine() {
     grep -v '^ok ' "$log" || true
     # Exit 1 covers both an engine finding and our own generators disagreeing; the
     # summary line tells which.
-    if [ "$status" -eq 1 ] && ! grep -q ' 0 disagreement(s) among the built-ins' "$log"; then
+    if [ "$status" -eq 1 ] && ! grep -q ' 0 disagreements among the built-ins' "$log"; then
         echo "$label: the built-in generators disagree with each other (see above)" >&2
         status=3
     fi
