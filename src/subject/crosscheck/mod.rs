@@ -504,7 +504,7 @@ pub fn check_stream(
                 });
             }
         };
-        match check_one(
+        let outcome = match check_one(
             subject,
             engines,
             (index, &target),
@@ -512,28 +512,20 @@ pub fn check_stream(
             &mut stage,
             &mut report,
         ) {
-            Ok(()) => {}
             Err(error) if restarts > 0 && CrashKind::of(&error).is_some() => {
                 restarts -= 1;
-                if let Err(error) = crashed(subject, &target, error, options, &mut report) {
-                    report.failure = Some(Failure {
-                        label: target.label.clone(),
-                        position: target.position.clone(),
-                        depth: target.depth,
-                        error,
-                    });
-                    break;
-                }
+                crashed(subject, &target, error, options, &mut report)
             }
-            Err(error) => {
-                report.failure = Some(Failure {
-                    label: target.label.clone(),
-                    position: target.position.clone(),
-                    depth: target.depth,
-                    error,
-                });
-                break;
-            }
+            other => other,
+        };
+        if let Err(error) = outcome {
+            report.failure = Some(Failure {
+                label: target.label.clone(),
+                position: target.position.clone(),
+                depth: target.depth,
+                error,
+            });
+            break;
         }
         if options.max_findings > 0 && report.new_findings().count() >= options.max_findings {
             break;
