@@ -4,8 +4,18 @@
 use super::bits::Bitboard;
 use super::tables::{Lame, EAST, NORTH, RAYS, SOUTH, WEST};
 
-/// The part of `ray` up to and including its first blocker, with the blocker found by
-/// the lowest set bit on rays that climb in index and the highest on rays that fall.
+/// The nearest of `blockers` (not empty) along ray `D`: the lowest set bit on rays
+/// that climb in index, the highest on rays that fall.
+#[inline(always)]
+fn nearest<const D: usize>(blockers: Bitboard) -> usize {
+    if D == NORTH || D == EAST {
+        blockers.lowest()
+    } else {
+        blockers.highest()
+    }
+}
+
+/// The part of `ray` up to and including its first blocker.
 #[inline(always)]
 fn rook_ray<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
     let ray = RAYS[D][i];
@@ -13,11 +23,7 @@ fn rook_ray<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
     if blockers.is_empty() {
         return ray;
     }
-    let b = if D == NORTH || D == EAST {
-        blockers.lowest()
-    } else {
-        blockers.highest()
-    };
+    let b = nearest::<D>(blockers);
     ray ^ RAYS[D][b]
 }
 
@@ -41,11 +47,7 @@ pub fn watch_ray<const D: usize>(
     let mut watched = Bitboard::EMPTY;
     let mut k = 0;
     while !blockers.is_empty() && k <= 2 {
-        let s = if D == NORTH || D == EAST {
-            blockers.lowest()
-        } else {
-            blockers.highest()
-        };
+        let s = nearest::<D>(blockers);
         let b = Bitboard(1u128 << s);
         blockers ^= b;
         if !(rookish & b).is_empty() {
@@ -76,7 +78,6 @@ pub fn line_hit<const D: usize>(
     rookish: Bitboard,
     cannons: Bitboard,
 ) -> bool {
-    let rising = D == NORTH || D == EAST;
     let ray = RAYS[D][i];
     if (ray & (rookish | cannons)).is_empty() {
         return false;
@@ -85,11 +86,7 @@ pub fn line_hit<const D: usize>(
     if blockers.is_empty() {
         return false;
     }
-    let first = if rising {
-        blockers.lowest()
-    } else {
-        blockers.highest()
-    };
+    let first = nearest::<D>(blockers);
     if rookish.0 >> first & 1 != 0 {
         return true;
     }
@@ -97,11 +94,7 @@ pub fn line_hit<const D: usize>(
     if beyond.is_empty() {
         return false;
     }
-    let second = if rising {
-        beyond.lowest()
-    } else {
-        beyond.highest()
-    };
+    let second = nearest::<D>(beyond);
     cannons.0 >> second & 1 != 0
 }
 
@@ -117,25 +110,16 @@ pub fn rook_targets(i: usize, occ: Bitboard) -> Bitboard {
 /// The piece beyond the screen on one ray, if there is one.
 #[inline(always)]
 fn cannon_ray<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
-    let rising = D == NORTH || D == EAST;
     let blockers = RAYS[D][i] & occ;
     if blockers.is_empty() {
         return Bitboard::EMPTY;
     }
-    let screen = if rising {
-        blockers.lowest()
-    } else {
-        blockers.highest()
-    };
+    let screen = nearest::<D>(blockers);
     let beyond = RAYS[D][screen] & occ;
     if beyond.is_empty() {
         return Bitboard::EMPTY;
     }
-    let hit = if rising {
-        beyond.lowest()
-    } else {
-        beyond.highest()
-    };
+    let hit = nearest::<D>(beyond);
     Bitboard(1u128 << hit)
 }
 
@@ -153,26 +137,17 @@ pub fn cannon_hits(i: usize, occ: Bitboard) -> Bitboard {
 /// has fewer): every point whose emptying or filling changes a cannon's moves along it.
 #[inline(always)]
 fn cannon_span<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
-    let rising = D == NORTH || D == EAST;
     let ray = RAYS[D][i];
     let blockers = ray & occ;
     if blockers.is_empty() {
         return ray;
     }
-    let screen = if rising {
-        blockers.lowest()
-    } else {
-        blockers.highest()
-    };
+    let screen = nearest::<D>(blockers);
     let beyond = RAYS[D][screen] & occ;
     if beyond.is_empty() {
         return ray;
     }
-    let hit = if rising {
-        beyond.lowest()
-    } else {
-        beyond.highest()
-    };
+    let hit = nearest::<D>(beyond);
     ray ^ RAYS[D][hit]
 }
 
