@@ -536,6 +536,18 @@ fn scratch_sees_its_own_processes() {
     scratch.assert_clean("self check");
 }
 
+/// A wrapper that starts a helper (the test engine, hanging) in a session of its own,
+/// waits until the helper runs, then execs the engine with `switches`; its path.
+fn setsid_wrapper(scratch: &Scratch, switches: &str) -> String {
+    let body = format!(
+        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+        scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
+        scratch.engine("engine", switches)
+    );
+    scratch.script("engine.sh", &body)
+}
+
 /// Issue 26, case 4: a helper the engine starts in a session of its own (`setsid`), out
 /// of reach of any signal to the engine's group, is still ended with the run, also
 /// when the run is a success.
@@ -543,13 +555,7 @@ fn scratch_sees_its_own_processes() {
 fn a_helper_in_a_session_of_its_own_goes_with_the_engine() {
     let scratch = Scratch::new("cli setsid helper");
     // The engine starts only once the helper runs, so the helper is there to be ended.
-    let body = format!(
-        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
-        scratch.engine("helper", "--hang-after 0"),
-        scratch.path("helper.pid"),
-        scratch.engine("engine", "")
-    );
-    let script = scratch.script("engine.sh", &body);
+    let script = setsid_wrapper(&scratch, "");
     let case = "a helper in its own session";
     let (code, stdout, stderr, _, _) = xqdiff_engine(
         &scratch,
@@ -630,14 +636,8 @@ fn goes_soon(pid: u32) -> bool {
 fn a_helper_in_its_own_session_dies_with_a_killed_xqdiff() {
     let case = "setsid helper, xqdiff killed";
     let scratch = Scratch::new(case);
-    let body = format!(
-        "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
-        scratch.engine("helper", "--hang-after 0"),
-        scratch.path("helper.pid"),
-        // Hangs once asked its first perft, so it is alive when xqdiff is killed.
-        scratch.engine("engine", "--hang-after 3")
-    );
-    let script = scratch.script("engine.sh", &body);
+    // Hangs once asked its first perft, so it is alive when xqdiff is killed.
+    let script = setsid_wrapper(&scratch, "--hang-after 3");
     let mut child = Command::new(XQDIFF)
         .args(["engine", "--cmd", &script, "--seed", "7", "--no-save"])
         .args(["--timeout", "60", "--suite", "none", "--positions", "1"])
