@@ -538,6 +538,13 @@ pub fn check_stream(
     Ok(report)
 }
 
+/// What `f` gives, and how long it took.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let started = Instant::now();
+    let out = f();
+    (out, started.elapsed())
+}
+
 /// One target: compare, and on a difference locate, minimize and save it. A
 /// failure of the subject is returned once what was found before it is recorded.
 fn check_one(
@@ -556,18 +563,10 @@ fn check_one(
         Reference::First { confirm_every } => confirm_every > 0 && index % confirm_every == 0,
     } || engines.len() == 1;
     let reference = if confirmed { engines } else { &engines[..1] };
-    let timed = |f: &mut dyn FnMut() -> _| {
-        let t = Instant::now();
-        let out = f();
-        (out, t.elapsed())
-    };
     let ((theirs, subject_time), (ours, mut builtins_time)) = both(
         target.depth >= OVERLAP_DEPTH,
-        || {
-            let t = Instant::now();
-            (subject.divide(root, &[], target.depth), t.elapsed())
-        },
-        || timed(&mut || consensus(root, target.depth, reference)),
+        || timed(|| subject.divide(root, &[], target.depth)),
+        || timed(|| consensus(root, target.depth, reference)),
     );
     let theirs = theirs?;
     let stopped = || {
@@ -595,7 +594,7 @@ fn check_one(
     // reference may be the one that is wrong.
     if cmp.differs() && !confirmed {
         confirmed = true;
-        let (all, took) = timed(&mut || consensus(root, target.depth, engines));
+        let (all, took) = timed(|| consensus(root, target.depth, engines));
         builtins_time += took;
         if stopped() {
             return Ok(());
