@@ -425,23 +425,16 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         let sigs: Vec<_> = sigs.iter().map(|(s, n)| (s, n.clone())).collect();
         super::write_known(path, &sigs)?;
     }
-    let spent = |time: fn(&Checked) -> Duration| {
-        report
-            .checked
-            .iter()
-            .map(time)
-            .sum::<Duration>()
-            .as_secs_f64()
-    };
+    let (subject_time, builtins_time, confirmed) = report.time_spent();
     let summary = format!(
         "{}, {} compared in {:.1} s (seed {seed}); the engine answered in {:.2} s, the \
          built-ins counted in {:.2} s, all of them on {} of the positions",
         counted(report.checked.len() as u64, "position"),
         counted(report.nodes_compared(), "node"),
         report.elapsed.as_secs_f64(),
-        spent(|c| c.subject_time),
-        spent(|c| c.builtins_time),
-        report.checked.iter().filter(|c| c.confirmed).count(),
+        subject_time.as_secs_f64(),
+        builtins_time.as_secs_f64(),
+        confirmed,
     );
     let mut doc = report_of(&engines);
     doc.seed = Some(seed);

@@ -239,6 +239,7 @@ pub(crate) fn record(
         });
     }
     notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
+    let (subject_time, builtins_time, confirmed) = all.time_spent();
     let details = EnginePhase {
         engine: name.clone(),
         depth,
@@ -247,9 +248,9 @@ pub(crate) fn record(
         findings: (all.new_findings().count()
             + all.ours.len()
             + all.crashes.iter().filter(|c| !c.known).count()) as u64,
-        confirmed: all.checked.iter().filter(|c| c.confirmed).count() as u64,
-        subject_seconds: seconds(all.checked.iter().map(|c| c.subject_time).sum()),
-        builtins_seconds: seconds(all.checked.iter().map(|c| c.builtins_time).sum()),
+        confirmed: confirmed as u64,
+        subject_seconds: seconds(subject_time),
+        builtins_seconds: seconds(builtins_time),
         positions_per_second: rounded(
             all.checked.len() as f64 / all.elapsed.as_secs_f64().max(1e-9),
         ),

@@ -388,6 +388,17 @@ impl Report {
         self.findings.iter().filter(|f| !f.known)
     }
 
+    /// Time the subject spent answering and the built-ins counting, summed over
+    /// the targets checked, and how many targets every built-in counted.
+    pub fn time_spent(&self) -> (Duration, Duration, usize) {
+        let checked = &self.checked;
+        (
+            checked.iter().map(|c| c.subject_time).sum(),
+            checked.iter().map(|c| c.builtins_time).sum(),
+            checked.iter().filter(|c| c.confirmed).count(),
+        )
+    }
+
     /// Leaf nodes compared: the consensus totals of the targets checked.
     pub fn nodes_compared(&self) -> u64 {
         self.checked.iter().map(|c| c.consensus_total).sum()
