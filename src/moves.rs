@@ -166,6 +166,16 @@ impl std::ops::Deref for MoveList {
     }
 }
 
+/// `once`, `twice`, `3 times`: how often a move is listed, in every message that says
+/// so.
+pub(crate) fn times_word(times: u32) -> String {
+    match times {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

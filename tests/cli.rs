@@ -752,23 +752,100 @@ fn run_printed(command: &str, bug: &str) -> Output {
         .expect("run the printed command")
 }
 
-/// A finding's one command line is the same in the JSON's `found_by` and in the corpus
-/// note `found-by`, and run as printed it finds the same bug again: for a fuzz finding,
-/// a perft finding and an engine finding made with `--compare pseudo-legal`.
+/// The moves a subject's own answer names, as many times as it names each: `a1b3: 1`
+/// (perft divide) lines, or the words of a moves-protocol list.
+fn moves_named(answer: &str) -> Vec<String> {
+    let is_move = |w: &str| {
+        let b = w.as_bytes();
+        b.len() == 4
+            && (b'a'..=b'i').contains(&b[0])
+            && b[1].is_ascii_digit()
+            && (b'a'..=b'i').contains(&b[2])
+            && b[3].is_ascii_digit()
+    };
+    let mut named: Vec<String> = answer
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(':'))
+        .filter(|w| is_move(w))
+        .map(str::to_owned)
+        .collect();
+    named.sort();
+    named
+}
+
+/// What "Reproduce with:" says by hand, done by hand: the subject's own lines typed
+/// into `program` give another list than the built-ins' answer command prints.
+fn shown_by_hand(program: &str, reproduce: &serde_json::Value) {
+    let lines: Vec<&str> = reproduce["subject_lines"]
+        .as_array()
+        .expect("the subject's own lines")
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let words = shlex::split(program).unwrap();
+    let mut child = std::process::Command::new(&words[0])
+        .args(&words[1..])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the subject");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", lines.join("\n")).unwrap();
+    }
+    // The input ends with the question; the subject answers and ends at end of input.
+    let theirs = child.wait_with_output().expect("the subject's answer");
+    let theirs = String::from_utf8_lossy(&theirs.stdout).into_owned();
+    let answer = reproduce["answer"].as_str().expect("the answer command");
+    let words = shlex::split(answer).unwrap();
+    assert_eq!(words[0], "xqdiff", "{answer}");
+    let ours = util::xqdiff().args(&words[1..]).output().unwrap();
+    assert_eq!(ours.status.code(), Some(0), "{answer}: {:?}", text(&ours));
+    let (ours, _) = text(&ours);
+    // `xqdiff moves` prints one list per generator; they agree, so one is the answer.
+    let first = ours
+        .lines()
+        .find(|l| l.contains(" legal: "))
+        .expect("a list");
+    let ours = moves_named(first.split(" legal: ").nth(1).unwrap());
+    let theirs = moves_named(
+        theirs
+            .lines()
+            .filter(|l| !l.starts_with("info"))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .as_str(),
+    );
+    assert!(!theirs.is_empty(), "{program} named no moves for {lines:?}");
+    assert_ne!(theirs, ours, "{program} typed {lines:?} shows no bug");
+}
+
+/// Every finding ends with "Reproduce with:": its one command line is the same in the
+/// JSON's `found_by` and in the corpus note `found-by`, and run as printed it finds the
+/// same bug again; for an engine, its own protocol lines typed into it show the bug
+/// beside the built-ins' answer command. For a fuzz finding, a perft finding, an engine
+/// finding made with `--compare pseudo-legal` and a UCI engine listing a move twice.
 #[test]
 fn a_finding_prints_the_command_that_finds_it_again() {
     let dir = Scratch::new("provenance");
     // A folder per row: a corpus keeps only a few witnesses of a bug, so a second
     // command finding the same bug would be pointed at the first one's file.
     let corpus = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    let (fuzz_dir, perft_dir, engine_dir) = (corpus("fuzz"), corpus("perft"), corpus("engine"));
-    for made in [&fuzz_dir, &engine_dir] {
+    let (fuzz_dir, perft_dir, engine_dir, uci_dir) = (
+        corpus("fuzz"),
+        corpus("perft"),
+        corpus("engine"),
+        corpus("uci"),
+    );
+    for made in [&fuzz_dir, &engine_dir, &uci_dir] {
         std::fs::create_dir_all(made).unwrap();
     }
     let engine = format!(
         "{} --protocol moves --offer-pseudo --bug horse-leg-ignored",
         util::TEST_ENGINE
     );
+    let twice = format!("{} --bug horse-takes-horse-twice", util::TEST_ENGINE);
     // (the command that finds it, the planted bug in the program, the line that names
     // the bug in what the printed command prints)
     let table: &[(Vec<&str>, &str, &str)] = &[
@@ -813,6 +890,23 @@ fn a_finding_prints_the_command_that_finds_it_again() {
             "none",
             "BUG ",
         ),
+        (
+            vec![
+                "engine",
+                "--cmd",
+                &twice,
+                "--positions",
+                "300",
+                "--seed",
+                "1",
+                "--depth",
+                "2",
+                "--corpus",
+                &uci_dir,
+            ],
+            "none",
+            "BUG ",
+        ),
     ];
     for (args, bug, names) in table {
         let mut with_json = args.clone();
@@ -834,6 +928,23 @@ fn a_finding_prints_the_command_that_finds_it_again() {
                 "{args:?}: {saved}"
             );
         }
+        let reproduce = &finding["reproduce"];
+        assert_eq!(reproduce["command"].as_str(), Some(found_by.as_str()));
+        if args[0] == "engine" {
+            shown_by_hand(args[2], reproduce);
+        }
+        // The text says the same, last.
+        let printed = util::xqdiff()
+            .args(args)
+            .env(xqdiff::generators::PLANTED_BUG_VAR, bug)
+            .output()
+            .expect("run xqdiff");
+        let (stdout, _) = text(&printed);
+        let block = stdout
+            .split("Reproduce with:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{args:?} printed no Reproduce with:\n{stdout}"));
+        assert_eq!(block.lines().next().map(str::trim), Some(found_by.as_str()));
         let again = run_printed(&found_by, bug);
         let (stdout, stderr) = text(&again);
         assert_eq!(

@@ -585,11 +585,11 @@ fn a_move_listed_twice_is_named() {
     let mv = only_answer.per_move.unwrap()[0].0;
     assert_eq!(
         f.comparison.listed_more_than_once,
-        vec![mv],
+        vec![(mv, 2)],
         "{}",
         f.comparison
     );
-    assert!(f.comparison.to_string().contains("more than once"));
+    assert!(f.comparison.to_string().contains(&format!("{mv} twice")));
 }
 
 /// Random positions are held to the node budget by their own perft, and none is a game

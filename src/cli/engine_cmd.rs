@@ -340,7 +340,8 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         bar.message(format!("{}: {}", s.label, s.stage));
     };
     let save = save_dir(&corpus, args.no_save);
-    let reproduce = |pos: &Position, depth: u32| config.reproduce(pos, depth);
+    let speech = engine.speech();
+    let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
     let options = Options {
         subject_dir: save.as_deref().map(|d| crosscheck::external_dir(d, &name)),
         corpus: save,

@@ -158,12 +158,14 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             f.origin.position.fen(),
             f.origin.order
         );
-        outln!("  reproduce: {}", f.origin.provenance);
         if let Some(path) = &f.file {
             outln!("  saved:     {}", path.display());
         }
         for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
             outln!("  also saved: {}", path.display());
+        }
+        for line in f.origin.provenance.lines() {
+            outln!("  {line}");
         }
     }
     if let Some(path) = &args.write_known {

@@ -128,9 +128,11 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     for line in cause_lines(f.diagnosis.as_ref()) {
         outln!("{line}");
     }
-    outln!("reproduce  {}", f.origin.provenance);
     if let Some(path) = &f.file {
         outln!("saved      {}", path.display());
+    }
+    for line in f.origin.provenance.lines() {
+        outln!("{line}");
     }
     let mut report = report_of(&engines);
     report

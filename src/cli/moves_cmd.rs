@@ -72,6 +72,7 @@ pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
                 mv: mv.to_string(),
                 has: with.iter().map(|s| s.0.to_owned()).collect(),
                 counts: Default::default(),
+                listed: Default::default(),
             });
         }
     }

@@ -207,12 +207,14 @@ impl Investigation<'_> {
         for line in cause_lines(f.diagnosis.as_ref()) {
             outln!("{line}");
         }
-        outln!("reproduce: {}", f.origin.provenance);
         if self.read_only {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
         if let Some(file) = &f.file {
             outln!("saved:     {}", file.display());
+        }
+        for line in f.origin.provenance.lines() {
+            outln!("{line}");
         }
         for e in &findings.write_errors {
             errln!("xqdiff: could not save the finding: {e}");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `xqdiff report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// The report to render, as written by a run (JSON, schema xqdiff-report/1).
+    /// The report to render, as written by a run (JSON, schema xqdiff-report/2 or 1).
     #[arg(long, value_name = "FILE")]
     from: PathBuf,
     #[command(flatten)]

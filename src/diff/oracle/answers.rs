@@ -6,7 +6,7 @@ use super::tally::{self, Tally};
 use super::{CheckKind, OnlyIn, Run};
 use crate::generators::face::{Child, Generator, LegalMove, Listing, Probe};
 use crate::generators::timing::{span, ORACLE};
-use crate::moves::Move;
+use crate::moves::{times_word, Move};
 use crate::piece::Piece;
 use crate::position::{Position, Setup};
 
@@ -180,14 +180,8 @@ fn repeats(run: &mut Run<'_>, tallies: &[Tally], twice: Vec<OnlyIn>, which: &str
         .iter()
         .zip(&per_gen)
         .flat_map(|(name, list)| {
-            list.iter().map(move |(mv, n)| {
-                let times = if *n == 2 {
-                    "twice".to_owned()
-                } else {
-                    format!("{n} times")
-                };
-                format!("{mv} listed {times} by {name}")
-            })
+            list.iter()
+                .map(move |(mv, n)| format!("{mv} listed {} by {name}", times_word(*n)))
         })
         .collect::<Vec<_>>()
         .join(", ");
@@ -270,6 +264,7 @@ fn reuse(run: &mut Run<'_>, pos: &Position, gens: &[&dyn Generator], probes: &[P
                 only_in.push(OnlyIn {
                     mv,
                     has: vec![name.to_owned()],
+                    times: 1,
                 });
                 details.push(format!(
                     "{name}: after make+unmake of {mv} (with the position after it asked, as the probe \
@@ -420,7 +415,7 @@ fn invalid(
     (
         CheckKind::AfterMakeInvalid,
         odd,
-        vec![OnlyIn { mv, has }],
+        vec![OnlyIn { mv, has, times: 1 }],
         detail,
     )
 }
@@ -465,6 +460,7 @@ fn per_move<F: Facts>(run: &mut Run<'_>, per_gen: &[&[F]], legal: &[Tally]) -> V
             let only = vec![OnlyIn {
                 mv,
                 has: names.iter().map(|n| n.to_string()).collect(),
+                times: 1,
             }];
             found.push((check, odd, only, format!("{mv}: {detail}")));
         };

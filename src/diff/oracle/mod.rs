@@ -146,6 +146,8 @@ pub struct OnlyIn {
     pub mv: Move,
     /// The generators that have it.
     pub has: Vec<String>,
+    /// How many times each of them lists it: 1, but for a move listed more than once.
+    pub times: u32,
 }
 
 /// One way the generators disagree on a position.
@@ -664,6 +666,7 @@ mod tests {
                 only_in: vec![OnlyIn {
                     mv: "e0d0".parse().unwrap(),
                     has: has.iter().map(|g| g.to_string()).collect(),
+                    times: 1,
                 }],
                 detail: String::new(),
                 line: Vec::new(),

@@ -51,6 +51,7 @@ fn images(run: &mut Run<'_>, pos: &Position, gens: &[&dyn Generator], probes: &[
                 .map(|&mv| OnlyIn {
                     mv,
                     has: vec!["symmetry".to_owned()],
+                    times: 1,
                 })
                 .chain(
                     got.iter()
@@ -58,6 +59,7 @@ fn images(run: &mut Run<'_>, pos: &Position, gens: &[&dyn Generator], probes: &[
                         .map(|&mv| OnlyIn {
                             mv,
                             has: vec![name.clone()],
+                            times: 1,
                         }),
                 )
                 .collect();

@@ -77,7 +77,15 @@ impl Tally {
 
     /// The moves listed more than once.
     pub fn repeated(&self) -> impl Iterator<Item = Move> + '_ {
-        self.rows.iter().filter(|r| r.times > 1).map(|r| r.mv)
+        self.repeated_times().map(|(mv, _)| mv)
+    }
+
+    /// The moves listed more than once, with how many times each.
+    pub fn repeated_times(&self) -> impl Iterator<Item = (Move, u32)> + '_ {
+        self.rows
+            .iter()
+            .filter(|r| r.times > 1)
+            .map(|r| (r.mv, r.times))
     }
 }
 
@@ -125,13 +133,22 @@ pub fn compare(names: &[&str], tallies: &[&Tally]) -> Differences {
             out.only_in.push(OnlyIn {
                 mv,
                 has: names_where(|r| r.is_some()),
+                times: 1,
             });
         }
-        if rows.iter().any(|r| r.is_some_and(|r| r.times > 1)) {
-            out.repeated.push(OnlyIn {
-                mv,
-                has: names_where(|r| r.is_some_and(|r| r.times > 1)),
-            });
+        // One entry per number of listings, so each says exactly how often its
+        // generators list the move.
+        let mut times: Vec<u32> = rows.iter().flatten().map(|r| r.times).collect();
+        times.sort_unstable();
+        times.dedup();
+        for t in times.into_iter().filter(|&t| t > 1) {
+            let has = names
+                .iter()
+                .zip(&rows)
+                .filter(|(_, r)| r.is_some_and(|r| r.times == t))
+                .map(|(n, _)| n.to_string())
+                .collect();
+            out.repeated.push(OnlyIn { mv, has, times: t });
         }
         if rows.iter().all(|r| r.is_some_and(|r| r.times == 1))
             && rows

@@ -1,7 +1,9 @@
 //! Disputes for the findings `report::convert` has no conversion for: a difference
 //! between an external engine and the built-in generators.
 
-use crate::job::report::{counted, Dispute, DisputedMove, FoundPath, PerftTotals, ReportedCause};
+use crate::job::report::{
+    counted, Dispute, DisputedMove, FoundPath, PerftTotals, ReportedCause, Reproduce,
+};
 use crate::moves::Move;
 use crate::subject::crosscheck::{self, Comparison};
 use std::collections::BTreeMap;
@@ -49,7 +51,8 @@ pub(super) fn from_engine(
         }),
         perft: cmp.map(|c| totals(c, engine, builtins)),
         corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
-        found_by: Some(f.found_by.clone()),
+        found_by: Some(f.found_by.to_string()),
+        reproduce: Some(Reproduce::of(&f.found_by)),
         line: Vec::new(),
         signature: Some(f.signature.to_string()),
         hits: Some(f.hits),
@@ -76,6 +79,7 @@ fn moves(c: &Comparison, engine: &str, builtins: &[String]) -> Vec<DisputedMove>
             mv: mv.to_string(),
             has: vec![engine.to_owned()],
             counts: BTreeMap::from([(engine.to_owned(), n)]),
+            listed: BTreeMap::new(),
         });
     }
     for &(mv, n) in &c.only_consensus {
@@ -83,6 +87,7 @@ fn moves(c: &Comparison, engine: &str, builtins: &[String]) -> Vec<DisputedMove>
             mv: mv.to_string(),
             has: builtins.to_vec(),
             counts: ours(n),
+            listed: BTreeMap::new(),
         });
     }
     for m in &c.counts_differ {
@@ -94,7 +99,28 @@ fn moves(c: &Comparison, engine: &str, builtins: &[String]) -> Vec<DisputedMove>
             mv: m.mv.to_string(),
             has,
             counts,
+            listed: BTreeMap::new(),
         });
+    }
+    // A move listed more than once also differs in its (summed) count; it is one
+    // entry that says who lists it how often.
+    for &(mv, times) in &c.listed_more_than_once {
+        let mv = mv.to_string();
+        let mut listed: BTreeMap<String, u32> = builtins.iter().map(|b| (b.clone(), 1)).collect();
+        listed.insert(engine.to_owned(), times);
+        match out.iter_mut().find(|m| m.mv == mv) {
+            Some(m) => m.listed = listed,
+            None => {
+                let mut has = builtins.to_vec();
+                has.push(engine.to_owned());
+                out.push(DisputedMove {
+                    mv,
+                    has,
+                    counts: BTreeMap::new(),
+                    listed,
+                });
+            }
+        }
     }
     out.sort_by(|a, b| a.mv.cmp(&b.mv));
     out

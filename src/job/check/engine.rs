@@ -10,7 +10,7 @@ use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, U
 use crate::generators::face::Generator;
 use crate::job::report::{
     counted, rounded, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
-    PhaseDetails, Report, Status as PhaseStatus,
+    PhaseDetails, Report, Reproduce, Status as PhaseStatus,
 };
 use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
@@ -69,7 +69,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {}",
         check.config.command, info.protocol, check.depth, config.seed
     );
-    let reproduce = |pos: &Position, depth: u32| check.config.reproduce(pos, depth);
+    let speech = engine.speech();
+    let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
     report.engines.push(info);
 
     let show = |s: &Status<'_>| {
@@ -222,7 +223,8 @@ pub(crate) fn record(
             line: Vec::new(),
             perft: None,
             corpus_file: None,
-            found_by: Some(c.found_by.clone()),
+            found_by: Some(c.found_by.to_string()),
+            reproduce: Some(Reproduce::of(&c.found_by)),
             signature: Some(c.signature().to_string()),
             hits: Some(c.hits),
             known: c.known,

@@ -14,7 +14,7 @@ use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
 use crate::job::report::{
     Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
-    Report,
+    Report, Reproduce,
 };
 use crate::moves::Move;
 use crate::position::Position;
@@ -330,14 +330,14 @@ fn investigate(
             return Ok(index);
         }
     }
-    let found_by = Provenance::perft(pos, depth, job.generators).to_string();
+    let found_by = Provenance::perft(pos, depth, job.generators);
     Err(Box::new(unexplained(row, &tallies, split, &found_by)))
 }
 
 /// A row the descent did not turn into a position: every generator gives the same wrong
 /// count (the published number, or a bug they share), or the descent could not run to
 /// the end (the generators' divides differ from their totals).
-fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -> Dispute {
+fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &Provenance) -> Dispute {
     let names: Vec<String> = row.results.iter().map(|r| r.subject.clone()).collect();
     let off: Vec<&str> = row
         .results
@@ -354,16 +354,22 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -
         .map(|mv| {
             let mut has = Vec::new();
             let mut counts = BTreeMap::new();
+            let mut listed = BTreeMap::new();
             for (name, t) in names.iter().zip(tallies) {
                 if let Some(r) = t.get(mv) {
                     has.push(name.clone());
                     counts.insert(name.clone(), r.count);
+                    listed.insert(name.clone(), r.times);
                 }
+            }
+            if listed.values().all(|&n| n == 1) {
+                listed.clear();
             }
             DisputedMove {
                 mv: mv.to_string(),
                 has,
                 counts,
+                listed,
             }
         })
         .collect();
@@ -403,7 +409,8 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &str) -
             counts: totals,
         }),
         corpus_file: None,
-        found_by: Some(found_by.to_owned()),
+        found_by: Some(found_by.to_string()),
+        reproduce: Some(Reproduce::of(found_by)),
         line: Vec::new(),
         signature: None,
         hits: None,

@@ -4,13 +4,13 @@
 use super::{
     rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, EngineOption, FeatureCount,
     FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, PointCount,
-    ReplayFailure, ReplayPhase, Report, ReportedCause, Status,
+    ReplayFailure, ReplayPhase, Report, ReportedCause, Reproduce, Status,
 };
 use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
 use crate::diff::descent::Descent;
-use crate::diff::finding::{Finding, Replayed};
+use crate::diff::finding::{Finding, Provenance, Replayed};
 use crate::diff::oracle::{CheckKind, Disagreement};
 use crate::fen;
 use crate::generators::face::Generator;
@@ -175,12 +175,17 @@ impl Dispute {
                     mv: o.mv.to_string(),
                     has: o.has.clone(),
                     counts: Default::default(),
+                    listed: match o.times {
+                        1 => Default::default(),
+                        n => o.has.iter().map(|h| (h.clone(), n)).collect(),
+                    },
                 })
                 .collect(),
             path: None,
             perft: None,
             corpus_file: None,
             found_by: None,
+            reproduce: None,
             line: d.line.iter().map(Move::to_string).collect(),
             signature: Some(d.signature().to_string()),
             hits: None,
@@ -195,7 +200,7 @@ impl Dispute {
     pub fn from_finding(phase: &str, f: &Finding) -> Dispute {
         let mut d = Dispute::from_oracle(phase, &f.disagreement)
             .with_original(&f.origin.position.fen())
-            .with_found_by(&f.origin.provenance.to_string());
+            .with_provenance(&f.origin.provenance);
         if let Some((root, moves)) = &f.origin.path {
             d = d.with_path(&root.fen(), moves);
         }
@@ -237,8 +242,9 @@ impl Dispute {
     }
 
     /// Records how to find it again.
-    pub fn with_found_by(mut self, how: &str) -> Dispute {
-        self.found_by = Some(how.to_owned());
+    pub fn with_provenance(mut self, how: &Provenance) -> Dispute {
+        self.found_by = Some(how.to_string());
+        self.reproduce = Some(Reproduce::of(how));
         self
     }
 }
@@ -361,6 +367,7 @@ mod tests {
                 only_in: vec![OnlyIn {
                     mv: "a0a5".parse::<Move>().unwrap(),
                     has: vec!["symmetry".into()],
+                    times: 1,
                 }],
                 detail: String::new(),
                 line: Vec::new(),

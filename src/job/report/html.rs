@@ -23,7 +23,10 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 h1 { font-size: 26px; margin: 0 0 6px; }
 h2 { font-size: 20px; margin: 32px 0 10px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 h3 { font-size: 17px; margin: 0 0 10px; }
-code, .fen { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+code, .fen, pre { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+.reproduce h4 { margin: 12px 0 4px; font-size: 14px; }
+.reproduce pre { margin: 0; padding: 8px 10px; background: #f0f0f2; border-radius: 6px;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
 .fen { background: #f1f1f1; padding: 2px 5px; border-radius: 3px; word-break: break-all; }
 .summary { margin: 24px 0 8px; padding: 18px 22px; border-radius: 8px; border-left: 10px solid; }
 .summary.passed { background: #e8f5e9; border-color: #2e7d32; }
@@ -561,12 +564,22 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
     if let Some(f) = &d.corpus_file {
         fact_code(out, "corpus file", f);
     }
-    if let Some(how) = &d.found_by {
+    // A report from an older build has only the command; a newer one says it all
+    // under "Reproduce with:" below.
+    if let (Some(how), None) = (&d.found_by, &d.reproduce) {
         fact_code(out, "found by", how);
     }
     fact(out, "detail", &d.detail);
     out.push_str("</dl>\n");
     moves_table(out, d);
+    if let Some(r) = &d.reproduce {
+        let _ = writeln!(
+            out,
+            "<div class=\"reproduce\"><h4>{}</h4><pre>{}</pre></div>",
+            crate::diff::finding::REPRODUCE_WITH,
+            escape(&r.body().join("\n"))
+        );
+    }
     out.push_str("</div>\n</div>\n</article>\n");
 }
 
@@ -630,12 +643,17 @@ fn moves_table(out: &mut String, d: &Dispute) {
             .map(String::as_str)
             .filter(|g| !m.has.iter().any(|h| h == g))
             .collect();
+        // A move listed more than once is had by all: the cell says how often each.
+        let has = match m.listed_twice() {
+            true => m.listed_text(),
+            false => m.has.join(", "),
+        };
         let _ = write!(
             out,
             "<tr data-move=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td>",
             escape(&m.mv),
             escape(&m.mv),
-            escape(&m.has.join(", ")),
+            escape(&has),
             escape(&lacks.join(", "))
         );
         if with_counts {

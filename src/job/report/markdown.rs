@@ -105,19 +105,44 @@ fn document(report: &Report) -> String {
             let _ = writeln!(out, "   - walked on one board: {}", code(&d.line.join(" ")));
         }
         for m in &d.moves {
-            let _ = writeln!(
-                out,
-                "   - {} only in {}",
-                code(&m.mv),
-                text(&m.has.join(", "))
-            );
+            let everyone = d.generators.iter().all(|g| m.has.contains(g));
+            let said = if m.listed_twice() {
+                m.listed_text()
+            } else if everyone && !m.counts.is_empty() {
+                let counts: Vec<String> =
+                    m.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                format!("counted differently: {}", counts.join(", "))
+            } else {
+                format!("only in {}", m.has.join(", "))
+            };
+            let _ = writeln!(out, "   - {} {}", code(&m.mv), text(&said));
         }
         if let Some(f) = &d.corpus_file {
             let _ = writeln!(out, "   - saved: {}", code(f));
         }
         let _ = writeln!(out, "   - detail: {}", text(&d.detail));
+        if let Some(r) = &d.reproduce {
+            let lines = r.body();
+            let _ = writeln!(out, "   - {}\n", crate::diff::finding::REPRODUCE_WITH);
+            let fence = "`".repeat(3.max(longest_backticks(&lines) + 1));
+            let _ = writeln!(out, "     {fence}text");
+            for line in &lines {
+                let _ = writeln!(out, "     {line}");
+            }
+            let _ = writeln!(out, "     {fence}");
+        }
     }
     out
+}
+
+/// The longest run of backticks in `lines`, which a fence around them must outnumber.
+fn longest_backticks(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .flat_map(|l| l.split(|c| c != '`'))
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// `s` as Markdown text: characters that would start markup are escaped, and line

@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod svg;
 mod time;
 
+use crate::diff::finding::Provenance;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -541,9 +542,13 @@ pub struct Dispute {
     /// The corpus file it was saved to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corpus_file: Option<String>,
-    /// How to find it again (`xqdiff fuzz --seed 5, case 17`).
+    /// How to find it again: the one command (`xqdiff minimize --fen ...`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub found_by: Option<String>,
+    /// Everything "Reproduce with:" says: the command, the witness in the subject's
+    /// own protocol, the built-ins' answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<Reproduce>,
     /// Which bug (`pseudo-legal/planted/extra-horse-leg`), when the finding has one:
     /// the same text `--known` files list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -559,6 +564,46 @@ pub struct Dispute {
     pub diagnosis: Option<ReportedCause>,
     /// One sentence on what differs.
     pub detail: String,
+}
+
+/// How to see a finding again, as its "Reproduce with:" block says it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reproduce {
+    /// The xqdiff command that finds it again, run as printed (the same as
+    /// `found_by`).
+    pub command: String,
+    /// The witness as the lines a user types into the subject (its handshake and
+    /// options first), when the subject is a program outside xqdiff.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subject_lines: Vec<String>,
+    /// The command that lists the built-in generators' answer on the witness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+}
+
+impl Reproduce {
+    /// What `how` says.
+    pub fn of(how: &Provenance) -> Reproduce {
+        Reproduce {
+            command: how.to_string(),
+            subject_lines: how.subject_lines().to_vec(),
+            answer: how.answer(),
+        }
+    }
+
+    /// The block under its heading, one line each, as a code block shows it.
+    pub fn body(&self) -> Vec<String> {
+        let lines = crate::diff::finding::reproduce_lines(
+            &self.command,
+            &self.subject_lines,
+            self.answer.as_deref(),
+        );
+        lines
+            .iter()
+            .skip(1)
+            .map(|l| l.strip_prefix("  ").unwrap_or(l).to_owned())
+            .collect()
+    }
 }
 
 /// What the diagnosis of a disagreement said: the rule variants that reproduce the odd
@@ -622,6 +667,31 @@ pub struct DisputedMove {
     /// Perft counts below the move, per generator, when counts were compared.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counts: BTreeMap<String, u64>,
+    /// For a move someone lists more than once: how many times each generator or
+    /// engine named here lists it. Empty for a move that is only had or lacked.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub listed: BTreeMap<String, u32>,
+}
+
+impl DisputedMove {
+    /// Whether the dispute is that someone lists it more than once.
+    pub fn listed_twice(&self) -> bool {
+        self.listed.values().any(|&n| n > 1)
+    }
+
+    /// Who lists it how many times, the most first: `listed twice by Sjaak II; once
+    /// by mailbox, bitboard, naive`.
+    pub fn listed_text(&self) -> String {
+        let mut by: BTreeMap<std::cmp::Reverse<u32>, Vec<&str>> = BTreeMap::new();
+        for (name, &n) in &self.listed {
+            by.entry(std::cmp::Reverse(n)).or_default().push(name);
+        }
+        let parts: Vec<String> = by
+            .iter()
+            .map(|(n, names)| format!("{} by {}", times_word(n.0), names.join(", ")))
+            .collect();
+        format!("listed {}", parts.join("; "))
+    }
 }
 
 /// Moves played from a root to reach a dispute's position.
@@ -987,6 +1057,7 @@ pub(crate) fn escape(text: &str) -> String {
 }
 
 pub(crate) use crate::diff::finding::counted;
+use crate::moves::times_word;
 
 #[cfg(test)]
 mod tests {
@@ -1040,6 +1111,7 @@ mod tests {
                     perft: None,
                     corpus_file: None,
                     found_by: None,
+                    reproduce: None,
                     line: Vec::new(),
                     signature: Some("legal/none".into()),
                     hits: None,

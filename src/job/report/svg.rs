@@ -41,10 +41,12 @@ const INK: &str = "#5b3a1a";
 const RED_INK: &str = "#b71c1c";
 const BLACK_INK: &str = "#1b1b1b";
 
-/// Arrow colours: moves only the odd one out has, moves it lacks, then one per further
-/// set of generators.
+/// Arrow colours: moves only the odd one out has, moves it lacks, moves listed more
+/// than once, then one per further set of generators.
 const ONLY_ODD: &str = "#d81b60";
 const LACKS_ODD: &str = "#1565c0";
+/// Moves someone lists more than once.
+const LISTED_TWICE: &str = "#8e24aa";
 const PALETTE: [&str; 6] = [
     "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#795548", "#9e9d24",
 ];
@@ -52,7 +54,8 @@ const PALETTE: [&str; 6] = [
 /// The disputed moves that the same generators have: one colour, one legend entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArrowGroup {
-    /// `only-odd`, `lacks-odd`, or `set-N`: the arrows' class besides `arrow`.
+    /// `only-odd`, `lacks-odd`, `listed-twice` or `set-N`: the arrows' class besides
+    /// `arrow`.
     pub class: String,
     /// The arrows' colour.
     pub colour: &'static str,
@@ -74,7 +77,22 @@ pub fn arrow_groups(
 ) -> Vec<ArrowGroup> {
     let mut groups: Vec<ArrowGroup> = Vec::new();
     for m in moves {
-        if let Some(g) = groups.iter_mut().find(|g| g.has == m.has) {
+        if m.listed_twice() {
+            // Everyone has it, so "who has it" says nothing: what differs is how often
+            // it is listed, and each such move says so itself.
+            groups.push(ArrowGroup {
+                class: "listed-twice".to_owned(),
+                colour: LISTED_TWICE,
+                has: m.has.clone(),
+                label: m.listed_text(),
+                moves: vec![m.mv.clone()],
+            });
+            continue;
+        }
+        if let Some(g) = groups
+            .iter_mut()
+            .find(|g| g.has == m.has && g.class != "listed-twice")
+        {
             g.moves.push(m.mv.clone());
             continue;
         }
@@ -122,7 +140,8 @@ pub fn arrow_groups(
     let rank = |g: &ArrowGroup| match g.class.as_str() {
         "only-odd" => 0,
         "lacks-odd" => 1,
-        _ => 2,
+        "listed-twice" => 2,
+        _ => 3,
     };
     groups.sort_by_key(rank);
     groups
@@ -547,6 +566,7 @@ mod tests {
             mv: mv.to_owned(),
             has: has.iter().map(|s| s.to_string()).collect(),
             counts: Default::default(),
+            listed: Default::default(),
         }
     }
 

@@ -92,7 +92,7 @@ pub(crate) fn subject_case(
             moves(finding.path.iter().copied())
         },
     ));
-    notes.push(note("found-by", finding.found_by.clone()));
+    notes.push(note("found-by", finding.found_by.to_string()));
     notes.retain(|(_, v)| !v.is_empty());
     Case { position, notes }
 }

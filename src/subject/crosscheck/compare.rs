@@ -84,7 +84,7 @@ pub(crate) struct Answer {
     per_move: Counts,
     total: u64,
     named: bool,
-    repeated: Vec<Move>,
+    repeated: Vec<(Move, u32)>,
 }
 
 /// Completes the subject's `first` answer to `divide(root, path, depth)`. A subject
@@ -106,7 +106,7 @@ pub(crate) fn answer(
             per_move: counts(&tally),
             total: first.total,
             named: true,
-            repeated: tally.repeated().collect(),
+            repeated: tally.repeated_times().collect(),
         });
     }
     let mut per_move = Counts::new();
@@ -163,8 +163,9 @@ pub struct Comparison {
     pub only_consensus: Vec<(Move, u64)>,
     /// Moves both have, with counts that differ.
     pub counts_differ: Vec<MoveCounts>,
-    /// Moves the subject listed more than once (their counts above are the sums).
-    pub listed_more_than_once: Vec<Move>,
+    /// Moves the subject listed more than once, with how many times (their counts
+    /// above are the sums).
+    pub listed_more_than_once: Vec<(Move, u32)>,
 }
 
 impl Comparison {
@@ -268,12 +269,12 @@ impl fmt::Display for Comparison {
             let list: Vec<String> = self
                 .listed_more_than_once
                 .iter()
-                .map(|m| m.to_string())
+                .map(|&(mv, times)| format!("{mv} {}", crate::moves::times_word(times)))
                 .collect();
             write!(
                 f,
-                "\n  the subject lists {} more than once (counts above are the sums)",
-                list.join(" ")
+                "\n  the subject lists {} (the built-ins once; counts above are the sums)",
+                list.join(", ")
             )?;
         }
         if self.unnamed() > 0 {
@@ -341,7 +342,12 @@ impl Comparison {
     pub fn signature(&self, pos: &Position) -> Signature {
         let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
         let missing: Vec<Move> = self.only_consensus.iter().map(|&(mv, _)| mv).collect();
-        subject_signature(pos, &extra, &missing, &self.listed_more_than_once)
+        let twice: Vec<Move> = self
+            .listed_more_than_once
+            .iter()
+            .map(|&(mv, _)| mv)
+            .collect();
+        subject_signature(pos, &extra, &missing, &twice)
     }
 }
 

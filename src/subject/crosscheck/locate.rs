@@ -93,17 +93,24 @@ pub(crate) fn descend(
         let theirs = answer(subject, root, &path, below, theirs, &ours)?;
         let there = Comparison::new(below, &theirs, &ours);
         if !there.differs() {
-            here.note = Some(if here.comparison.listed_more_than_once.contains(&mv) {
-                format!(
-                    "the subject lists {mv} more than once here; after {mv} its divide \
+            here.note = Some(
+                if here
+                    .comparison
+                    .listed_more_than_once
+                    .iter()
+                    .any(|&(m, _)| m == mv)
+                {
+                    format!(
+                        "the subject lists {mv} more than once here; after {mv} its divide \
                      agrees with the built-ins"
-                )
-            } else {
-                format!(
-                    "after {mv} the subject's own divide agrees with the built-ins, although \
+                    )
+                } else {
+                    format!(
+                        "after {mv} the subject's own divide agrees with the built-ins, although \
                      its count for {mv} here did not: it answers the same position two ways"
-                )
-            });
+                    )
+                },
+            );
             return Ok(here);
         }
         here.path = path;

@@ -135,6 +135,18 @@ pub struct Options<'a> {
     pub restarts: usize,
 }
 
+impl Options<'_> {
+    /// How a finding on `pos` at `depth`, first met on target `label`, is seen again:
+    /// the subject's own command where it has one, else how the run was started.
+    fn reproduced(&self, pos: &Position, depth: u32, label: &str) -> Provenance {
+        match self.reproduce {
+            Some(command) => command(pos, depth),
+            None => Provenance::described(format!("{} (position {label})", self.found_by))
+                .answered_on(pos, depth),
+        }
+    }
+}
+
 /// How a subject failed on a position, when it failed as a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrashKind {
@@ -184,7 +196,7 @@ pub struct Crash {
     /// What it said or did, with its last lines.
     pub error: String,
     /// The command that asks it the minimized position.
-    pub found_by: String,
+    pub found_by: Provenance,
 }
 
 impl Crash {
@@ -335,7 +347,7 @@ pub struct SubjectFinding {
     pub file: Option<PathBuf>,
     /// How to see it again: the command that checks the subject on the smallest
     /// position (where the descent stopped, when it could not be reproduced).
-    pub found_by: String,
+    pub found_by: Provenance,
 }
 
 /// A disagreement among the built-in generators met on the way.
@@ -669,7 +681,7 @@ fn check_one(
         note: located.note,
         reproduction: None,
         file: None,
-        found_by: String::new(),
+        found_by: Provenance::described(""),
     };
     // From here on a failure still leaves a finding worth reporting and saving.
     let outcome = reduce(subject, engines, &located.positions, target.depth, stage);
@@ -708,10 +720,9 @@ fn check_one(
     finding.evidence = named.evidence;
     finding.known = options.known.names(&finding.signature, [&symptom]);
     finding.symptoms = vec![symptom];
-    finding.found_by = match (options.reproduce, &finding.reproduction) {
-        (Some(command), Some(r)) => command(&r.minimized, r.depth).to_string(),
-        (Some(command), None) => command(&finding.position, finding.comparison.depth).to_string(),
-        (None, _) => format!("{} (position {})", options.found_by, target.label),
+    finding.found_by = match &finding.reproduction {
+        Some(r) => options.reproduced(&r.minimized, r.depth, &target.label),
+        None => options.reproduced(&finding.position, finding.comparison.depth, &target.label),
     };
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
@@ -913,10 +924,7 @@ fn crashed(
     if let Some(e) = lost {
         return Err(e);
     }
-    let found_by = match options.reproduce {
-        Some(command) => command(&minimized, target.depth).to_string(),
-        None => format!("{} (position {})", options.found_by, target.label),
-    };
+    let found_by = options.reproduced(&minimized, target.depth, &target.label);
     match report.crashes.iter_mut().find(|c| c.kind == kind) {
         Some(c) => {
             c.hits += 1;

@@ -53,14 +53,17 @@ impl fmt::Display for SubjectFinding {
         }
         match &self.reproduction {
             Some(r) => {
+                let whence = match r.ply {
+                    0 => "at the root".to_owned(),
+                    n => format!(
+                        "{} down the path",
+                        crate::diff::finding::counted(n as u64, "ply")
+                    ),
+                };
                 writeln!(
                     f,
-                    "  reproduces from the FEN alone at depth {}, {} down the path: {}",
+                    "  reproduces from the FEN alone at depth {}, {whence}: {}",
                     r.depth,
-                    match r.ply {
-                        1 => "1 ply".to_owned(),
-                        n => format!("{n} plies"),
-                    },
                     r.from.fen()
                 )?;
                 writeln!(
@@ -91,8 +94,7 @@ impl fmt::Display for SubjectFinding {
         if let Some(file) = &self.file {
             writeln!(f, "  saved      {}", file.display())?;
         }
-        writeln!(f, "  reproduce  {}", self.found_by)?;
-        Ok(())
+        indented(f, &self.found_by.lines().join("\n"))
     }
 }
 
@@ -115,7 +117,7 @@ impl fmt::Display for Ours {
             if let Some(file) = &found.file {
                 writeln!(f, "  saved      {}", file.display())?;
             }
-            writeln!(f, "  reproduce  {}", found.origin.provenance)?;
+            indented(f, &found.origin.provenance.lines().join("\n"))?;
         }
         Ok(())
     }
@@ -153,6 +155,6 @@ impl fmt::Display for Crash {
             self.minimized.pieces().count(),
             self.depth
         )?;
-        writeln!(f, "  reproduce  {}", self.found_by)
+        indented(f, &self.found_by.lines().join("\n"))
     }
 }

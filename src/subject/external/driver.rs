@@ -31,6 +31,44 @@ pub struct ExternalEngine {
     /// How it was started, to start it again after a crash.
     config: EngineConfig,
     stop: Option<&'static AtomicBool>,
+    /// The lines that set it up (handshake, options), as sent.
+    setup: Vec<String>,
+}
+
+/// How to put a position to the engine by hand: the lines that set it up and the
+/// question in its own protocol and notation. Owned, so a finding's reproduction can
+/// be written while the engine is busy with the next position.
+#[derive(Clone, Debug)]
+pub struct Speech {
+    setup: Vec<String>,
+    config: EngineConfig,
+    fen_letters: FenLetters,
+    divides: bool,
+}
+
+impl Speech {
+    /// How a finding about the engine on `pos` at `depth` is seen again: the
+    /// `xqdiff engine` command, the engine's own lines, the built-ins' answer.
+    pub fn reproduce(&self, pos: &Position, depth: u32) -> crate::diff::finding::Provenance {
+        self.config
+            .reproduce(pos, depth)
+            .said(self.lines(pos, depth))
+    }
+
+    /// Everything a user types into the engine to ask it perft `depth` of `pos`, as
+    /// xqdiff asked it.
+    pub fn lines(&self, pos: &Position, depth: u32) -> Vec<String> {
+        let fen = notation::fen_with_letters(&pos.fen(), self.fen_letters);
+        let mut lines = self.setup.clone();
+        match self.config.protocol {
+            Protocol::Uci | Protocol::Ucci => lines.extend(uci::question(&fen, &[], depth)),
+            Protocol::Xboard => {
+                lines.extend(xboard::question_lines(&fen, &[], depth, self.divides))
+            }
+            Protocol::Moves(mode) => lines.push(moves::question_line(&fen, mode)),
+        }
+        lines
+    }
 }
 
 enum Dialect {
@@ -89,6 +127,7 @@ impl ExternalEngine {
             }
         };
         let id = name.unwrap_or_else(|| process.program.clone());
+        let setup = process.said();
         Ok(ExternalEngine {
             process,
             dialect,
@@ -100,6 +139,7 @@ impl ExternalEngine {
             notes,
             config: config.clone(),
             stop,
+            setup,
         })
     }
 
@@ -128,6 +168,17 @@ impl ExternalEngine {
     /// [`Divide::per_move`] is `None`.
     pub fn divides(&self) -> bool {
         self.divides
+    }
+
+    /// How to ask the engine a position by hand, in its protocol and notation as
+    /// decided.
+    pub fn speech(&self) -> Speech {
+        Speech {
+            setup: self.setup.clone(),
+            config: self.config.clone(),
+            fen_letters: self.fen_letters,
+            divides: self.divides,
+        }
     }
 
     /// The operating system's id of the engine process.

@@ -26,7 +26,7 @@ mod process;
 mod uci;
 mod xboard;
 
-pub use driver::ExternalEngine;
+pub use driver::{ExternalEngine, Speech};
 #[cfg(target_os = "linux")]
 pub use guard::run_if_guard;
 pub use process::{
@@ -236,7 +236,7 @@ impl EngineConfig {
         flag("fen", pos.fen());
         flag("depth", depth.to_string());
         words.push("--no-save".into());
-        Provenance::command(words)
+        Provenance::command(words).answered_on(pos, depth)
     }
 }
 

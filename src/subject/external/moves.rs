@@ -150,7 +150,7 @@ impl Asker<'_> {
 
     /// The request `verb` about `pos`, given as a FEN.
     fn about(&self, verb: &str, pos: &Position) -> String {
-        format!("{verb} {}", fen_with_letters(&pos.fen(), self.letters))
+        about(verb, &fen_with_letters(&pos.fen(), self.letters))
     }
 
     /// The library's moves at `node` as the mode reads them, as it wrote them: its
@@ -335,6 +335,19 @@ fn moved(pos: &Position, mv: Move) -> Option<Position> {
     let mut setup = placed(pos, mv)?;
     setup.turn = setup.turn.other();
     Position::new(setup).ok()
+}
+
+fn about(verb: &str, fen: &str) -> String {
+    format!("{verb} {fen}")
+}
+
+/// The request a user types to see the library's own list of `fen` (in its letters)
+/// as `mode` reads it.
+pub(crate) fn question_line(fen: &str, mode: MovesMode) -> String {
+    match mode {
+        MovesMode::PseudoLegal => about("pseudo", fen),
+        MovesMode::Legal | MovesMode::KingCapture => about("legal", fen),
+    }
 }
 
 /// Perft `depth` from `fen` after `moves`, counted from the library's lists, as the

@@ -142,6 +142,9 @@ pub(crate) struct Process {
     pub(crate) program: String,
     /// The longest wait for any one step of an answer.
     pub(crate) timeout: Duration,
+    /// Every line sent while set up, until [`Process::said`] takes them: the
+    /// handshake and options a user types before asking anything.
+    said: Option<Vec<String>>,
 }
 
 /// `wait` from now, or as far ahead as the clock goes when that is past its end (a
@@ -250,6 +253,7 @@ impl Process {
             stop,
             program,
             timeout,
+            said: Some(Vec::new()),
         })
     }
 
@@ -269,6 +273,11 @@ impl Process {
         self.send(text, request)
     }
 
+    /// The lines sent so far, recording stopped: what it took to set the engine up.
+    pub(crate) fn said(&mut self) -> Vec<String> {
+        self.said.take().unwrap_or_default()
+    }
+
     /// Queues `text` (whole lines, each ending in a newline) for the engine, as part of
     /// the question being answered; `request` names it in errors.
     pub(crate) fn send(&mut self, text: &str, request: &str) -> Result<(), SubjectError> {
@@ -276,6 +285,9 @@ impl Process {
     }
 
     fn try_send(&mut self, text: &str) -> Result<(), Fault> {
+        if let Some(said) = &mut self.said {
+            said.extend(text.lines().map(str::to_owned));
+        }
         if let Some(status) = &self.exited {
             return Err(Fault::Exited(status.clone()));
         }

@@ -149,18 +149,23 @@ pub(crate) fn absorb(state: &mut State, lines: &[String]) {
     }
 }
 
+/// The two lines that ask perft `depth` from `fen` after `moves`.
+pub(crate) fn question(fen: &str, moves: &[String], depth: u32) -> [String; 2] {
+    let mut position = format!("position fen {fen}");
+    if !moves.is_empty() {
+        position += " moves ";
+        position += &moves.join(" ");
+    }
+    [position, format!("go perft {depth}")]
+}
+
 /// Asks perft `depth` from `fen` after `moves` and reads the whole answer.
 pub(crate) fn perft(
     p: &mut Process,
     state: &mut State,
     (fen, moves, depth): (&str, &[String], u32),
 ) -> Result<(String, Tally), SubjectError> {
-    let mut position = format!("position fen {fen}");
-    if !moves.is_empty() {
-        position += " moves ";
-        position += &moves.join(" ");
-    }
-    let go = format!("go perft {depth}");
+    let [position, go] = question(fen, moves, depth);
     let request = format!("{position}; {go}");
     let learning = state.total_line.is_none();
     let mut text = format!("{position}\n{go}\n");

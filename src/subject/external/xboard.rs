@@ -129,6 +129,24 @@ impl State {
     }
 }
 
+/// The lines that ask perft `depth` from `fen` after `moves`: per move (`perft N 1`)
+/// when `divides`, else the plain `perft N`.
+pub(crate) fn question_lines(
+    fen: &str,
+    moves: &[String],
+    depth: u32,
+    divides: bool,
+) -> Vec<String> {
+    let mut lines = vec![format!("setboard {fen}")];
+    lines.extend(moves.iter().cloned());
+    lines.push(if divides {
+        format!("perft {depth} 1")
+    } else {
+        format!("perft {depth}")
+    });
+    lines
+}
+
 /// Asks perft `depth` from `fen` after `moves` and reads the whole answer: per move
 /// (`perft N 1`) when `divides`, else the plain `perft N`.
 pub(crate) fn perft(
@@ -138,19 +156,9 @@ pub(crate) fn perft(
     divides: bool,
 ) -> Result<(String, Tally), SubjectError> {
     let (fen, moves, depth) = question;
-    let perft = if divides {
-        format!("perft {depth} 1")
-    } else {
-        format!("perft {depth}")
-    };
-    let mut text = format!("setboard {fen}\n");
-    for mv in moves {
-        text += mv;
-        text.push('\n');
-    }
-    text += &perft;
-    text.push('\n');
-    let request = text.trim_end().replace('\n', "; ");
+    let lines = question_lines(fen, moves, depth, divides);
+    let mut text = lines.join("\n") + "\n";
+    let request = lines.join("; ");
     let k = state.ping();
     text += &format!("ping {k}\n");
     p.ask(&text, &request)?;
