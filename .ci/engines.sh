@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real, independent engines through `xqdiff engine`: Fairy-Stockfish (UCI, ranks 1-10)
 # and Sjaak II (xboard, H/E letters), from Debian's packages. What they disagree on is a
-# finding about that engine, saved under corpus/external/<engine>/ and flagged here; it
+# finding about that engine, saved under xqdiff-findings/<engine>/ and flagged here; it
 # does not fail the run. The run fails when an engine cannot be driven (exit 2), or
 # when our own three generators disagree with each other.
 set -euo pipefail
@@ -39,7 +39,7 @@ check_engine() {
     rm -f "$log"
     case "$status" in
         0) echo "== $label agrees with the built-ins everywhere it was checked" ;;
-        1) echo "== FINDINGS about $label (not about xqdiff): see corpus/external/" ;;
+        1) echo "== FINDINGS about $label (not about xqdiff): see xqdiff-findings/" ;;
         *) echo "== $label could not be checked (exit $status)" >&2; return 1 ;;
     esac
 }
@@ -48,7 +48,7 @@ install
 # No option: xqdiff sets UCI_Variant=xiangqi itself when an engine offers it.
 check_engine "Fairy-Stockfish" --cmd /usr/games/fairy-stockfish
 check_engine "Sjaak II" --cmd /usr/games/sjaakii --protocol xboard
-if [ -d corpus/external ]; then
-    echo "external findings on record:"
-    find corpus/external -type f | sort
+if [ -d xqdiff-findings ]; then
+    echo "findings about the engines, saved by this run or before:"
+    find xqdiff-findings -type f | sort
 fi

@@ -62,11 +62,16 @@ def commands(readme: str):
 
 
 def untracked() -> set:
-    """The files git does not track and does not ignore."""
-    listed = subprocess.run(
+    """The files git does not track and does not ignore, and those in xqdiff-findings/
+    (ignored, but where the README's engine commands save their findings)."""
+    listed = ""
+    for command in (
         ["git", "ls-files", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT, check=True, capture_output=True,
-    ).stdout.decode()
+        ["git", "ls-files", "--others", "-z", "--", "xqdiff-findings"],
+    ):
+        listed += subprocess.run(
+            command, cwd=ROOT, check=True, capture_output=True,
+        ).stdout.decode()
     return set(filter(None, listed.split("\0")))
 
 
@@ -106,7 +111,7 @@ def main() -> int:
     finally:
         for name in untracked() - before:
             (ROOT / name).unlink(missing_ok=True)
-            # And the folders that held only it (a new engine's corpus/external/ folder);
+            # And the folders that held only it (a new engine's xqdiff-findings/ folder);
             # git keeps no empty folder, so none of these was in the checkout.
             try:
                 os.removedirs((ROOT / name).parent)

@@ -963,3 +963,172 @@ fn a_finding_prints_the_command_that_finds_it_again() {
         );
     }
 }
+
+/// Fairy-Stockfish 11.1's answer to `go perft 2` from the start (`UCI_Variant` xiangqi),
+/// as Debian's package prints it: regenerate with
+/// `printf 'uci\nsetoption name UCI_Variant value xiangqi\nposition startpos\ngo perft 2\n' | fairy-stockfish`.
+const FAIRY_STOCKFISH_PERFT_2: &str = include_str!("data/fairy-stockfish-11.1-go-perft-2.txt");
+
+/// The lines of `text`, sorted: engines print the divide in their own move order.
+fn sorted_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines
+}
+
+/// Where `line` is in `stdout`, failing when it is not there.
+fn line_at(stdout: &str, line: &str) -> usize {
+    stdout
+        .lines()
+        .position(|l| l == line)
+        .unwrap_or_else(|| panic!("no line {line:?} in:\n{stdout}"))
+}
+
+/// Each row: `xqdiff perft` arguments, a planted bug in the program's generators (or
+/// none), the exit code, and what stdout must be. Stockfish's form is the divide as
+/// `move: count` lines, a blank line and `Nodes searched: N`, and nothing else; with
+/// `--ranks 1` it is Fairy-Stockfish's own answer, line for line once sorted.
+#[test]
+fn perft_prints_the_forms_engines_print() {
+    let disagreeing = "4k4/9/9/9/9/9/4P4/4N4/9/3K5 w";
+    type Check = fn(&str);
+    let table: &[(&[&str], Option<&str>, i32, Check)] = &[
+        (&["--depth", "2", "--format", "stockfish"], None, 0, |out| {
+            assert_eq!(out, "Nodes searched: 1920\n")
+        }),
+        (
+            &[
+                "--depth",
+                "2",
+                "--divide",
+                "--format",
+                "stockfish",
+                "--ranks",
+                "1",
+            ],
+            None,
+            0,
+            |out| {
+                assert_eq!(sorted_lines(out), sorted_lines(FAIRY_STOCKFISH_PERFT_2));
+                assert!(out.ends_with(": 44\n\nNodes searched: 1920\n"), "{out}");
+                // ICCS order, ranks compared as numbers: b3b10 after b3b7, before b3c3.
+                let at = |line| line_at(out, line);
+                assert!(at("b3b7: 40") < at("b3b10: 41") && at("b3b10: 41") < at("b3c3: 45"));
+            },
+        ),
+        (
+            &["--depth", "2", "--divide", "--format", "stockfish"],
+            None,
+            0,
+            |out| {
+                line_at(out, "h2e2: 45");
+                line_at(out, "b2b9: 41");
+                assert!(!out.contains("h3e3"), "{out}");
+                assert_eq!(out.lines().count(), 44 + 2, "{out}");
+            },
+        ),
+        (
+            &[
+                "--depth",
+                "1",
+                "--divide",
+                "--ranks",
+                "1",
+                "--generator",
+                "bitboard",
+            ],
+            None,
+            0,
+            |out| {
+                assert!(out.lines().any(|l| l.starts_with("h3e3 ")), "{out}");
+                assert!(!out.lines().any(|l| l.starts_with("h2e2 ")), "{out}");
+                assert!(out.contains(" 44 nodes "), "{out}");
+            },
+        ),
+        // No one answer to print Stockfish's way: the text form's lines, and exit 1.
+        (
+            &[
+                "--fen",
+                disagreeing,
+                "--depth",
+                "2",
+                "--divide",
+                "--format",
+                "stockfish",
+                "--no-save",
+            ],
+            Some("horse-leg-ignored"),
+            1,
+            |out| {
+                assert!(out.contains("generators DISAGREE"), "{out}");
+                assert!(!out.contains("Nodes searched"), "{out}");
+            },
+        ),
+        (
+            &[
+                "--depth",
+                "2",
+                "--divide",
+                "--json",
+                "--generator",
+                "bitboard",
+            ],
+            None,
+            0,
+            |out| {
+                let doc: serde_json::Value = serde_json::from_str(out).unwrap();
+                let divide = doc
+                    .pointer("/phases/0/details/rows/0/results/0/divide")
+                    .and_then(|d| d.as_array())
+                    .unwrap_or_else(|| panic!("no divide in {out}"));
+                let count = |mv: &str| {
+                    divide
+                        .iter()
+                        .find(|e| e["move"] == mv)
+                        .and_then(|e| e["nodes"].as_u64())
+                };
+                assert_eq!(divide.len(), 44);
+                assert_eq!(count("h2e2"), Some(45));
+                assert_eq!(count("b2b9"), Some(41));
+                let sum: u64 = divide.iter().filter_map(|e| e["nodes"].as_u64()).sum();
+                assert_eq!(sum, 1920);
+            },
+        ),
+        (
+            &["--depth", "2", "--json", "--generator", "bitboard"],
+            None,
+            0,
+            |out| {
+                let doc: serde_json::Value = serde_json::from_str(out).unwrap();
+                let result = &doc["phases"][0]["details"]["rows"][0]["results"][0];
+                assert_eq!(result["nodes"], 1920);
+                assert!(result.get("divide").is_none(), "{out}");
+            },
+        ),
+        (
+            &["--depth", "1", "--json", "--format", "stockfish"],
+            None,
+            2,
+            |_| {},
+        ),
+        (&["--depth", "1", "--json", "--ranks", "1"], None, 2, |_| {}),
+        (&["--depth", "1", "--ranks", "auto"], None, 2, |_| {}),
+        (
+            &["--suite", "reference", "--format", "stockfish"],
+            None,
+            2,
+            |_| {},
+        ),
+    ];
+    for &(args, bug, code, check) in table {
+        let mut cmd = util::xqdiff();
+        cmd.arg("perft").args(args).stdin(Stdio::null());
+        if let Some(bug) = bug {
+            cmd.env(xqdiff::generators::PLANTED_BUG_VAR, bug);
+        }
+        let out = cmd.output().expect("run xqdiff");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(code), "{args:?}\n{stdout}{stderr}");
+        check(&stdout);
+    }
+}

@@ -38,12 +38,12 @@ fn minimized_fen(stdout: &str) -> Option<String> {
 }
 
 /// Every planted one-rule bug: found (exit 1), minimized to at most five pieces, and
-/// saved under corpus/external/<engine>/. Most show from the start position at depth 3;
-/// an elephant across the river or a king out of its palace needs five plies from there
-/// (too slow for a test on the naive generator), and the answer bugs need a horse
-/// taking a horse, a double check or a pawn captured, so those are found from seeded
-/// random positions instead. A wrong `in_check` alone changes no perft count, so a
-/// perft-only subject cannot show it.
+/// saved under the given corpus's external/<engine>/. Most show from the start position
+/// at depth 3; an elephant across the river or a king out of its palace needs five
+/// plies from there (too slow for a test on the naive generator), and the answer bugs
+/// need a horse taking a horse, a double check or a pawn captured, so those are found
+/// from seeded random positions instead. A wrong `in_check` alone changes no perft
+/// count, so a perft-only subject cannot show it.
 #[test]
 fn every_planted_bug_is_found_and_minimized() {
     for bug in Bug::ALL.into_iter().filter(|b| b.changes_perft()) {
@@ -792,5 +792,108 @@ fn an_engine_that_crashes_on_a_position_is_a_finding_and_the_run_goes_on() {
         // The run went on to the end: every position but the ones it failed on answered.
         let answered = stdout.lines().filter(|l| l.starts_with("ok ")).count();
         assert!(answered >= 30, "{switch}: {answered} answered\n{stdout}");
+    }
+}
+
+/// Every file under `dir` (recursively), or none when it is not there.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Findings about an engine go to a folder of the user's, never into xqdiff's tree.
+/// Each row: a command run from a scratch working folder on an engine with a bug, the
+/// folder (under the working folder) its finding must be saved in, and whether the
+/// working folder's `xqdiff-findings/` is to stay absent. Without `--corpus`, `engine`
+/// and `check --engine` save into `xqdiff-findings/<engine>/`; with `--corpus DIR`,
+/// into `DIR/external/<engine>/`. No run leaves a new file under the crate's
+/// `corpus/` or a `xqdiff-findings/` beside it (the issue: 17 files in
+/// `corpus/external/` after following the README).
+#[test]
+fn findings_about_an_engine_go_to_the_working_folder() {
+    let cmd = test_engine("--bug horse-leg-ignored");
+    let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crate_tree = || {
+        let mut files = files_under(&crate_root.join("corpus"));
+        files.extend(files_under(&crate_root.join("xqdiff-findings")));
+        files
+    };
+    let engine = |extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = ["engine", "--cmd", &cmd, "--depth", "3", "--suite", "none"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(["--positions", "0", "--seed", "7"].map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let check: Vec<String> = [
+        "check",
+        "--quick",
+        "--seconds",
+        "1",
+        "--max-nodes",
+        "2000",
+        "--engine",
+        &cmd,
+        "--engine-positions",
+        "0",
+        "--seed",
+        "7",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let table: Vec<(&str, Vec<String>, &str, bool)> = vec![
+        (
+            "engine",
+            engine(&[]),
+            "xqdiff-findings/xqdiff-test-engine",
+            false,
+        ),
+        (
+            "check --engine",
+            check,
+            "xqdiff-findings/xqdiff-test-engine",
+            false,
+        ),
+        (
+            "engine --corpus",
+            engine(&["--corpus", "mine"]),
+            "mine/external/xqdiff-test-engine",
+            true,
+        ),
+    ];
+    for (name, args, saved_in, no_findings_dir) in table {
+        let work = Scratch::new(&format!("findings-{name}"));
+        std::fs::create_dir(work.join("mine")).unwrap();
+        let before = crate_tree();
+        let out = util::xqdiff()
+            .args(&args)
+            .current_dir(work.dir())
+            .output()
+            .expect("run xqdiff");
+        let (stdout, stderr) = util::text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}:\n{stdout}\n{stderr}");
+        let saved = files_under(&work.join(saved_in));
+        assert!(!saved.is_empty(), "{name}: nothing in {saved_in}\n{stdout}");
+        assert_eq!(
+            work.join("xqdiff-findings").exists(),
+            !no_findings_dir,
+            "{name}"
+        );
+        assert_eq!(crate_tree(), before, "{name}: the crate's tree changed");
     }
 }

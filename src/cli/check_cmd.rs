@@ -38,9 +38,11 @@ pub struct CheckArgs {
     /// with --quick).
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
-    /// The regression corpus: replayed, and where findings are saved; it must exist
-    /// (default: the repository's corpus/, wherever this is run from, else the
-    /// read-only copy built into the program).
+    /// The regression corpus: replayed, and where findings are saved, those about
+    /// --engine under `DIR/external/<engine>/`; it must exist (default: the repository's
+    /// corpus/, wherever this is run from, else the read-only copy built into the
+    /// program; without --corpus, findings about --engine go to the working folder's
+    /// `xqdiff-findings/<engine>/`).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
     /// Keep findings out of the corpus (report only).
@@ -107,6 +109,7 @@ impl CheckArgs {
                     )?,
                     max_findings: self.engine_max_findings,
                     stop: Some(super::signals::install()),
+                    named_corpus: self.corpus.clone(),
                 })
             }
         };

@@ -1,11 +1,11 @@
 //! `xqdiff engine`: an external engine's perft against the built-in generators, on the
 //! start position, a perft suite, the corpus and seeded random positions. A difference
-//! is followed down, minimized, printed beside the consensus and saved under
-//! `<corpus>/external/<engine>/`.
+//! is followed down, minimized, printed beside the consensus and saved in the working
+//! folder's `xqdiff-findings/<engine>/` (`<corpus>/external/<engine>/` with `--corpus`).
 
 use super::json::report_of;
 use super::out::{errln, out, outln};
-use super::{conclude, corpus_source, pool, save_dir, signals, CliError, CorpusUse, Outcome};
+use super::{conclude, corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::registry;
@@ -19,7 +19,7 @@ use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
 };
 use crate::subject::Subject;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How to speak to an external engine: the flags `xqdiff engine` and `xqdiff check`
@@ -176,12 +176,13 @@ pub struct EngineArgs {
     /// file, or `none`.
     #[arg(long, default_value = "reference", value_name = "reference|FILE|none")]
     suite: String,
-    /// The corpus: its positions are checked, and findings go to `DIR/external/<engine>/`;
-    /// it must exist (default: the repository's corpus/, else the read-only copy built
-    /// into the program).
+    /// The corpus: its positions are checked, and findings about the engine go to
+    /// `DIR/external/<engine>/`; it must exist (default: the repository's corpus/, else
+    /// the read-only copy built into the program; without --corpus, findings about the
+    /// engine go to the working folder's `xqdiff-findings/<engine>/`).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Keep findings out of the corpus (print only).
+    /// Save no findings (print only).
     #[arg(long)]
     no_save: bool,
     /// Run the start and each suite position at the deepest depth (up to --depth) whose
@@ -339,11 +340,16 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         }
         bar.message(format!("{}: {}", s.label, s.stage));
     };
-    let save = save_dir(&corpus, args.no_save);
+    // Findings about the engine go to a folder of the user's even when the corpus is the
+    // read-only built-in copy; only the built-ins' own disagreements need a corpus.
+    let save = (!args.no_save)
+        .then(|| corpus.dir().map(Path::to_path_buf))
+        .flatten();
     let speech = engine.speech();
     let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
     let options = Options {
-        subject_dir: save.as_deref().map(|d| crosscheck::external_dir(d, &name)),
+        subject_dir: (!args.no_save)
+            .then(|| crosscheck::findings_dir(args.corpus.as_deref(), &name)),
         corpus: save,
         max_findings: args.max_findings,
         known: super::load_known(args.known.as_deref())?,
@@ -397,6 +403,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     for o in &report.ours {
         out!("{o}");
+    }
+    if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
+        outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
     }
     for c in &report.crashes {
         out!("{c}");

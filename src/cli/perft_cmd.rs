@@ -1,4 +1,5 @@
-//! `xqdiff perft`: one position to a depth, or a whole EPD suite, on one generator or all.
+//! `xqdiff perft`: one position to a depth, or a whole EPD suite, on one generator or all,
+//! printed as a table or as Stockfish prints `go perft` (`--format stockfish`).
 //! When the generators' counts differ, it follows the difference down to the position
 //! where their move sets differ, minimizes that, and saves it to the corpus.
 
@@ -16,19 +17,21 @@ use crate::generators::perft::Finished;
 use crate::job::check::perft::{self, SuiteJob};
 use crate::job::check::{Observer, Unit, PERFT};
 use crate::job::report::{
-    counted, Dispute, PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, Report, Status,
+    counted, Dispute, DivideCount, PerftPhase, PerftResult, PerftRow, Phase, PhaseDetails, Report,
+    Status,
 };
 use crate::moves::Move;
 use crate::position::Position;
+use crate::subject::external::{format_move, Ranks};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Arguments of `xqdiff perft`.
 #[derive(clap::Args, Debug)]
-// A --json run prints a report, which has no place for a divide table nor for the
-// split modes' jobs and result lines.
-#[command(mut_arg("json", |a| a.conflicts_with_all(["divide", "emit_jobs", "jobs"])))]
+// A --json run prints a report: its divide is the report's (ICCS, as the schema writes
+// every move), and it has no place for the split modes' jobs and result lines.
+#[command(mut_arg("json", |a| a.conflicts_with_all(["format", "ranks", "emit_jobs", "jobs"])))]
 pub struct PerftArgs {
     /// Position to start from (default: the start position).
     #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
@@ -42,6 +45,17 @@ pub struct PerftArgs {
     /// Print the count below every root move.
     #[arg(long)]
     divide: bool,
+    /// How the counts are printed: `text` (a table with timings), or `stockfish` (the
+    /// divide as `move: count` lines, a blank line and `Nodes searched: N`, as
+    /// Stockfish, Pikafish and Fairy-Stockfish answer `go perft`).
+    #[arg(long, value_enum, default_value = "text", value_name = "text|stockfish",
+          conflicts_with_all = ["suite", "emit_jobs", "jobs"])]
+    format: PerftFormat,
+    /// Rank numbering of the divide's moves: 0 (ICCS, `h2e2`) or 1 (1-10, as
+    /// Fairy-Stockfish writes xiangqi moves, `h3e3`).
+    #[arg(long, default_value = "0", value_name = "0|1", value_parser = parse_ranks,
+          conflicts_with_all = ["suite", "emit_jobs", "jobs"])]
+    ranks: Ranks,
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
@@ -65,6 +79,22 @@ pub struct PerftArgs {
     hash: HashArgs,
     #[command(flatten)]
     pub(super) json: super::json::JsonArg,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PerftFormat {
+    Text,
+    Stockfish,
+}
+
+/// `--ranks`: only the two numberings; an engine's `auto` has nothing to detect here.
+fn parse_ranks(s: &str) -> Result<Ranks, String> {
+    match s {
+        "0" => Ok(Ranks::Zero),
+        "1" => Ok(Ranks::One),
+        _ => Err(format!("unknown rank numbering {s:?}: expected 0 or 1")),
+    }
 }
 
 impl PerftArgs {
@@ -125,7 +155,11 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
             &pos,
             depth,
             &generators,
-            args.divide,
+            Printing {
+                divide: args.divide,
+                format: args.format,
+                ranks: args.ranks,
+            },
             hash.as_ref(),
             investigation,
         )
@@ -269,22 +303,43 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
     format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
 }
 
+/// What `xqdiff perft` prints of one position's counts.
+#[derive(Clone, Copy)]
+struct Printing {
+    /// Every root move's count, not only those that differ.
+    divide: bool,
+    format: PerftFormat,
+    /// The numbering of the divide's moves.
+    ranks: Ranks,
+}
+
 fn run_one(
     pos: &Position,
     depth: u32,
     generators: &[&dyn Generator],
-    divide: bool,
+    printing: Printing,
     hash: Option<&HashTable>,
     investigation: Investigation<'_>,
 ) -> Report {
     let started = Instant::now();
-    outln!("position  {}", pos.fen());
-    outln!(
-        "depth     {depth}  ({} threads)",
-        rayon::current_num_threads()
-    );
-    if let Some(h) = hash {
-        outln!("hash      {}", h.describe());
+    let header = || {
+        outln!("position  {}", pos.fen());
+        outln!(
+            "depth     {depth}  ({} threads)",
+            rayon::current_num_threads()
+        );
+        if let Some(h) = hash {
+            outln!("hash      {}", h.describe());
+        }
+    };
+    // Stockfish's form is the divide and the total alone, so its header waits to be
+    // needed: only a disagreement, which that form cannot show, prints the text form.
+    match (printing.format, hash) {
+        (PerftFormat::Text, _) => header(),
+        // The key seed is what reproduces a hashed count: said where it keeps stdout
+        // in Stockfish's form.
+        (PerftFormat::Stockfish, Some(h)) => errln!("hash      {}", h.describe()),
+        (PerftFormat::Stockfish, None) => {}
     }
     let Some(runs) = generators
         .iter()
@@ -301,36 +356,28 @@ fn run_one(
         report.signal = Some(sig);
         return report;
     };
-    for r in &runs {
-        outln!(
-            "{:<10} {:>14} nodes {:>9.3} s  {:>16}",
-            r.name,
-            r.nodes,
-            r.elapsed.as_secs_f64(),
-            rate(r.nodes, r.elapsed)
-        );
-    }
     let table = divide_table(&runs);
     let agree = runs_agree(&runs);
-    if divide || !agree {
-        let rows: Vec<_> = table
-            .iter()
-            .filter(|(_, counts)| divide || counts.iter().any(|c| *c != counts[0]))
-            .collect();
-        if !agree {
-            outln!("divide lines that differ:");
+    let dispute = if agree && printing.format == PerftFormat::Stockfish {
+        for line in stockfish_lines(&table, runs[0].nodes, printing) {
+            outln!("{line}");
         }
-        print_divide(&runs, &rows);
-    }
-    let dispute = match (runs.len(), agree) {
-        (1, _) => None,
-        (n, true) => {
-            outln!("all {n} generators agree: {}", runs[0].nodes);
-            None
+        None
+    } else {
+        if printing.format == PerftFormat::Stockfish {
+            header();
         }
-        (_, false) => {
-            outln!("generators DISAGREE");
-            investigation.run(pos, depth, generators, &runs)
+        print_text(&runs, &table, agree, printing);
+        match (runs.len(), agree) {
+            (1, _) => None,
+            (n, true) => {
+                outln!("all {n} generators agree: {}", runs[0].nodes);
+                None
+            }
+            (_, false) => {
+                outln!("generators DISAGREE");
+                investigation.run(pos, depth, generators, &runs)
+            }
         }
     };
     let row = PerftRow {
@@ -344,7 +391,21 @@ fn run_one(
         expected: None,
         results: runs
             .iter()
-            .map(|r| PerftResult::measured(r.name, r.nodes, r.elapsed))
+            .map(|r| {
+                let mut result = PerftResult::measured(r.name, r.nodes, r.elapsed);
+                if printing.divide {
+                    result.divide = Some(
+                        iccs_order(&r.divide)
+                            .into_iter()
+                            .map(|(mv, nodes)| DivideCount {
+                                mv: mv.to_string(),
+                                nodes,
+                            })
+                            .collect(),
+                    );
+                }
+                result
+            })
             .collect(),
         known: false,
     };
@@ -363,6 +424,46 @@ fn run_one(
     report
 }
 
+/// The text form: each generator's total and time, then the divide (every root move
+/// with `--divide`, else only the moves whose counts differ).
+fn print_text(runs: &[Run], table: &DivideTable, agree: bool, printing: Printing) {
+    for r in runs {
+        outln!(
+            "{:<10} {:>14} nodes {:>9.3} s  {:>16}",
+            r.name,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            rate(r.nodes, r.elapsed)
+        );
+    }
+    if printing.divide || !agree {
+        let rows: Vec<_> = table
+            .iter()
+            .filter(|(_, counts)| printing.divide || counts.iter().any(|c| *c != counts[0]))
+            .collect();
+        if !agree {
+            outln!("divide lines that differ:");
+        }
+        print_divide(runs, &rows, printing.ranks);
+    }
+}
+
+/// Stockfish's form of one agreed answer: with `--divide` each root move's `move:
+/// count` line (in the order of [`divide_table`]) and a blank line, then the total.
+fn stockfish_lines(table: &DivideTable, nodes: u64, printing: Printing) -> Vec<String> {
+    let mut lines = Vec::new();
+    if printing.divide {
+        for (mv, counts) in table {
+            // Agreed, so every generator's count is the first one's.
+            let count = counts.first().copied().flatten().unwrap_or(0);
+            lines.push(format!("{}: {count}", format_move(mv.0, printing.ranks)));
+        }
+        lines.push(String::new());
+    }
+    lines.push(format!("Nodes searched: {nodes}"));
+    lines
+}
+
 /// Whether every run has the same total and the same count below every root move, a
 /// move listed twice included (the one divide comparison, [`tally::compare`]).
 fn runs_agree(runs: &[Run]) -> bool {
@@ -375,20 +476,54 @@ fn runs_agree(runs: &[Run]) -> bool {
     runs.iter().all(|r| r.nodes == runs[0].nodes) && tally::compare(&names, &refs).is_empty()
 }
 
-/// Per root move (in ICCS order), each generator's count, `None` where it lacks the move.
-fn divide_table(runs: &[Run]) -> BTreeMap<String, Vec<Option<u64>>> {
-    let mut table: BTreeMap<String, Vec<Option<u64>>> = BTreeMap::new();
+/// Per root move, each generator's count, `None` where it lacks the move; in ICCS
+/// order (from-file, from-rank, to-file, to-rank), which sorts the same whichever way
+/// the ranks are numbered.
+type DivideTable = BTreeMap<IccsOrder, Vec<Option<u64>>>;
+
+/// A move ordered as its ICCS text sorts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct IccsOrder(Move);
+
+impl IccsOrder {
+    fn key(self) -> (u8, u8, u8, u8) {
+        let Move { from, to } = self.0;
+        (from.file(), from.rank(), to.file(), to.rank())
+    }
+}
+
+impl Ord for IccsOrder {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for IccsOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// One generator's divide in ICCS order (a move listed twice stays twice).
+fn iccs_order(divide: &[(Move, u64)]) -> Vec<(Move, u64)> {
+    let mut sorted = divide.to_vec();
+    sorted.sort_by_key(|&(mv, n)| (IccsOrder(mv), n));
+    sorted
+}
+
+fn divide_table(runs: &[Run]) -> DivideTable {
+    let mut table = DivideTable::new();
     for (i, r) in runs.iter().enumerate() {
         for &(mv, n) in &r.divide {
             table
-                .entry(mv.to_string())
+                .entry(IccsOrder(mv))
                 .or_insert_with(|| vec![None; runs.len()])[i] = Some(n);
         }
     }
     table
 }
 
-fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
+fn print_divide(runs: &[Run], rows: &[(&IccsOrder, &Vec<Option<u64>>)], ranks: Ranks) {
     let header: Vec<String> = runs.iter().map(|r| format!("{:>14}", r.name)).collect();
     outln!("{:<6}{}", "move", header.join(""));
     for (mv, counts) in rows {
@@ -396,7 +531,7 @@ fn print_divide(runs: &[Run], rows: &[(&String, &Vec<Option<u64>>)]) {
             .iter()
             .map(|c| format!("{:>14}", c.map_or("-".to_owned(), |n| n.to_string())))
             .collect();
-        outln!("{mv:<6}{}", cells.join(""));
+        outln!("{:<6}{}", format_move(mv.0, ranks), cells.join(""));
     }
 }
 

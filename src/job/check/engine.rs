@@ -86,8 +86,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let checked = |c: &Checked| observer.line(&c.line());
     let options = Options {
         subject_dir: config
-            .save_dir()
-            .map(|dir| crosscheck::external_dir(dir, &name)),
+            .save
+            .then(|| crosscheck::findings_dir(check.named_corpus.as_deref(), &name)),
         corpus: config.save_dir().map(|d| d.to_path_buf()),
         max_findings: check.max_findings,
         known: config.known.clone(),

@@ -71,6 +71,10 @@ pub struct EngineCheck {
     /// A stop request that also ends a wait for the engine's answer at once (the CLI's
     /// signal flag); without it a stop waits for the answer being read.
     pub stop: Option<&'static std::sync::atomic::AtomicBool>,
+    /// The corpus named on the command line, if one was: findings about the engine go
+    /// under it (`external/<engine>/`), else into the working folder's
+    /// `xqdiff-findings/<engine>/` ([`crate::subject::crosscheck::findings_dir`]).
+    pub named_corpus: Option<std::path::PathBuf>,
 }
 
 /// What a check runs on and how long it may take.

@@ -103,6 +103,7 @@ impl PerftResult {
             nodes: Some(nodes),
             seconds: seconds(elapsed),
             error: None,
+            divide: None,
         }
     }
 }

@@ -299,6 +299,20 @@ pub struct PerftResult {
     /// Why there is no count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The count below each root move, when the run was asked for its divide
+    /// (`xqdiff perft --divide`), in ICCS order; empty where there is no legal move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divide: Option<Vec<DivideCount>>,
+}
+
+/// One root move of a divide and the count below it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DivideCount {
+    /// The move, in ICCS.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The perft count below it.
+    pub nodes: u64,
 }
 
 impl PerftResult {

@@ -105,7 +105,7 @@ pub type Reproduce<'a> = &'a (dyn Fn(&Position, u32) -> Provenance + Sync);
 #[derive(Default)]
 pub struct Options<'a> {
     /// Where findings about the subject are saved; `None` saves nothing. For an
-    /// external engine, [`external_dir`] of the corpus.
+    /// external engine, [`findings_dir`].
     pub subject_dir: Option<PathBuf>,
     /// Where disagreements among the built-in generators are saved (the corpus
     /// itself); `None` saves nothing.
@@ -440,11 +440,32 @@ pub enum CrossCheckError {
     },
 }
 
-/// The folder for findings about an external engine: `external/<name>` under the
-/// corpus, the name reduced to letters, digits, `.`, `_` and `-`, so findings about
-/// someone else's engine never mix with the corpus that is replayed for ours.
+/// The folder, in the working folder, that findings about an external engine or
+/// library go into when no corpus is named: the user's own, so that a run from
+/// anywhere never writes into xqdiff's source tree (whose `corpus/` is compiled into
+/// the program).
+pub const FINDINGS_DIR: &str = "xqdiff-findings";
+
+/// Where findings about the external subject `engine_name` are saved: under the corpus
+/// named on the command line, `DIR/external/<name>/` (as [`external_dir`]), else the
+/// working folder's `xqdiff-findings/<name>/`.
+pub fn findings_dir(named_corpus: Option<&Path>, engine_name: &str) -> PathBuf {
+    match named_corpus {
+        Some(corpus) => external_dir(corpus, engine_name),
+        None => Path::new(FINDINGS_DIR).join(slug(engine_name)),
+    }
+}
+
+/// The folder for findings about an external engine under a corpus: `external/<name>`,
+/// so findings about someone else's engine never mix with the corpus that is replayed
+/// for ours.
 pub fn external_dir(corpus: &Path, engine_name: &str) -> PathBuf {
-    let mut slug: String = engine_name
+    corpus.join("external").join(slug(engine_name))
+}
+
+/// An engine's name as a folder name: letters, digits, `.`, `_` and `-`, lower case.
+fn slug(engine_name: &str) -> String {
+    let slug: String = engine_name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
@@ -454,11 +475,12 @@ pub fn external_dir(corpus: &Path, engine_name: &str) -> PathBuf {
             }
         })
         .collect();
-    slug = slug.trim_matches(|c| c == '-' || c == '.').to_owned();
+    let slug = slug.trim_matches(|c| c == '-' || c == '.');
     if slug.is_empty() {
-        slug = "engine".into();
+        "engine".into()
+    } else {
+        slug.to_owned()
     }
-    corpus.join("external").join(slug)
 }
 
 /// Checks `subject` against the consensus of `engines` on every target, in order.

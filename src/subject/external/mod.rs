@@ -29,6 +29,8 @@ mod xboard;
 pub use driver::{ExternalEngine, Speech};
 #[cfg(target_os = "linux")]
 pub use guard::run_if_guard;
+/// Move text in either rank numbering: the engines' and `xqdiff perft --ranks`'.
+pub(crate) use notation::format_move;
 pub use process::{
     end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
     MAX_ANSWER_LINES, MAX_LINE,

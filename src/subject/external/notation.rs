@@ -72,7 +72,8 @@ pub(crate) fn looks_like_move(token: &str) -> bool {
         && t.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
 }
 
-/// `mv` as the engine writes it: ICCS with ranks shifted for a 1-based engine.
+/// `mv` as an engine writes it: ICCS with ranks shifted for a 1-based engine (the one
+/// home of that text, which `xqdiff perft --ranks 1` prints too).
 pub(crate) fn format_move(mv: Move, ranks: Ranks) -> String {
     let shift = u8::from(ranks == Ranks::One);
     let sq = |s: Square| format!("{}{}", char::from(b'a' + s.file()), s.rank() + shift);
