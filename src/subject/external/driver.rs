@@ -2,7 +2,7 @@
 //! [`Subject`] face the engine check uses.
 
 use super::answer::Tally;
-use super::notation::{self, RawMove};
+use super::notation::{self, FenDialect, RawMove};
 use super::process::Process;
 use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
@@ -55,6 +55,7 @@ impl ExternalEngine {
     ) -> Result<ExternalEngine, SubjectError> {
         let mut process = Process::spawn(&config.command, config.timeout, stop)?;
         let mut notes = Vec::new();
+        let mut fen_letters = config.fen_letters;
         let (dialect, name) = match config.protocol {
             Protocol::Uci | Protocol::Ucci => {
                 let ucci = config.protocol == Protocol::Ucci;
@@ -83,6 +84,31 @@ impl ExternalEngine {
                 xboard::setup(&mut process, &mut state, &config.options)?;
                 (Dialect::Xboard(state), name)
             }
+            Protocol::XboardMoves => {
+                let name = xboard::handshake(&mut process)?;
+                let mut state = xboard::State::default();
+                xboard::setup(&mut process, &mut state, &config.options)?;
+                // Told a FEN in another dialect, an engine may end (HoiXiangqi does), so
+                // the dialect is read from its own FEN first, never tried.
+                let theirs = xboard::show_fen(&mut process, &mut state)?;
+                let dialect =
+                    FenDialect::of_start(&theirs).map_err(|problem| SubjectError::Garbage {
+                        request: "show fen, after new".to_owned(),
+                        problem,
+                        last: process.last(),
+                    })?;
+                if fen_letters == FenLetters::Auto {
+                    fen_letters = dialect.letters;
+                }
+                notes.push(format!(
+                    "wrote FEN as the engine's own start position reads ({theirs}) and \
+                     counted perft from its `show moves` lists"
+                ));
+                (
+                    Dialect::Moves(moves::State::shown_by(state, dialect.fields)),
+                    name,
+                )
+            }
             Protocol::Moves(mode) => {
                 let (name, state) = moves::handshake(&mut process, mode)?;
                 (Dialect::Moves(state), name)
@@ -94,7 +120,7 @@ impl ExternalEngine {
             dialect,
             id,
             ranks: config.ranks,
-            fen_letters: config.fen_letters,
+            fen_letters,
             divides: true,
             resync: false,
             notes,
@@ -202,9 +228,18 @@ impl ExternalEngine {
                 }
                 xboard::perft(p, state, (fen, moves, depth), self.divides)
             }
-            // One line per question and no background work, so nothing to catch up on.
             Dialect::Moves(state) => {
-                moves::in_step(&stray, &format!("perft {depth} of {fen}"), p)?;
+                match state.xboard() {
+                    Some(xboard) if self.resync => {
+                        xboard::sync(p, xboard, "ping (catching up after a timeout)")?;
+                        self.resync = false;
+                    }
+                    // `pong` ends each of its answers, so what came before is chatter.
+                    Some(_) => {}
+                    // One line per question and no background work, so nothing to
+                    // catch up on.
+                    None => moves::in_step(&stray, &format!("perft {depth} of {fen}"), p)?,
+                }
                 moves::perft(
                     p,
                     state,
@@ -215,6 +250,11 @@ impl ExternalEngine {
         };
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;
+        }
+        if matches!(result, Err(SubjectError::Refused { .. })) && self.process.has_exited() {
+            // Some engines end on any refusal (HoiXiangqi); the refusal is the answer,
+            // and the next question needs the engine running again.
+            self.restart()?;
         }
         result
     }
