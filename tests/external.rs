@@ -542,19 +542,23 @@ fn hoixiangqi_agrees_through_its_move_lists() {
 }
 
 /// An engine that exits right after refusing a FEN (as HoiXiangqi does) has refused
-/// it, not crashed, and is started again for the next question.
+/// it, not crashed, and is started again for the next question: whether it counts
+/// perft itself or lists moves.
 #[test]
 fn an_engine_that_ends_on_a_refusal_refused_and_is_started_again() {
-    let spec = "xboard-moves --refuse-in-check --exit-on-error";
-    let mut engine = ExternalEngine::start(&test_engine(spec, Duration::from_secs(10))).unwrap();
-    let first = engine.pid();
     let in_check = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1").unwrap();
-    let err = engine.divide(&in_check, &[], 1).unwrap_err();
-    assert_eq!(variant(&err), "Refused", "{err}");
-    assert!(gone(first), "the engine was to end on its refusal");
     let horse = Position::from_fen("3k5/9/9/9/9/9/4N4/9/9/4K4 w - - 0 1").unwrap();
-    assert_eq!(engine.divide(&horse, &[], 1).unwrap().total, 10);
-    assert_ne!(engine.pid(), first);
+    for protocol in ["xboard", "xboard-moves"] {
+        let spec = format!("{protocol} --refuse-in-check --exit-on-error");
+        let mut engine =
+            ExternalEngine::start(&test_engine(&spec, Duration::from_secs(10))).unwrap();
+        let first = engine.pid();
+        let err = engine.divide(&in_check, &[], 1).unwrap_err();
+        assert_eq!(variant(&err), "Refused", "{spec}: {err}");
+        assert!(gone(first), "{spec}: the engine was to end on its refusal");
+        assert_eq!(engine.divide(&horse, &[], 1).unwrap().total, 10, "{spec}");
+        assert_ne!(engine.pid(), first, "{spec}");
+    }
 }
 
 /// Depth-1 questions per second; run with

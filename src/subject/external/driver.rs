@@ -251,7 +251,11 @@ impl ExternalEngine {
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;
         }
-        if matches!(result, Err(SubjectError::Refused { .. })) && self.process.has_exited() {
+        let refused = match &result {
+            Ok((_, tally)) => tally.refusal.is_some(),
+            Err(e) => matches!(e, SubjectError::Refused { .. }),
+        };
+        if refused && self.process.has_exited() {
             // Some engines end on any refusal (HoiXiangqi); the refusal is the answer,
             // and the next question needs the engine running again.
             self.restart()?;

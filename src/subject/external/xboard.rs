@@ -161,7 +161,26 @@ pub(crate) fn perft(
     // Chatter does not extend the wait; progress does.
     let mut deadline = p.deadline();
     loop {
-        let line = p.line_by(deadline, &request)?;
+        let line = match p.line_by(deadline, &request) {
+            Ok(line) => line,
+            // Some engines end on any refusal (HoiXiangqi): the refusal is the answer.
+            Err(SubjectError::Exited {
+                request,
+                status,
+                last,
+            }) => {
+                tally.refusal = tally.refusal.or_else(|| refusal_before_exit(&last));
+                return match tally.refusal {
+                    Some(_) => Ok((request, tally)),
+                    None => Err(SubjectError::Exited {
+                        request,
+                        status,
+                        last,
+                    }),
+                };
+            }
+            Err(e) => return Err(e),
+        };
         let kind = classify(&line);
         if kind != Line::Other {
             deadline = p.deadline();
@@ -251,8 +270,19 @@ fn answer(
     loop {
         let line = match p.line_by(deadline, request) {
             Ok(line) => line,
-            Err(SubjectError::Exited { .. }) if refusal.is_some() => {
-                return Err(refused(refusal.unwrap_or_default()))
+            Err(SubjectError::Exited {
+                request,
+                status,
+                last,
+            }) => {
+                return Err(match refusal.or_else(|| refusal_before_exit(&last)) {
+                    Some(reason) => refused(reason),
+                    None => SubjectError::Exited {
+                        request,
+                        status,
+                        last,
+                    },
+                })
             }
             Err(e) => return Err(e),
         };
@@ -271,9 +301,21 @@ fn answer(
     }
 }
 
+/// The first refusal among the lines an engine printed after its last `pong`, from the
+/// last lines kept when it exited: an engine that exits at once after refusing may be
+/// seen gone before those lines are read as an answer.
+fn refusal_before_exit(last: &[String]) -> Option<String> {
+    last.iter()
+        .rev()
+        .take_while(|l| !matches!(classify(l), Line::Pong(_)))
+        .filter(|l| classify(l) == Line::Refusal)
+        .last()
+        .map(|l| l.trim().to_owned())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::feature_value;
+    use super::{feature_value, refusal_before_exit};
 
     #[test]
     fn feature_values_are_read_quoted_or_bare() {
@@ -286,5 +328,39 @@ mod tests {
         assert_eq!(feature_value(line, "ping").as_deref(), Some("1"));
         assert_eq!(feature_value(line, "name"), None);
         assert_eq!(feature_value("done=0", "done").as_deref(), Some("0"));
+    }
+
+    #[test]
+    fn a_refusal_is_found_among_the_last_lines_after_the_last_pong() {
+        let lines = |ls: &[&str]| ls.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        // The last lines, the refusal read from them.
+        let cases: &[(&[&str], Option<&str>)] = &[
+            (
+                &[
+                    "Ch2-h0\t",
+                    "pong 3",
+                    "tellusererror Illegal position",
+                    "Error (x): y",
+                ],
+                Some("tellusererror Illegal position"),
+            ),
+            (
+                &["tellusererror Illegal position", "pong 3", "Ch2-h0"],
+                None,
+            ),
+            (
+                &["Error (unknown command): perft"],
+                Some("Error (unknown command): perft"),
+            ),
+            (&["pong 3"], None),
+            (&[], None),
+        ];
+        for (last, want) in cases {
+            assert_eq!(
+                refusal_before_exit(&lines(last)).as_deref(),
+                *want,
+                "{last:?}"
+            );
+        }
     }
 }
