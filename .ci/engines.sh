@@ -28,7 +28,7 @@ check_engine() {
     local label="$1" log status=0 start=$SECONDS
     shift
     log=$(mktemp)
-    cargo run --release --quiet -- engine "$@" --depth 3 --positions 300 --seed "$seed" \
+    "${CARGO_TARGET_DIR:-target}/release/xqdiff" engine "$@" --depth 3 --positions 300 --seed "$seed" \
         --max-findings 0 --timeout 20 >"$log" 2>&1 || status=$?
     # Every position's line is in the log; show only what did not simply agree.
     grep -v '^ok ' "$log" || true
@@ -48,6 +48,9 @@ check_engine() {
 }
 
 install
+# Built once and run as built: `cargo run` would build again after each engine whose
+# findings were saved, the corpus being compiled into the program (minutes each time).
+cargo build --release --quiet
 # No option: xqdiff sets UCI_Variant=xiangqi itself when an engine offers it.
 check_engine "Fairy-Stockfish" --cmd /usr/games/fairy-stockfish
 check_engine "Sjaak II" --cmd /usr/games/sjaakii --protocol xboard
