@@ -15,6 +15,7 @@ use util::{gone, TEST_ENGINE};
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
 const SJAAK: &str = "/usr/games/sjaakii";
 const MAXQI: &str = "/usr/games/maxqi";
+const HOIXIANGQI: &str = "/usr/games/hoixiangqi";
 
 /// The timeout the fault cases run under, and how much longer a failure may take
 /// (the engine's exit status is waited for briefly, and the machine is shared).
@@ -234,6 +235,10 @@ const MODES: &[(&str, Ranks, FenLetters, bool)] = &[
     ("moves --ranks 1 --fen-letters he", Ranks::One, FenLetters::HE, true),
     ("moves --fen-only", Ranks::Zero, FenLetters::NB, true),
     ("moves --fen-only --ranks 1", Ranks::One, FenLetters::NB, true),
+    // Letters from the engine's own `show fen`, ranks from its `show moves` list.
+    ("xboard-moves", Ranks::Zero, FenLetters::NB, true),
+    ("xboard-moves --fen-letters he --exit-on-error", Ranks::Zero, FenLetters::HE, true),
+    ("xboard-moves --ranks 1", Ranks::One, FenLetters::NB, true),
     // Letters of the other dialect skipped, not refused: read in the engine's own.
     ("uci --fen-letters he --skip-other-letters", Ranks::Zero, FenLetters::HE, true),
     ("uci --fen-letters nb --skip-other-letters", Ranks::Zero, FenLetters::NB, true),
@@ -501,6 +506,59 @@ fn sjaak_agrees() {
         .divide(&Position::startpos(), &moves(&["a0a5"]), 1)
         .unwrap_err();
     assert_eq!(variant(&err), "Refused", "{err}");
+}
+
+fn hoixiangqi() -> EngineConfig {
+    EngineConfig {
+        command: HOIXIANGQI.to_string(),
+        protocol: Protocol::XboardMoves,
+        ..sjaak()
+    }
+}
+
+/// HoiXiangqi has no perft, ends on any command or FEN it refuses, and writes FEN in
+/// its own dialect (`H`/`E`, no castling or en passant fields): xqdiff reads that
+/// dialect from its `show fen` and counts from its `show moves`.
+#[test]
+fn hoixiangqi_agrees_through_its_move_lists() {
+    if !installed(HOIXIANGQI) {
+        return;
+    }
+    let mut engine = ExternalEngine::start(&hoixiangqi()).unwrap();
+    assert!(engine.id().starts_with("HoiXiangqi"), "{}", engine.id());
+    assert_eq!(
+        (engine.ranks(), engine.fen_letters()),
+        (Ranks::Zero, FenLetters::HE)
+    );
+    assert!(
+        engine.notes().iter().any(|n| n.contains(" w 0 1)")),
+        "{:?}",
+        engine.notes()
+    );
+    let start = Position::startpos();
+    let got = engine.divide(&start, &[], 2).unwrap();
+    assert_eq!(got.total, 1920);
+    assert_agrees(&mut engine, "hoixiangqi", &questions());
+}
+
+/// An engine that exits right after refusing a FEN (as HoiXiangqi does) has refused
+/// it, not crashed, and is started again for the next question: whether it counts
+/// perft itself or lists moves.
+#[test]
+fn an_engine_that_ends_on_a_refusal_refused_and_is_started_again() {
+    let in_check = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1").unwrap();
+    let horse = Position::from_fen("3k5/9/9/9/9/9/4N4/9/9/4K4 w - - 0 1").unwrap();
+    for protocol in ["xboard", "xboard-moves"] {
+        let spec = format!("{protocol} --refuse-in-check --exit-on-error");
+        let mut engine =
+            ExternalEngine::start(&test_engine(&spec, Duration::from_secs(10))).unwrap();
+        let first = engine.pid();
+        let err = engine.divide(&in_check, &[], 1).unwrap_err();
+        assert_eq!(variant(&err), "Refused", "{spec}: {err}");
+        assert!(gone(first), "{spec}: the engine was to end on its refusal");
+        assert_eq!(engine.divide(&horse, &[], 1).unwrap().total, 10, "{spec}");
+        assert_ne!(engine.pid(), first, "{spec}");
+    }
 }
 
 /// Depth-1 questions per second; run with

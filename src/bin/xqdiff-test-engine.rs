@@ -9,6 +9,8 @@
 //! xboard: `perft N 1` prints, for each depth up to N, Sjaak-style lines
 //!         `  Ch2-e2   45   960` (move, count, running total), then ` N  total  0.00  0nps`;
 //!         plain `perft N` prints only the total lines.
+//!         `show fen` and `show moves` answer as HoiXiangqi's console does (its FEN;
+//!         the legal moves, seven to a line), for `--protocol xboard-moves`.
 //! moves:  `legal FEN [moves ...]` answers the legal moves on one line
 //!         (`docs/moves-protocol.md`); it advertises `play` unless `--fen-only`.
 #![forbid(unsafe_code)]
@@ -26,7 +28,7 @@ use xqdiff::{Move, Position, Role, Square};
 #[derive(Parser)]
 #[command(about = "A UCI/UCCI/xboard perft engine with switchable faults, for testing xqdiff")]
 struct Args {
-    /// uci, ucci, xboard or moves.
+    /// uci, ucci, xboard, xboard-moves or moves.
     #[arg(long, default_value = "uci")]
     protocol: Protocol,
     /// Count with the naive generator carrying this planted bug (e.g.
@@ -96,6 +98,13 @@ struct Args {
     /// In xboard, say `feature setboard=0`, as MaxQi does.
     #[arg(long)]
     no_setboard: bool,
+    /// In xboard, refuse a position whose side to move is in check (`setboard`).
+    #[arg(long)]
+    refuse_in_check: bool,
+    /// In xboard, exit with status 1 right after any refusal (an unknown command, a
+    /// FEN it does not read), as HoiXiangqi does.
+    #[arg(long)]
+    exit_on_error: bool,
     /// After this many commands, stop reading and print `--spam-line` for good, as fast
     /// as the pipe takes it.
     #[arg(long)]
@@ -178,7 +187,7 @@ fn main() {
             return;
         };
         let reply = match args.protocol {
-            Protocol::Xboard => engine.xboard(&line),
+            Protocol::Xboard | Protocol::XboardMoves => engine.xboard(&line),
             Protocol::Uci | Protocol::Ucci => engine.uci(&line),
             Protocol::Moves(_) => engine.moves(&line),
         };
@@ -191,6 +200,9 @@ fn main() {
             .is_err()
         {
             return;
+        }
+        if args.exit_on_error && reply.lines().any(|l| l.starts_with("Error")) {
+            std::process::exit(1);
         }
     }
 }
@@ -318,6 +330,12 @@ impl TestEngine<'_> {
             ["variant", "xiangqi"] => {}
             ["variant", other] => out += &format!("Error (unsupported variant): {other}\n"),
             ["setboard", fen @ ..] => match self.read_fen(&fen.join(" ")) {
+                Ok(pos)
+                    if self.args.refuse_in_check
+                        && !pos.setup().checkers(pos.turn()).is_empty() =>
+                {
+                    out += "tellusererror Illegal position\nError (illegal position): in check\n";
+                }
                 Ok(pos) => self.pos = pos,
                 Err(e) => out += &format!("tellusererror Illegal position\nError: {e}\n"),
             },
@@ -326,6 +344,35 @@ impl TestEngine<'_> {
                 Ok(depth) => self.xboard_perft(depth.max(1), per_move == ["1"], &mut out),
                 Err(_) => out += &format!("Error (bad depth): {line}\n"),
             },
+            // HoiXiangqi's console commands, for `--protocol xboard-moves`.
+            ["show", "fen"] => {
+                let fen = self.pos.fen();
+                let (placement, rest) = fen.split_once(' ').unwrap_or((&fen, ""));
+                let placement: String = match self.args.fen_letters {
+                    Some(Letters::He) => placement
+                        .chars()
+                        .map(|c| match c {
+                            'N' => 'H',
+                            'n' => 'h',
+                            'B' => 'E',
+                            'b' => 'e',
+                            c => c,
+                        })
+                        .collect(),
+                    _ => placement.to_owned(),
+                };
+                out += &format!("{placement} {rest}\n");
+            }
+            ["show", "moves"] => {
+                let moves: Vec<String> = self
+                    .divide(1)
+                    .iter()
+                    .map(|&(mv, _)| self.written(mv))
+                    .collect();
+                for line in moves.chunks(7) {
+                    out += &format!("{}\t\n", line.join("\t"));
+                }
+            }
             ["quit"] => return None,
             ["xboard" | "force" | "post" | "nopost" | "hard" | "easy" | "random" | "computer"]
             | ["accepted" | "rejected" | "option", ..]
@@ -336,24 +383,29 @@ impl TestEngine<'_> {
         Some(out)
     }
 
+    /// `mv` as Sjaak II and HoiXiangqi write it: `Ch2-e2`, `Ch2xh9`.
+    fn written(&self, mv: Move) -> String {
+        let letter = self
+            .pos
+            .piece_at(mv.from)
+            .map_or('?', |p| role_letter(p.role));
+        let sep = if self.pos.piece_at(mv.to).is_some() {
+            'x'
+        } else {
+            '-'
+        };
+        let (from, to) = (self.square_text(mv.from), self.move_to_text(mv));
+        format!("{letter}{from}{sep}{to}")
+    }
+
     fn xboard_perft(&self, depth: u32, per_move: bool, out: &mut String) {
         for d in 1..=depth {
             let total = if per_move && !self.args.totals_only {
                 let mut running = 0;
                 for (mv, n) in self.divide(d) {
                     running += n;
-                    let letter = self
-                        .pos
-                        .piece_at(mv.from)
-                        .map_or('?', |p| role_letter(p.role));
-                    let sep = if self.pos.piece_at(mv.to).is_some() {
-                        'x'
-                    } else {
-                        '-'
-                    };
-                    let (from, to) = (self.square_text(mv.from), self.move_to_text(mv));
                     let count = self.count_text(n);
-                    *out += &format!("  {letter}{from}{sep}{to} {count:>10} {running:>10}\n");
+                    *out += &format!("  {} {count:>10} {running:>10}\n", self.written(mv));
                 }
                 running
             } else {

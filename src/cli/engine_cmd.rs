@@ -28,11 +28,12 @@ use std::time::{Duration, Instant};
 /// names from before the two commands shared them.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct EngineFlags {
-    /// The protocol the engine speaks: uci, ucci, xboard, or moves (a library's legal
-    /// move lists, docs/moves-protocol.md).
+    /// The protocol the engine speaks: uci, ucci, xboard, xboard-moves (xboard without
+    /// perft, the engine's `show moves` lists counted by xqdiff, as for HoiXiangqi), or
+    /// moves (a library's legal move lists, docs/moves-protocol.md).
     #[arg(
         long = "engine-protocol",
-        value_name = "uci|ucci|xboard|moves",
+        value_name = "uci|ucci|xboard|xboard-moves|moves",
         default_value = "uci"
     )]
     pub protocol: Protocol,

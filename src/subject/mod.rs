@@ -149,7 +149,8 @@ fn last_lines(last: &[String]) -> String {
 
 /// How to check an engine that has no perft or cannot be given a position.
 pub(crate) const WITHOUT_PERFT: &str = "check it over another protocol it speaks that \
-    has perft, or with an adapter in the moves protocol (--protocol moves, \
+    has perft, with --protocol xboard-moves if it speaks xboard and its console lists \
+    moves (`show moves`), or with an adapter in the moves protocol (--protocol moves, \
     docs/moves-protocol.md)";
 
 fn last_line(last: &Option<String>) -> String {

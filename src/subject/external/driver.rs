@@ -2,7 +2,7 @@
 //! [`Subject`] face the engine check uses.
 
 use super::answer::Tally;
-use super::notation::{self, RawMove};
+use super::notation::{self, FenDialect, RawMove};
 use super::process::Process;
 use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
 use crate::moves::Move;
@@ -44,6 +44,8 @@ pub struct Speech {
     config: EngineConfig,
     fen_letters: FenLetters,
     divides: bool,
+    /// The fields of the engine's own FEN, for an engine listed by `show moves`.
+    fields: Option<notation::FenFields>,
 }
 
 impl Speech {
@@ -66,6 +68,17 @@ impl Speech {
                 lines.extend(xboard::question_lines(&fen, &[], depth, self.divides))
             }
             Protocol::Moves(mode) => lines.push(moves::question_line(&fen, mode)),
+            Protocol::XboardMoves => {
+                let fen = match self.fields {
+                    Some(fields) => notation::FenDialect {
+                        letters: self.fen_letters,
+                        fields,
+                    }
+                    .write(&pos.fen()),
+                    None => fen,
+                };
+                lines.extend([format!("setboard {fen}"), "show moves".to_owned()]);
+            }
         }
         lines
     }
@@ -93,6 +106,7 @@ impl ExternalEngine {
     ) -> Result<ExternalEngine, SubjectError> {
         let mut process = Process::spawn(&config.command, config.timeout, stop)?;
         let mut notes = Vec::new();
+        let mut fen_letters = config.fen_letters;
         let (dialect, name) = match config.protocol {
             Protocol::Uci | Protocol::Ucci => {
                 let ucci = config.protocol == Protocol::Ucci;
@@ -121,6 +135,31 @@ impl ExternalEngine {
                 xboard::setup(&mut process, &mut state, &config.options)?;
                 (Dialect::Xboard(state), name)
             }
+            Protocol::XboardMoves => {
+                let name = xboard::handshake(&mut process)?;
+                let mut state = xboard::State::default();
+                xboard::setup(&mut process, &mut state, &config.options)?;
+                // Told a FEN in another dialect, an engine may end (HoiXiangqi does), so
+                // the dialect is read from its own FEN first, never tried.
+                let theirs = xboard::show_fen(&mut process, &mut state)?;
+                let dialect =
+                    FenDialect::of_start(&theirs).map_err(|problem| SubjectError::Garbage {
+                        request: "show fen, after new".to_owned(),
+                        problem,
+                        last: process.last(),
+                    })?;
+                if fen_letters == FenLetters::Auto {
+                    fen_letters = dialect.letters;
+                }
+                notes.push(format!(
+                    "wrote FEN as the engine's own start position reads ({theirs}) and \
+                     counted perft from its `show moves` lists"
+                ));
+                (
+                    Dialect::Moves(moves::State::shown_by(state, dialect.fields)),
+                    name,
+                )
+            }
             Protocol::Moves(mode) => {
                 let (name, state) = moves::handshake(&mut process, mode)?;
                 (Dialect::Moves(state), name)
@@ -133,7 +172,7 @@ impl ExternalEngine {
             dialect,
             id,
             ranks: config.ranks,
-            fen_letters: config.fen_letters,
+            fen_letters,
             divides: true,
             resync: false,
             notes,
@@ -178,6 +217,10 @@ impl ExternalEngine {
             config: self.config.clone(),
             fen_letters: self.fen_letters,
             divides: self.divides,
+            fields: match &self.dialect {
+                Dialect::Moves(state) => state.shown_fields(),
+                _ => None,
+            },
         }
     }
 
@@ -253,9 +296,18 @@ impl ExternalEngine {
                 }
                 xboard::perft(p, state, (fen, moves, depth), self.divides)
             }
-            // One line per question and no background work, so nothing to catch up on.
             Dialect::Moves(state) => {
-                moves::in_step(&stray, &format!("perft {depth} of {fen}"), p)?;
+                match state.xboard() {
+                    Some(xboard) if self.resync => {
+                        xboard::sync(p, xboard, "ping (catching up after a timeout)")?;
+                        self.resync = false;
+                    }
+                    // `pong` ends each of its answers, so what came before is chatter.
+                    Some(_) => {}
+                    // One line per question and no background work, so nothing to
+                    // catch up on.
+                    None => moves::in_step(&stray, &format!("perft {depth} of {fen}"), p)?,
+                }
                 moves::perft(
                     p,
                     state,
@@ -266,6 +318,15 @@ impl ExternalEngine {
         };
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;
+        }
+        let refused = match &result {
+            Ok((_, tally)) => tally.refusal.is_some(),
+            Err(e) => matches!(e, SubjectError::Refused { .. }),
+        };
+        if refused && self.process.has_exited() {
+            // Some engines end on any refusal (HoiXiangqi); the refusal is the answer,
+            // and the next question needs the engine running again.
+            self.restart()?;
         }
         result
     }

@@ -69,7 +69,12 @@ impl ExternalEngine {
         stop: Option<&'static AtomicBool>,
     ) -> Result<ExternalEngine, SubjectError> {
         let mut engine = ExternalEngine::spawn(config, stop)?;
-        detect::detect(&mut engine, config)?;
+        // Letters the engine's own FEN showed are confirmed by the probe, not tried.
+        let config = EngineConfig {
+            fen_letters: engine.fen_letters,
+            ..config.clone()
+        };
+        detect::detect(&mut engine, &config)?;
         Ok(engine)
     }
 }
@@ -84,6 +89,11 @@ pub enum Protocol {
     /// xboard/CECP: `xboard`, `protover 2`, `new`, `variant xiangqi`, `force`,
     /// `setboard FEN`, `perft N`.
     Xboard,
+    /// xboard without perft, for an engine whose console lists the legal moves of the
+    /// position it was given (`show moves`, as HoiXiangqi's): its FEN dialect read from
+    /// its own `show fen`, every position given by `setboard`, perft counted by xqdiff
+    /// from the lists as for the moves protocol.
+    XboardMoves,
     /// The moves protocol (`docs/moves-protocol.md`): move lists, perft by xqdiff, the
     /// lists read as the mode says.
     Moves(MovesMode),
@@ -112,6 +122,7 @@ impl Protocol {
             Protocol::Uci => "uci",
             Protocol::Ucci => "ucci",
             Protocol::Xboard => "xboard",
+            Protocol::XboardMoves => "xboard-moves",
             Protocol::Moves(_) => "moves",
         }
     }
@@ -124,9 +135,10 @@ impl FromStr for Protocol {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
+            "xboard-moves" => Ok(Protocol::XboardMoves),
             "moves" => Ok(Protocol::Moves(MovesMode::Legal)),
             _ => Err(format!(
-                "unknown protocol {s:?}: expected uci, ucci, xboard or moves"
+                "unknown protocol {s:?}: expected uci, ucci, xboard, xboard-moves or moves"
             )),
         }
     }

@@ -6,11 +6,15 @@
 //! Without `play` in the handshake, xqdiff sends the FEN of every position it asks
 //! about, reached by moving the pieces itself; with it, the root's FEN and the moves to
 //! play, so the library's own make is checked too.
+//!
+//! An xboard engine without perft whose console lists moves (`--protocol
+//! xboard-moves`) is counted the same way: each position's FEN, in the engine's own
+//! dialect, is given by `setboard` and listed by `show moves` (`xboard.rs`).
 
 use super::answer::Tally;
-use super::notation::{fen_with_letters, looks_like_move, RawMove};
+use super::notation::{fen_with_letters, looks_like_move, FenDialect, FenFields, RawMove};
 use super::process::Process;
-use super::{FenLetters, MovesMode, Ranks};
+use super::{xboard, FenLetters, MovesMode, Ranks};
 use crate::generators::bitboard::BitboardGen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -36,7 +40,38 @@ pub(crate) struct State {
     pub(crate) check: bool,
     /// How its lists are read.
     mode: MovesMode,
+    /// Set when the lists come from an xboard engine's `show moves`, not an adapter.
+    show: Option<Show>,
     cache: HashMap<String, Vec<String>>,
+}
+
+/// An xboard engine that lists the moves of the position it was given.
+#[derive(Debug)]
+struct Show {
+    xboard: xboard::State,
+    /// The fields of its FEN, read from its own.
+    fields: FenFields,
+}
+
+impl State {
+    /// Lists from an xboard engine's `show moves`, its conversation so far in
+    /// `xboard`, its FEN written with `fields`.
+    pub(crate) fn shown_by(xboard: xboard::State, fields: FenFields) -> State {
+        State {
+            show: Some(Show { xboard, fields }),
+            ..State::default()
+        }
+    }
+
+    /// The fields of the engine's FEN, when the lists come from an xboard engine.
+    pub(crate) fn shown_fields(&self) -> Option<FenFields> {
+        self.show.as_ref().map(|s| s.fields)
+    }
+
+    /// The xboard conversation, when the lists come from one.
+    pub(crate) fn xboard(&mut self) -> Option<&mut xboard::State> {
+        self.show.as_mut().map(|s| &mut s.xboard)
+    }
 }
 
 /// Sends the hello and reads `ok` with its optional words; returns the advertised
@@ -148,9 +183,17 @@ impl Asker<'_> {
         }
     }
 
-    /// The request `verb` about `pos`, given as a FEN.
+    /// The request `verb` about `pos`, given as a FEN; to an xboard engine, which is
+    /// only ever asked for its list, the FEN alone, in its dialect.
     fn about(&self, verb: &str, pos: &Position) -> String {
-        about(verb, &fen_with_letters(&pos.fen(), self.letters))
+        match &self.state.show {
+            Some(show) => FenDialect {
+                letters: self.letters,
+                fields: show.fields,
+            }
+            .write(&pos.fen()),
+            None => about(verb, &fen_with_letters(&pos.fen(), self.letters)),
+        }
     }
 
     /// The library's moves at `node` as the mode reads them, as it wrote them: its
@@ -245,14 +288,27 @@ impl Asker<'_> {
         if let Some(known) = self.state.cache.get(&request) {
             return Ok(known.clone());
         }
+        let words = match &mut self.state.show {
+            Some(show) => xboard::show_moves(self.p, &mut show.xboard, &request)?,
+            None => self.answer(&request)?,
+        };
+        if self.state.cache.len() >= CACHE_LIMIT {
+            self.state.cache.clear();
+        }
+        self.state.cache.insert(request, words.clone());
+        Ok(words)
+    }
+
+    /// The adapter's answer to `request`, in words.
+    fn answer(&mut self, request: &str) -> Result<Vec<String>, SubjectError> {
         // A line already waiting was asked by nobody: read as this request's answer,
         // it would shift every later answer by one.
         let stray = self.p.pending_lines();
-        in_step(&stray, &request, self.p)?;
-        self.p.ask(&format!("{request}\n"), &request)?;
+        in_step(&stray, request, self.p)?;
+        self.p.ask(&format!("{request}\n"), request)?;
         let deadline = self.p.deadline();
         let line = loop {
-            let line = self.p.line_by(deadline, &request)?;
+            let line = self.p.line_by(deadline, request)?;
             if !line.trim_start().starts_with('#') {
                 break line;
             }
@@ -260,7 +316,7 @@ impl Asker<'_> {
         let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
         if words.first().is_some_and(|w| w == "error") {
             return Err(SubjectError::Refused {
-                what: request.clone(),
+                what: request.to_owned(),
                 reason: cut(line.trim()),
             });
         }
@@ -275,15 +331,11 @@ impl Asker<'_> {
                 format!("expected moves separated by spaces, found {:?}", cut(bad))
             };
             return Err(SubjectError::Garbage {
-                request,
+                request: request.to_owned(),
                 problem,
                 last: self.p.last(),
             });
         }
-        if self.state.cache.len() >= CACHE_LIMIT {
-            self.state.cache.clear();
-        }
-        self.state.cache.insert(request, words.clone());
         Ok(words)
     }
 

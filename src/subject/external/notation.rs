@@ -1,8 +1,10 @@
 //! Move and FEN text as engines write them: ranks counted from 0 or from 1, an
 //! optional piece letter and `-` or `x` between the squares (`Ch2xh9`), and `H`/`E`
-//! instead of `N`/`B` for horse and elephant in FEN.
+//! instead of `N`/`B` for horse and elephant in FEN, with or without the castling and
+//! en passant fields.
 
 use super::{FenLetters, Ranks};
+use crate::fen::START_FEN;
 use crate::moves::Move;
 use crate::square::Square;
 
@@ -18,9 +20,11 @@ pub(crate) struct RawMove {
 const PIECE_LETTERS: &str = "KAEBHNRCP";
 
 impl RawMove {
-    /// Reads `h2e2`, `b3b10`, `H2-E2`, `Ch2-e2` or `Ch2xh9`, with an optional trailing `:`.
+    /// Reads `h2e2`, `b3b10`, `H2-E2`, `Ch2-e2` or `Ch2xh9`, with an optional trailing `:`,
+    /// or `+` or `#` (check and mate, in HoiXiangqi's lists).
     pub(crate) fn parse(token: &str) -> Option<RawMove> {
         let t = token.strip_suffix(':').unwrap_or(token);
+        let t = t.strip_suffix(['+', '#']).unwrap_or(t);
         let b = t.as_bytes();
         let has_piece_letter = b.len() > 1
             && PIECE_LETTERS.contains(char::from(b[0]).to_ascii_uppercase())
@@ -104,10 +108,78 @@ pub(crate) fn fen_with_letters(fen: &str, letters: FenLetters) -> String {
     }
 }
 
+/// The fields an engine's FEN has after the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum FenFields {
+    /// Castling and en passant (`- -`), then the two move counters: xqdiff's own.
+    #[default]
+    Full,
+    /// Only the two move counters (`w 0 1`), as HoiXiangqi writes and reads: Xiangqi
+    /// has neither castling nor en passant.
+    Counters,
+}
+
+/// How an engine writes a position: its horse and elephant letters and its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FenDialect {
+    pub(crate) letters: FenLetters,
+    pub(crate) fields: FenFields,
+}
+
+impl FenDialect {
+    /// `fen`, xqdiff's own, as the engine writes it. The position is the same: only
+    /// letters are swapped and always-empty fields dropped.
+    pub(crate) fn write(self, fen: &str) -> String {
+        let fen = fen_with_letters(fen, self.letters);
+        let words: Vec<&str> = fen.split_whitespace().collect();
+        match (self.fields, &words[..]) {
+            (FenFields::Counters, [placement, side, _castling, _en_passant, half, full]) => {
+                format!("{placement} {side} {half} {full}")
+            }
+            _ => fen,
+        }
+    }
+
+    /// The dialect in which `theirs`, the engine's own FEN of the start position, is
+    /// the start position; or what does not read in it. What an engine prints about a
+    /// position does not depend on its move generation, so no rule bug can change it.
+    pub(crate) fn of_start(theirs: &str) -> Result<FenDialect, String> {
+        let words: Vec<&str> = theirs.split_whitespace().collect();
+        let ours: Vec<&str> = START_FEN.split_whitespace().collect();
+        let (Some(&placement), Some(side)) = (words.first(), words.get(1)) else {
+            return Err(format!("{theirs:?} is not a FEN"));
+        };
+        let letters = [FenLetters::NB, FenLetters::HE]
+            .into_iter()
+            .find(|&l| fen_with_letters(ours[0], l) == placement)
+            .ok_or_else(|| {
+                format!(
+                    "its start position {placement:?} is neither {:?} nor {:?}",
+                    ours[0],
+                    fen_with_letters(ours[0], FenLetters::HE)
+                )
+            })?;
+        let fields = match &words[1..] {
+            rest if rest == &ours[1..] => FenFields::Full,
+            [_, half, full] if *side == ours[1] && [*half, *full] == ours[4..] => {
+                FenFields::Counters
+            }
+            _ => {
+                return Err(format!(
+                    "its fields after the placement, {:?}, are neither {:?} nor {:?}",
+                    words[1..].join(" "),
+                    ours[1..].join(" "),
+                    [ours[1], ours[4], ours[5]].join(" ")
+                ))
+            }
+        };
+        Ok(FenDialect { letters, fields })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::START_FEN;
 
     #[test]
     fn engine_move_tokens_read_under_both_numberings() {
@@ -123,6 +195,8 @@ mod tests {
             ("Ec0-e2", Some("c0e2"), None),
             ("ab0a1", Some("b0a1"), None),
             ("Hb0-a2", Some("b0a2"), None),
+            ("Cb7xb0+", Some("b7b0"), None),
+            ("Rd1-d10#", None, Some("d0d9")),
         ];
         for &(token, zero, one) in cases {
             let raw = RawMove::parse(token).unwrap_or_else(|| panic!("{token} unread"));
@@ -132,7 +206,7 @@ mod tests {
         }
         for bad in [
             "", "h2", "h2e", "j2e2", "h2z2", "h11e2", "h02e2", "h2e2x", "Xh2e2", "h2--e2", "é2e2",
-            "Nodes", "45",
+            "Nodes", "45", "h2e2++", "h2e2+#", "+",
         ] {
             assert_eq!(RawMove::parse(bad), None, "{bad}");
         }
@@ -167,5 +241,93 @@ mod tests {
             fen_with_letters(black, FenLetters::HE),
             "4k4/9/9/9/9/9/9/9/4H4/3EK4 b - - 0 1"
         );
+    }
+
+    #[test]
+    fn fens_are_written_in_the_engines_dialect() {
+        let he = |fields| FenDialect {
+            letters: FenLetters::HE,
+            fields,
+        };
+        let nb = |fields| FenDialect {
+            letters: FenLetters::NB,
+            fields,
+        };
+        // xqdiff's FEN, dialect, the engine's.
+        let cases = [
+            (START_FEN, nb(FenFields::Full), START_FEN),
+            (
+                START_FEN,
+                he(FenFields::Counters),
+                "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1",
+            ),
+            (
+                START_FEN,
+                nb(FenFields::Counters),
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 1",
+            ),
+            // Black to move: the side's `b` stays a `b`.
+            (
+                "4k4/9/9/9/9/9/9/9/4N4/3BK4 b - - 0 1",
+                he(FenFields::Counters),
+                "4k4/9/9/9/9/9/9/9/4H4/3EK4 b 0 1",
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 b - - 7 31",
+                he(FenFields::Counters),
+                "3k5/9/9/9/9/9/9/9/9/4K4 b 7 31",
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+                he(FenFields::Full),
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            ),
+        ];
+        for (ours, dialect, theirs) in cases {
+            assert_eq!(dialect.write(ours), theirs, "{ours} in {dialect:?}");
+        }
+    }
+
+    #[test]
+    fn the_dialect_is_read_from_the_engines_own_start_fen() {
+        let full = "w - - 0 1";
+        let cases: &[(&str, Option<(FenLetters, FenFields)>)] = &[
+            (START_FEN, Some((FenLetters::NB, FenFields::Full))),
+            (
+                "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1",
+                Some((FenLetters::HE, FenFields::Counters)),
+            ),
+            (
+                &*format!("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR {full}"),
+                Some((FenLetters::HE, FenFields::Full)),
+            ),
+            // Another letter set, the board upside down, black to move, a field too many
+            // or too few: none reads as the start position.
+            (
+                "rmbakabmr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RMBAKABMR w 0 1",
+                None,
+            ),
+            (
+                "RNBAKABNR/9/1C5C1/P1P1P1P1P/9/9/p1p1p1p1p/1c5c1/9/rnbakabnr w - - 0 1",
+                None,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+                None,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - 0 1",
+                None,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                None,
+            ),
+            ("", None),
+        ];
+        for (theirs, expected) in cases {
+            let got = FenDialect::of_start(theirs).map(|d| (d.letters, d.fields));
+            assert_eq!(got.ok(), *expected, "{theirs:?}");
+        }
     }
 }

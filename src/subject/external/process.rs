@@ -262,6 +262,11 @@ impl Process {
         self.child.id()
     }
 
+    /// Whether the engine was seen to exit.
+    pub(crate) fn has_exited(&self) -> bool {
+        self.exited.is_some()
+    }
+
     /// Sends a question: like [`Process::send`], and the limits of one answer start
     /// anew for what the engine prints next.
     pub(crate) fn ask(&mut self, text: &str, request: &str) -> Result<(), SubjectError> {

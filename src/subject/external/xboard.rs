@@ -1,9 +1,12 @@
 //! xboard (CECP): the `protover 2` feature handshake, the game setup, `ping`/`pong`
-//! synchronisation, and one perft question (`setboard`, the path's moves, `perft N 1`).
-//! An engine answers `ping K` only after everything sent before it, so `pong K` ends
-//! an answer exactly, and a late answer to an earlier question carries an older `K`.
+//! synchronisation, and one perft question (`setboard`, the path's moves, `perft N 1`);
+//! for an engine without perft, its own FEN (`show fen`) and its list of a position's
+//! moves (`setboard`, `show moves`). An engine answers `ping K` only after everything
+//! sent before it, so `pong K` ends an answer exactly, and a late answer to an earlier
+//! question carries an older `K`.
 
 use super::answer::{classify, refuses_command, Line, Tally};
+use super::notation::{looks_like_move, RawMove};
 use super::process::Process;
 use crate::subject::SubjectError;
 
@@ -166,7 +169,26 @@ pub(crate) fn perft(
     // Chatter does not extend the wait; progress does.
     let mut deadline = p.deadline();
     loop {
-        let line = p.line_by(deadline, &request)?;
+        let line = match p.line_by(deadline, &request) {
+            Ok(line) => line,
+            // Some engines end on any refusal (HoiXiangqi): the refusal is the answer.
+            Err(SubjectError::Exited {
+                request,
+                status,
+                last,
+            }) => {
+                tally.refusal = tally.refusal.or_else(|| refusal_before_exit(&last));
+                return match tally.refusal {
+                    Some(_) => Ok((request, tally)),
+                    None => Err(SubjectError::Exited {
+                        request,
+                        status,
+                        last,
+                    }),
+                };
+            }
+            Err(e) => return Err(e),
+        };
         let kind = classify(&line);
         if kind != Line::Other {
             deadline = p.deadline();
@@ -178,9 +200,130 @@ pub(crate) fn perft(
     }
 }
 
+/// The engine's FEN of its current position, as `show fen` prints it: the answer's
+/// one line that holds a placement (ten ranks between nine slashes).
+pub(crate) fn show_fen(p: &mut Process, state: &mut State) -> Result<String, SubjectError> {
+    let request = "show fen";
+    let lines = answer(p, state, "show fen\n", request)?;
+    let fens: Vec<&String> = lines
+        .iter()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.matches('/').count() == 9)
+        })
+        .collect();
+    match fens[..] {
+        [fen] => Ok(fen.trim().to_owned()),
+        _ => Err(SubjectError::Garbage {
+            request: request.to_owned(),
+            problem: format!(
+                "expected one FEN line, found {}: the engine does not print its FEN this way",
+                fens.len()
+            ),
+            last: p.last(),
+        }),
+    }
+}
+
+/// The moves the engine lists for `fen` (already in its dialect): `setboard`, then
+/// `show moves`, the moves as written, however many to a line. A refused FEN is
+/// [`SubjectError::Refused`], also when the engine exits after saying so (HoiXiangqi
+/// ends on any error).
+pub(crate) fn show_moves(
+    p: &mut Process,
+    state: &mut State,
+    fen: &str,
+) -> Result<Vec<String>, SubjectError> {
+    let request = format!("setboard {fen}; show moves");
+    let lines = answer(p, state, &format!("setboard {fen}\nshow moves\n"), &request)?;
+    let mut moves = Vec::new();
+    for line in &lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let read = words.iter().filter(|w| RawMove::parse(w).is_some()).count();
+        if read == 0 && !words.iter().any(|w| looks_like_move(w)) {
+            // Chatter: nothing in it is, or looks like, a move.
+            continue;
+        }
+        if read < words.len() {
+            return Err(SubjectError::Garbage {
+                request,
+                problem: format!("{line:?} is not a list of moves"),
+                last: p.last(),
+            });
+        }
+        moves.extend(words.iter().map(|w| w.to_string()));
+    }
+    Ok(moves)
+}
+
+/// Sends `text` and a `ping`, and returns the lines up to its `pong`, all within the
+/// timeout (a listing is one burst, so nothing extends it). The first refusal among them fails the question as
+/// [`SubjectError::Refused`], even when the engine then exits.
+fn answer(
+    p: &mut Process,
+    state: &mut State,
+    text: &str,
+    request: &str,
+) -> Result<Vec<String>, SubjectError> {
+    let k = state.ping();
+    p.ask(&format!("{text}ping {k}\n"), request)?;
+    let mut lines = Vec::new();
+    let mut refusal: Option<String> = None;
+    let refused = |reason: String| SubjectError::Refused {
+        what: request.to_owned(),
+        reason,
+    };
+    let deadline = p.deadline();
+    loop {
+        let line = match p.line_by(deadline, request) {
+            Ok(line) => line,
+            Err(SubjectError::Exited {
+                request,
+                status,
+                last,
+            }) => {
+                return Err(match refusal.or_else(|| refusal_before_exit(&last)) {
+                    Some(reason) => refused(reason),
+                    None => SubjectError::Exited {
+                        request,
+                        status,
+                        last,
+                    },
+                })
+            }
+            Err(e) => return Err(e),
+        };
+        match classify(&line) {
+            Line::Pong(n) if n == k => {
+                return match refusal {
+                    Some(reason) => Err(refused(reason)),
+                    None => Ok(lines),
+                }
+            }
+            Line::Refusal => {
+                refusal.get_or_insert_with(|| line.trim().to_owned());
+            }
+            _ => lines.push(line),
+        }
+    }
+}
+
+/// The first refusal among the lines an engine printed after its last `pong`, from the
+/// last lines kept when it exited: an engine that exits at once after refusing may be
+/// seen gone before those lines are read as an answer.
+fn refusal_before_exit(last: &[String]) -> Option<String> {
+    last.iter()
+        .rev()
+        .take_while(|l| !matches!(classify(l), Line::Pong(_)))
+        .filter(|l| classify(l) == Line::Refusal)
+        .last()
+        .map(|l| l.trim().to_owned())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::feature_value;
+    use super::{feature_value, refusal_before_exit};
 
     #[test]
     fn feature_values_are_read_quoted_or_bare() {
@@ -193,5 +336,39 @@ mod tests {
         assert_eq!(feature_value(line, "ping").as_deref(), Some("1"));
         assert_eq!(feature_value(line, "name"), None);
         assert_eq!(feature_value("done=0", "done").as_deref(), Some("0"));
+    }
+
+    #[test]
+    fn a_refusal_is_found_among_the_last_lines_after_the_last_pong() {
+        let lines = |ls: &[&str]| ls.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        // The last lines, the refusal read from them.
+        let cases: &[(&[&str], Option<&str>)] = &[
+            (
+                &[
+                    "Ch2-h0\t",
+                    "pong 3",
+                    "tellusererror Illegal position",
+                    "Error (x): y",
+                ],
+                Some("tellusererror Illegal position"),
+            ),
+            (
+                &["tellusererror Illegal position", "pong 3", "Ch2-h0"],
+                None,
+            ),
+            (
+                &["Error (unknown command): perft"],
+                Some("Error (unknown command): perft"),
+            ),
+            (&["pong 3"], None),
+            (&[], None),
+        ];
+        for (last, want) in cases {
+            assert_eq!(
+                refusal_before_exit(&lines(last)).as_deref(),
+                *want,
+                "{last:?}"
+            );
+        }
     }
 }
