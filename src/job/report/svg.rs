@@ -1,13 +1,15 @@
 //! A Xiangqi board as inline SVG: the 9x10 grid of points, the river, the palaces, the
-//! pieces as lettered discs, and the disputed moves as arrows coloured by which
-//! generators have them.
+//! pieces as discs with their character and FEN letter, and the disputed moves as
+//! arrows coloured by which generators have them.
 //!
 //! Every element a test or a stylesheet may want to find carries a class and data
 //! attributes: `g.piece[data-square][data-piece]`, `g.arrow[data-move][data-has]`.
 //! Colours are written on the elements too, so the picture keeps them when it is
-//! copied out of the page.
+//! copied out of the page. A piece's character is a `<use>` of a glyph the page
+//! defines once for all its boards ([`glyphs::defs`]); a board copied out alone keeps
+//! its letters.
 
-use super::{escape, DisputedMove, RenderOptions};
+use super::{escape, glyphs, DisputedMove, RenderOptions};
 use crate::fen::{self, FenError};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
@@ -21,6 +23,10 @@ const CELL: f64 = 44.0;
 const MARGIN: f64 = 40.0;
 /// Radius of a piece's disc.
 const DISC: f64 = 19.0;
+/// Side of the box a piece's character is drawn in, and how far up and left of the
+/// disc's centre the box's centre sits: clear of the badge.
+const GLYPH: f64 = 23.0;
+const GLYPH_SHIFT: f64 = 1.0;
 /// Radius of the badge with a piece's letter, and how far right and down of the disc's
 /// centre it sits: on the rim, clear of the character and of the neighbouring points.
 const BADGE: f64 = 8.0;
@@ -32,7 +38,8 @@ pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
 
 const WOOD: &str = "#f1d9a5";
 const DISC_FILL: &str = "#fbf1dc";
-/// Fonts with the traditional characters, the common ones on Linux, macOS and Windows.
+/// Fonts with the traditional characters of the river's words, the common ones on
+/// Linux, macOS and Windows.
 const CJK_FONTS: &str =
     "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
 /// Fonts with Latin letters, one of which every desktop and container has.
@@ -283,30 +290,10 @@ fn coordinates(out: &mut String) {
     out.push_str("</g>");
 }
 
-/// The traditional character of a piece: each side has its own for every kind.
-fn chinese(p: Piece) -> char {
-    match (p.color, p.role) {
-        (Color::Red, Role::King) => '帥',
-        (Color::Red, Role::Advisor) => '仕',
-        (Color::Red, Role::Elephant) => '相',
-        (Color::Red, Role::Horse) => '傌',
-        (Color::Red, Role::Rook) => '俥',
-        (Color::Red, Role::Cannon) => '炮',
-        (Color::Red, Role::Pawn) => '兵',
-        (Color::Black, Role::King) => '將',
-        (Color::Black, Role::Advisor) => '士',
-        (Color::Black, Role::Elephant) => '象',
-        (Color::Black, Role::Horse) => '馬',
-        (Color::Black, Role::Rook) => '車',
-        (Color::Black, Role::Cannon) => '砲',
-        (Color::Black, Role::Pawn) => '卒',
-    }
-}
-
 /// A piece's disc. Its FEN letter is always drawn, in a font every machine has: alone
-/// and large with `--latin`, else on a badge beside the traditional character, so a
-/// viewer without a CJK font (a container, a CI artifact viewer), who sees the
-/// character as an empty box, still reads the piece.
+/// and large with `--latin`, else on a badge beside the traditional character. The
+/// character is drawn as strokes ([`glyphs`]), never as text, so it shows without a CJK
+/// font; it stays in the piece's title for screen readers and copying.
 fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let (x, y) = point(file, rank);
     let ink = match p.color {
@@ -316,10 +303,11 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let sq = Square::new(file, rank).map(|s| s.to_string());
     let _ = write!(
         out,
-        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/>"#,
+        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/>"#,
         p.color,
         sq.as_deref().unwrap_or(""),
         p.fen_char(),
+        glyphs::of(p).character,
         p.color,
         p.role,
         sq.as_deref().unwrap_or(""),
@@ -333,10 +321,11 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
         );
     } else {
         let (bx, by) = (x + BADGE_OFFSET, y + BADGE_OFFSET);
+        let (gx, gy) = (x - GLYPH / 2.0 - GLYPH_SHIFT, y - GLYPH / 2.0 - GLYPH_SHIFT);
         let _ = write!(
             out,
-            r#"<text class="glyph" x="{x}" y="{y}" fill="{ink}" font-size="23" font-weight="bold" font-family="{CJK_FONTS}" text-anchor="middle" dominant-baseline="central">{}</text><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"#,
-            chinese(p)
+            r##"<use class="glyph" href="#{}" x="{gx}" y="{gy}" width="{GLYPH}" height="{GLYPH}" stroke="{ink}"/><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"##,
+            glyphs::id(p)
         );
     }
     out.push_str("</g>");
@@ -587,6 +576,81 @@ mod tests {
             assert_eq!(got, *classes, "{moves:?}");
             let grouped: usize = groups.iter().map(|g| g.moves.len()).sum();
             assert_eq!(grouped, moves.len());
+        }
+    }
+
+    /// The value of attribute `name` in the first tag of `text` that has it.
+    fn attribute<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+        let start = text.find(&format!(" {name}=\""))? + name.len() + 3;
+        let len = text[start..].find('"')?;
+        Some(&text[start..start + len])
+    }
+
+    /// Each row: a FEN letter and the character written out here, apart from the
+    /// renderer. On the opening board every piece of the kind must draw that
+    /// character through a glyph the page's definitions hold, with strokes no other
+    /// kind shares.
+    #[test]
+    fn every_piece_is_drawn_by_its_own_glyph_from_the_table() {
+        let table = [
+            ('K', '帥'),
+            ('A', '仕'),
+            ('B', '相'),
+            ('N', '傌'),
+            ('R', '俥'),
+            ('C', '炮'),
+            ('P', '兵'),
+            ('k', '將'),
+            ('a', '士'),
+            ('b', '象'),
+            ('n', '馬'),
+            ('r', '車'),
+            ('c', '砲'),
+            ('p', '卒'),
+        ];
+        let picture = board(fen::START_FEN, &[], &RenderOptions::default()).unwrap();
+        let defs = glyphs::defs();
+        let symbols: Vec<&str> = defs.split("<symbol").skip(1).collect();
+        let pieces: Vec<&str> = picture.split(r#"<g class="piece "#).skip(1).collect();
+        assert_eq!(pieces.len(), 32);
+        let mut strokes = Vec::new();
+        for (letter, character) in table {
+            let of_kind: Vec<&&str> = pieces
+                .iter()
+                .filter(|p| attribute(p, "data-piece") == Some(&letter.to_string()))
+                .collect();
+            assert!(!of_kind.is_empty(), "no {letter} on the opening board");
+            for piece in of_kind {
+                let piece = &piece[..piece.find("</g>").unwrap()];
+                assert!(
+                    piece.contains(character),
+                    "{letter}: {character} not in its title"
+                );
+                assert!(
+                    !piece.contains("glyph\">"),
+                    "{letter}: its character as text"
+                );
+                let href = attribute(&piece[piece.find("<use").unwrap()..], "href").unwrap();
+                let id = href.strip_prefix('#').unwrap();
+                let symbol = symbols
+                    .iter()
+                    .find(|s| attribute(s, "id") == Some(id))
+                    .unwrap_or_else(|| panic!("{letter}: no glyph {id} in the page's definitions"));
+                assert_eq!(
+                    attribute(symbol, "data-character"),
+                    Some(character.to_string().as_str()),
+                    "{letter}"
+                );
+                let d = attribute(symbol, "d").unwrap();
+                assert!(d.starts_with('M'), "{letter}: {d}");
+                strokes.push((letter, d));
+            }
+        }
+        for (letter, d) in &strokes {
+            assert!(
+                strokes.iter().all(|(l, e)| l == letter || e != d),
+                "{letter} shares its strokes with another kind"
+            );
         }
     }
 
