@@ -100,7 +100,9 @@ def write_old_boards(page_path, out_html):
         x = float(use.get("x")) + float(use.get("width")) / 2
         y = float(use.get("y")) + float(use.get("height")) / 2
         character = glyphs[use.get("href").lstrip("#")]["character"]
-        return (f'<text class="glyph" x="{x}" y="{y}" fill="{use.get("stroke")}" font-size="23" '
+        # A piece's ink is on its use; the river's words are in the default black.
+        fill = f'fill="{use.get("stroke")}" ' if use.get("stroke") else ""
+        return (f'<text class="glyph" x="{x}" y="{y}" {fill}font-size="23" '
                 'font-weight="bold" font-family="\'Noto Serif CJK TC\',\'Noto Serif CJK SC\','
                 '\'Songti TC\',\'PMingLiU\',\'SimSun\',serif" text-anchor="middle" '
                 f'dominant-baseline="central">{character}</text>')

@@ -73,7 +73,15 @@ else
     # The finding drawn on the position it was found from too: the minimized board
     # has only a few kinds of piece, the opening all fourteen.
     "$py" .ci/screenshot.py start "$out/report/report.json" "$out/start.json"
-    target/release/xqdiff report --from "$out/start.json" --html "$out/start.html" >/dev/null
+    # Exit 1 again: the report it renders is a failed run's.
+    status=0
+    target/release/xqdiff report --from "$out/start.json" --html "$out/start.html" \
+        >"$out/report.log" 2>&1 || status=$?
+    if ((status != 1)); then
+        echo "screenshot: xqdiff report exited $status, not 1 (a failed run's report):" >&2
+        cat "$out/report.log" >&2
+        exit 1
+    fi
     page=$out/start.html
     kinds=14
 fi

@@ -1,4 +1,5 @@
-//! The pieces' traditional characters drawn as strokes, so a board reads the same on a
+//! The pieces' traditional characters, and the river's words, drawn as strokes, so a
+//! board reads the same on a
 //! machine with no CJK font (a container, a CI artifact viewer) as on a desktop: text
 //! would depend on a font the viewer may not have and show as empty boxes.
 //!
@@ -10,9 +11,9 @@
 //! makes them read at a piece's size of about 23 pixels.
 //!
 //! A page defines every glyph once ([`defs`]) and each piece draws its own with a `<use>`
-//! ([`id`]), so a report with many boards stays small.
+//! ([`Glyph::id`]), so a report with many boards stays small.
 
-use crate::piece::{Color, Piece, Role};
+use crate::piece::{Color, Piece};
 use std::fmt::Write as _;
 
 /// Side of the square box the strokes are written in.
@@ -27,6 +28,21 @@ pub struct Glyph {
     pub character: char,
     /// The strokes, each one SVG path (`M` then `L` or `Q`), in writing order.
     pub strokes: &'static [&'static str],
+}
+
+impl Glyph {
+    /// The id of the glyph's `<symbol>` in [`defs`], for a `<use href="#...">`: from the
+    /// character's code point, so it is plain ASCII.
+    pub fn id(&self) -> String {
+        format!("glyph-{:x}", u32::from(self.character))
+    }
+}
+
+/// 氵, the left part of 河 and 漢.
+macro_rules! water {
+    () => {
+        ["M10 14 L18 22", "M6 40 L16 48", "M6 90 L20 62"]
+    };
 }
 
 /// 亻, the left part of 仕, 傌 and 俥.
@@ -294,9 +310,86 @@ pub fn of(p: Piece) -> &'static Glyph {
     }
 }
 
-/// The id of `p`'s `<symbol>` in [`defs`], for a `<use href="#...">`.
-pub fn id(p: Piece) -> String {
-    format!("glyph-{}-{}", p.color, p.role)
+/// The river's words, 楚河 and 漢界, as the board shows them from left to right.
+pub const RIVER: [[Glyph; 2]; 2] = [
+    [
+        Glyph {
+            character: '楚',
+            strokes: &[
+                // 林.
+                "M8 18 L44 18",
+                "M26 4 L26 46",
+                "M25 20 Q18 32 6 42",
+                "M28 26 L38 34",
+                "M52 18 L94 18",
+                "M73 4 L73 48",
+                "M72 20 Q64 34 50 44",
+                "M74 22 Q82 34 94 42",
+                // 疋.
+                "M30 54 L72 54 L72 66",
+                "M30 66 L72 66",
+                "M50 66 L50 88",
+                "M50 78 L70 78",
+                "M32 74 L32 88 Q48 96 96 94",
+            ],
+        },
+        Glyph {
+            character: '河',
+            strokes: strokes!(
+                water!(),
+                [
+                    "M30 14 L94 14",
+                    "M38 32 L38 58",
+                    "M38 32 L62 32 L62 58",
+                    "M38 58 L62 58",
+                    "M80 14 L80 88 Q80 96 70 92",
+                ]
+            ),
+        },
+    ],
+    [
+        Glyph {
+            character: '漢',
+            strokes: strokes!(
+                water!(),
+                [
+                    "M30 14 L96 14",
+                    "M46 4 L46 26",
+                    "M80 4 L80 26",
+                    "M46 26 L80 26",
+                    "M42 34 L42 50",
+                    "M42 34 L84 34 L84 50",
+                    "M42 50 L84 50",
+                    "M36 60 L90 60",
+                    "M30 72 L96 72",
+                    "M63 50 L63 72",
+                    "M63 72 Q54 88 34 96",
+                    "M65 76 Q76 88 96 96",
+                ]
+            ),
+        },
+        Glyph {
+            character: '界',
+            strokes: &[
+                // 田.
+                "M24 6 L24 44",
+                "M24 6 L76 6 L76 44",
+                "M24 25 L76 25",
+                "M50 6 L50 44",
+                "M24 44 L76 44",
+                // 介.
+                "M48 50 Q36 66 8 78",
+                "M52 50 Q64 66 94 76",
+                "M38 70 Q36 88 26 96",
+                "M64 70 L64 97",
+            ],
+        },
+    ],
+];
+
+/// Every glyph: the pieces', Red's then Black's, and the river's.
+pub fn all() -> impl Iterator<Item = &'static Glyph> {
+    RED.iter().chain(&BLACK).chain(RIVER.iter().flatten())
 }
 
 /// One hidden SVG holding every glyph as a `<symbol>` (its `data-character` the
@@ -306,18 +399,14 @@ pub fn defs() -> String {
     let mut out = String::from(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="glyphs" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>"#,
     );
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let p = Piece::new(color, role);
-            let g = of(p);
-            let _ = write!(
-                out,
-                r#"<symbol id="{}" data-character="{}" viewBox="0 0 {BOX} {BOX}"><path d="{}" fill="none" stroke-width="{PEN}" stroke-linecap="round" stroke-linejoin="round"/></symbol>"#,
-                id(p),
-                g.character,
-                g.strokes.join(" "),
-            );
-        }
+    for g in all() {
+        let _ = write!(
+            out,
+            r#"<symbol id="{}" data-character="{}" viewBox="0 0 {BOX} {BOX}"><path d="{}" fill="none" stroke-width="{PEN}" stroke-linecap="round" stroke-linejoin="round"/></symbol>"#,
+            g.id(),
+            g.character,
+            g.strokes.join(" "),
+        );
     }
     out.push_str("</defs></svg>");
     out
@@ -331,38 +420,35 @@ mod tests {
     /// whole numbers from 0 to the box's side, so each draws within a piece's disc.
     #[test]
     fn every_stroke_is_a_path_inside_the_box() {
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let g = of(Piece::new(color, role));
-                assert!(!g.strokes.is_empty(), "{}", g.character);
-                for stroke in g.strokes {
-                    let mut tokens = stroke.split(' ').peekable();
-                    let mut commands = String::new();
-                    let mut numbers = 0;
-                    while let Some(token) = tokens.next() {
-                        let (command, first) = token.split_at(1);
-                        commands.push_str(command);
-                        for n in std::iter::once(first).chain(std::iter::from_fn(|| {
-                            tokens.next_if(|t| t.starts_with(|c: char| c.is_ascii_digit()))
-                        })) {
-                            let v: u32 = n.parse().unwrap_or_else(|_| {
-                                panic!("{}: {stroke}: {n} is not a number", g.character)
-                            });
-                            assert!(v <= BOX, "{}: {stroke}: {v} outside the box", g.character);
-                            numbers += 1;
-                        }
+        for g in all() {
+            assert!(!g.strokes.is_empty(), "{}", g.character);
+            for stroke in g.strokes {
+                let mut tokens = stroke.split(' ').peekable();
+                let mut commands = String::new();
+                let mut numbers = 0;
+                while let Some(token) = tokens.next() {
+                    let (command, first) = token.split_at(1);
+                    commands.push_str(command);
+                    for n in std::iter::once(first).chain(std::iter::from_fn(|| {
+                        tokens.next_if(|t| t.starts_with(|c: char| c.is_ascii_digit()))
+                    })) {
+                        let v: u32 = n.parse().unwrap_or_else(|_| {
+                            panic!("{}: {stroke}: {n} is not a number", g.character)
+                        });
+                        assert!(v <= BOX, "{}: {stroke}: {v} outside the box", g.character);
+                        numbers += 1;
                     }
-                    let want: usize = commands
-                        .chars()
-                        .map(|c| match c {
-                            'M' | 'L' => 2,
-                            'Q' => 4,
-                            _ => panic!("{}: {stroke}: command {c}", g.character),
-                        })
-                        .sum();
-                    assert!(commands.starts_with('M') && commands.len() > 1, "{stroke}");
-                    assert_eq!(numbers, want, "{}: {stroke}", g.character);
                 }
+                let want: usize = commands
+                    .chars()
+                    .map(|c| match c {
+                        'M' | 'L' => 2,
+                        'Q' => 4,
+                        _ => panic!("{}: {stroke}: command {c}", g.character),
+                    })
+                    .sum();
+                assert!(commands.starts_with('M') && commands.len() > 1, "{stroke}");
+                assert_eq!(numbers, want, "{}: {stroke}", g.character);
             }
         }
     }

@@ -38,10 +38,10 @@ pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
 
 const WOOD: &str = "#f1d9a5";
 const DISC_FILL: &str = "#fbf1dc";
-/// Fonts with the traditional characters of the river's words, the common ones on
-/// Linux, macOS and Windows.
-const CJK_FONTS: &str =
-    "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
+/// Side of the box each character of the river's words is drawn in, and how far apart
+/// the two characters of a word stand.
+const RIVER_GLYPH: f64 = 22.0;
+const RIVER_ADVANCE: f64 = 28.0;
 /// Fonts with Latin letters, one of which every desktop and container has.
 const LATIN_FONTS: &str = "'DejaVu Sans',Arial,Helvetica,sans-serif";
 const INK: &str = "#5b3a1a";
@@ -243,25 +243,34 @@ fn marks(out: &mut String) {
 }
 
 fn river(out: &mut String, opts: &RenderOptions) {
-    // Latin words are wider than two characters: smaller and without the spacing.
-    let (left, right, size, spacing) = if opts.latin {
-        ("Chu River", "Han Border", 15, 1)
-    } else {
-        ("楚河", "漢界", 22, 6)
-    };
     let y = (point(0, 4).1 + point(0, 5).1) / 2.0;
+    let centres = [point(2, 0).0, point(6, 0).0];
+    if opts.latin {
+        // Latin words are wider than two characters: small, and spaced little.
+        let _ = write!(
+            out,
+            r#"<g class="river" fill="{INK}" font-size="15" text-anchor="middle" dominant-baseline="central" font-family="{LATIN_FONTS}" letter-spacing="1"><text x="{}" y="{y}">Chu River</text><text x="{}" y="{y}">Han Border</text></g>"#,
+            centres[0], centres[1]
+        );
+        return;
+    }
+    // Drawn as strokes like the pieces' characters, the words' text in the title.
     let _ = write!(
         out,
-        r#"<g class="river" fill="{INK}" font-size="{size}" text-anchor="middle" dominant-baseline="central" font-family="{CJK_FONTS}" letter-spacing="{spacing}">"#
+        r#"<g class="river" stroke="{INK}"><title>楚河 漢界</title>"#
     );
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{y}">{}</text><text x="{}" y="{y}">{}</text></g>"#,
-        point(2, 0).0,
-        escape(left),
-        point(6, 0).0,
-        escape(right)
-    );
+    for (word, centre) in glyphs::RIVER.iter().zip(centres) {
+        for (glyph, side) in word.iter().zip([-1.0, 1.0]) {
+            let x = centre + side * RIVER_ADVANCE / 2.0 - RIVER_GLYPH / 2.0;
+            let _ = write!(
+                out,
+                r##"<use class="glyph" href="#{}" x="{x}" y="{}" width="{RIVER_GLYPH}" height="{RIVER_GLYPH}"/>"##,
+                glyph.id(),
+                y - RIVER_GLYPH / 2.0
+            );
+        }
+    }
+    out.push_str("</g>");
 }
 
 /// ICCS coordinates: files a-i below, ranks 0-9 on the left.
@@ -325,7 +334,7 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
         let _ = write!(
             out,
             r##"<use class="glyph" href="#{}" x="{gx}" y="{gy}" width="{GLYPH}" height="{GLYPH}" stroke="{ink}"/><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"##,
-            glyphs::id(p)
+            glyphs::of(p).id()
         );
     }
     out.push_str("</g>");
@@ -651,6 +660,29 @@ mod tests {
                 strokes.iter().all(|(l, e)| l == letter || e != d),
                 "{letter} shares its strokes with another kind"
             );
+        }
+    }
+
+    /// The river's words are drawn by the glyphs of 楚, 河, 漢 and 界, in that order,
+    /// and never written as text; with `--latin` they are Latin text.
+    #[test]
+    fn the_river_words_are_drawn_by_their_glyphs() {
+        let defs = glyphs::defs();
+        for (latin, want) in [(false, "楚河漢界"), (true, "")] {
+            let picture = board(fen::START_FEN, &[], &RenderOptions { latin }).unwrap();
+            let start = picture.find(r#"<g class="river""#).unwrap();
+            let river = &picture[start..start + picture[start..].find("</g>").unwrap()];
+            let drawn: String = river
+                .split("<use")
+                .skip(1)
+                .map(|u| {
+                    let id = attribute(u, "href").unwrap().trim_start_matches('#');
+                    let symbol = &defs[defs.find(&format!(r#"id="{id}""#)).unwrap()..];
+                    attribute(symbol, "data-character").unwrap().to_owned()
+                })
+                .collect();
+            assert_eq!(drawn, want, "latin: {latin}");
+            assert_eq!(river.contains("<text"), latin, "{river}");
         }
     }
 
