@@ -5,9 +5,9 @@
 //! Every element a test or a stylesheet may want to find carries a class and data
 //! attributes: `g.piece[data-square][data-piece]`, `g.arrow[data-move][data-has]`.
 //! Colours are written on the elements too, so the picture keeps them when it is
-//! copied out of the page. A piece's character is a `<use>` of a glyph the page
-//! defines once for all its boards ([`glyphs::defs`]); a board copied out alone keeps
-//! its letters.
+//! copied out of the page. The pieces' characters and the river's words are `<use>`s
+//! of glyphs the page defines once for all its boards ([`glyphs::defs`]); a board
+//! copied out alone keeps the pieces' letters.
 
 use super::{escape, glyphs, DisputedMove, RenderOptions};
 use crate::fen::{self, FenError};
