@@ -2,10 +2,14 @@
 # The report's boards as a person without a CJK font sees them (a container, a CI
 # artifact viewer): headless Chromium from Debian's package screenshots the boards of a
 # failing report, and .ci/screenshot.py requires pieces of different kinds to look
-# different and pieces of one kind alike. A character without a font renders as the
-# same empty box whatever it is, so boards that draw only the characters fail here.
+# different and pieces of one kind alike, both with their letters and by their
+# characters alone, and each character to be where its glyph's strokes put it. A
+# character written as text without a font renders as the same empty box whatever it
+# is, so boards that write the characters as text fail here.
 #
-#   bash .ci/screenshot.sh              a failing `xqdiff check` with a planted bug
+#   bash .ci/screenshot.sh              a failing `xqdiff check` with a planted bug, its
+#                                       finding also drawn on the opening position,
+#                                       where all fourteen kinds of piece stand
 #   bash .ci/screenshot.sh PAGE.html    the boards of a report page already rendered
 #
 # The screenshots are left in target/screenshot/ to look at.
@@ -46,6 +50,7 @@ if [[ -n "$(fc-list :lang=zh)" ]]; then
     exit 1
 fi
 
+kinds=0
 if (($#)); then
     page=$1
 else
@@ -65,7 +70,20 @@ else
         cat "$out/check.log" >&2
         exit 1
     fi
-    page=$out/report/report.html
+    # The finding drawn on the position it was found from too: the minimized board
+    # has only a few kinds of piece, the opening all fourteen.
+    "$py" .ci/screenshot.py start "$out/report/report.json" "$out/start.json"
+    # Exit 1 again: the report it renders is a failed run's.
+    status=0
+    target/release/xqdiff report --from "$out/start.json" --html "$out/start.html" \
+        >"$out/report.log" 2>&1 || status=$?
+    if ((status != 1)); then
+        echo "screenshot: xqdiff report exited $status, not 1 (a failed run's report):" >&2
+        cat "$out/report.log" >&2
+        exit 1
+    fi
+    page=$out/start.html
+    kinds=14
 fi
 
 # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
@@ -76,16 +94,23 @@ shoot() {
         --force-device-scale-factor=1 --window-size="$size" --screenshot="$PWD/$2" \
         "file://$PWD/$1" >/dev/null 2>&1
 }
-# The check must be able to fail: the same boards without the letters (characters
-# only, as the boards were drawn before) must fail it on this font-less machine.
+# The check must be able to fail: the same boards with the characters written as text,
+# as they were drawn before the glyphs, must fail it on this font-less machine, and on
+# the characters themselves (their letters still tell the pieces apart).
 "$py" .ci/screenshot.py old "$page" "$out/old-boards.html"
 shoot "$out/old-boards.html" "$out/old-boards.png"
 if "$py" .ci/screenshot.py check "$out/old-boards.html" "$out/old-boards.png" >"$out/old-check.log"; then
-    echo "screenshot: the boards without letters passed the check, which therefore looks at nothing:" >&2
+    echo "screenshot: the characters written as text passed the check, which therefore looks at nothing:" >&2
     cat "$out/old-check.log" >&2
     exit 1
 fi
-echo "screenshot: as it must, the boards without letters fail: $(grep -c FAIL "$out/old-check.log") pairs alike"
+if ! grep -q "FAIL characters of .* look alike" "$out/old-check.log"; then
+    echo "screenshot: the characters written as text failed, but not for looking alike:" >&2
+    cat "$out/old-check.log" >&2
+    exit 1
+fi
+echo "screenshot: as it must, the characters written as text fail:" \
+    "$(grep -c "FAIL characters of .* look alike" "$out/old-check.log") pairs alike"
 "$py" .ci/screenshot.py boards "$page" "$out/boards.html"
 shoot "$out/boards.html" "$out/boards.png"
-"$py" .ci/screenshot.py check "$out/boards.html" "$out/boards.png"
+"$py" .ci/screenshot.py check "$out/boards.html" "$out/boards.png" "$kinds"

@@ -232,8 +232,8 @@ fn check_page(report: &Report, page: &str, opts: &RenderOptions) {
         }
 
         // The pieces are the FEN's: same count, each on its square with its letter
-        // drawn (readable without a CJK font) and, unless asked for Latin letters
-        // only, its Chinese character.
+        // drawn and, unless asked for Latin letters only, its Chinese character drawn
+        // by a glyph the page defines (both readable without a CJK font).
         let drawn = d.moves_fen.as_deref().unwrap_or(&d.fen);
         let setup = xqdiff::fen::parse_setup(drawn).unwrap();
         type Drawn = (char, String, String);
@@ -252,15 +252,27 @@ fn check_page(report: &Report, page: &str, opts: &RenderOptions) {
         let text_of = |g: &ElementRef, css: &str| -> String {
             g.select(&sel(css)).flat_map(|t| t.text()).collect()
         };
+        let glyph_of = |g: &ElementRef| -> String {
+            g.select(&sel("use.glyph"))
+                .map(|u| {
+                    let id = attr(&u, "href").trim_start_matches('#');
+                    let symbol = doc
+                        .select(&sel(&format!("svg.glyphs symbol[id='{id}']")))
+                        .next()
+                        .unwrap_or_else(|| panic!("no glyph {id} on the page"));
+                    assert!(
+                        symbol.select(&sel("path[d]")).next().is_some(),
+                        "glyph {id} draws nothing"
+                    );
+                    attr(&symbol, "data-character").to_owned()
+                })
+                .collect()
+        };
         let got: BTreeMap<String, Drawn> = board
             .select(&sel("g.piece"))
             .map(|g| {
                 let letter = attr(&g, "data-piece").chars().next().unwrap();
-                let drawn = (
-                    letter,
-                    text_of(&g, "text.letter"),
-                    text_of(&g, "text.glyph"),
-                );
+                let drawn = (letter, text_of(&g, "text.letter"), glyph_of(&g));
                 (attr(&g, "data-square").to_owned(), drawn)
             })
             .collect();

@@ -83,6 +83,10 @@ fn page(report: &Report, opts: &RenderOptions) -> String {
          <title>xqdiff report: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         verdict(status)
     );
+    // The pieces' characters, once for every board below.
+    if !opts.latin && !report.disagreements.is_empty() {
+        out.push_str(&super::glyphs::defs());
+    }
     summary(&mut out, report, status);
     phases(&mut out, report);
     // What went wrong first; the numbers of the phases that found it after.

@@ -9,6 +9,7 @@
 //! the corpus replay and perft descent.
 
 pub(crate) mod convert;
+pub mod glyphs;
 pub mod html;
 pub mod markdown;
 pub mod svg;
@@ -1026,8 +1027,8 @@ pub fn rounded(x: f64) -> f64 {
 /// How to draw a report for people.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RenderOptions {
-    /// Latin FEN letters on the pieces instead of Chinese characters, for readers
-    /// without a CJK font.
+    /// Latin FEN letters on the pieces instead of Chinese characters, for readers who
+    /// do not read the characters (which show without a CJK font either way).
     pub latin: bool,
 }
 

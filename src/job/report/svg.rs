@@ -1,13 +1,15 @@
 //! A Xiangqi board as inline SVG: the 9x10 grid of points, the river, the palaces, the
-//! pieces as lettered discs, and the disputed moves as arrows coloured by which
-//! generators have them.
+//! pieces as discs with their character and FEN letter, and the disputed moves as
+//! arrows coloured by which generators have them.
 //!
 //! Every element a test or a stylesheet may want to find carries a class and data
 //! attributes: `g.piece[data-square][data-piece]`, `g.arrow[data-move][data-has]`.
 //! Colours are written on the elements too, so the picture keeps them when it is
-//! copied out of the page.
+//! copied out of the page. The pieces' characters and the river's words are `<use>`s
+//! of glyphs the page defines once for all its boards ([`glyphs::defs`]); a board
+//! copied out alone keeps the pieces' letters.
 
-use super::{escape, DisputedMove, RenderOptions};
+use super::{escape, glyphs, DisputedMove, RenderOptions};
 use crate::fen::{self, FenError};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
@@ -21,6 +23,10 @@ const CELL: f64 = 44.0;
 const MARGIN: f64 = 40.0;
 /// Radius of a piece's disc.
 const DISC: f64 = 19.0;
+/// Side of the box a piece's character is drawn in, and how far up and left of the
+/// disc's centre the box's centre sits: clear of the badge.
+const GLYPH: f64 = 23.0;
+const GLYPH_SHIFT: f64 = 1.0;
 /// Radius of the badge with a piece's letter, and how far right and down of the disc's
 /// centre it sits: on the rim, clear of the character and of the neighbouring points.
 const BADGE: f64 = 8.0;
@@ -32,9 +38,10 @@ pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
 
 const WOOD: &str = "#f1d9a5";
 const DISC_FILL: &str = "#fbf1dc";
-/// Fonts with the traditional characters, the common ones on Linux, macOS and Windows.
-const CJK_FONTS: &str =
-    "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','Songti SC','PMingLiU','SimSun',serif";
+/// Side of the box each character of the river's words is drawn in, and how far apart
+/// the two characters of a word stand.
+const RIVER_GLYPH: f64 = 22.0;
+const RIVER_ADVANCE: f64 = 28.0;
 /// Fonts with Latin letters, one of which every desktop and container has.
 const LATIN_FONTS: &str = "'DejaVu Sans',Arial,Helvetica,sans-serif";
 const INK: &str = "#5b3a1a";
@@ -255,25 +262,34 @@ fn marks(out: &mut String) {
 }
 
 fn river(out: &mut String, opts: &RenderOptions) {
-    // Latin words are wider than two characters: smaller and without the spacing.
-    let (left, right, size, spacing) = if opts.latin {
-        ("Chu River", "Han Border", 15, 1)
-    } else {
-        ("楚河", "漢界", 22, 6)
-    };
     let y = (point(0, 4).1 + point(0, 5).1) / 2.0;
+    let centres = [point(2, 0).0, point(6, 0).0];
+    if opts.latin {
+        // Latin words are wider than two characters: small, and spaced little.
+        let _ = write!(
+            out,
+            r#"<g class="river" fill="{INK}" font-size="15" text-anchor="middle" dominant-baseline="central" font-family="{LATIN_FONTS}" letter-spacing="1"><text x="{}" y="{y}">Chu River</text><text x="{}" y="{y}">Han Border</text></g>"#,
+            centres[0], centres[1]
+        );
+        return;
+    }
+    // Drawn as strokes like the pieces' characters, the words' text in the title.
     let _ = write!(
         out,
-        r#"<g class="river" fill="{INK}" font-size="{size}" text-anchor="middle" dominant-baseline="central" font-family="{CJK_FONTS}" letter-spacing="{spacing}">"#
+        r#"<g class="river" stroke="{INK}"><title>楚河 漢界</title>"#
     );
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{y}">{}</text><text x="{}" y="{y}">{}</text></g>"#,
-        point(2, 0).0,
-        escape(left),
-        point(6, 0).0,
-        escape(right)
-    );
+    for (word, centre) in glyphs::RIVER.iter().zip(centres) {
+        for (glyph, side) in word.iter().zip([-1.0, 1.0]) {
+            let x = centre + side * RIVER_ADVANCE / 2.0 - RIVER_GLYPH / 2.0;
+            let _ = write!(
+                out,
+                r##"<use class="glyph" href="#{}" x="{x}" y="{}" width="{RIVER_GLYPH}" height="{RIVER_GLYPH}"/>"##,
+                glyph.id(),
+                y - RIVER_GLYPH / 2.0
+            );
+        }
+    }
+    out.push_str("</g>");
 }
 
 /// ICCS coordinates: files a-i below, ranks 0-9 on the left.
@@ -302,30 +318,10 @@ fn coordinates(out: &mut String) {
     out.push_str("</g>");
 }
 
-/// The traditional character of a piece: each side has its own for every kind.
-fn chinese(p: Piece) -> char {
-    match (p.color, p.role) {
-        (Color::Red, Role::King) => '帥',
-        (Color::Red, Role::Advisor) => '仕',
-        (Color::Red, Role::Elephant) => '相',
-        (Color::Red, Role::Horse) => '傌',
-        (Color::Red, Role::Rook) => '俥',
-        (Color::Red, Role::Cannon) => '炮',
-        (Color::Red, Role::Pawn) => '兵',
-        (Color::Black, Role::King) => '將',
-        (Color::Black, Role::Advisor) => '士',
-        (Color::Black, Role::Elephant) => '象',
-        (Color::Black, Role::Horse) => '馬',
-        (Color::Black, Role::Rook) => '車',
-        (Color::Black, Role::Cannon) => '砲',
-        (Color::Black, Role::Pawn) => '卒',
-    }
-}
-
 /// A piece's disc. Its FEN letter is always drawn, in a font every machine has: alone
-/// and large with `--latin`, else on a badge beside the traditional character, so a
-/// viewer without a CJK font (a container, a CI artifact viewer), who sees the
-/// character as an empty box, still reads the piece.
+/// and large with `--latin`, else on a badge beside the traditional character. The
+/// character is drawn as strokes ([`glyphs`]), never as text, so it shows without a CJK
+/// font; it stays in the piece's title for screen readers and copying.
 fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let (x, y) = point(file, rank);
     let ink = match p.color {
@@ -335,10 +331,11 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
     let sq = Square::new(file, rank).map(|s| s.to_string());
     let _ = write!(
         out,
-        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/>"#,
+        r#"<g class="piece {}" data-square="{}" data-piece="{}"><title>{} {} {} on {}</title><circle cx="{x}" cy="{y}" r="{DISC}" fill="{DISC_FILL}" stroke="{ink}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="0.8"/>"#,
         p.color,
         sq.as_deref().unwrap_or(""),
         p.fen_char(),
+        glyphs::of(p).character,
         p.color,
         p.role,
         sq.as_deref().unwrap_or(""),
@@ -352,10 +349,11 @@ fn piece(out: &mut String, file: u8, rank: u8, p: Piece, opts: &RenderOptions) {
         );
     } else {
         let (bx, by) = (x + BADGE_OFFSET, y + BADGE_OFFSET);
+        let (gx, gy) = (x - GLYPH / 2.0 - GLYPH_SHIFT, y - GLYPH / 2.0 - GLYPH_SHIFT);
         let _ = write!(
             out,
-            r#"<text class="glyph" x="{x}" y="{y}" fill="{ink}" font-size="23" font-weight="bold" font-family="{CJK_FONTS}" text-anchor="middle" dominant-baseline="central">{}</text><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"#,
-            chinese(p)
+            r##"<use class="glyph" href="#{}" x="{gx}" y="{gy}" width="{GLYPH}" height="{GLYPH}" stroke="{ink}"/><circle class="badge" cx="{bx}" cy="{by}" r="{BADGE}" fill="{ink}"/><text class="letter" x="{bx}" y="{by}" fill="{DISC_FILL}" font-size="12" font-weight="bold" font-family="{LATIN_FONTS}" text-anchor="middle" dominant-baseline="central">{letter}</text>"##,
+            glyphs::of(p).id()
         );
     }
     out.push_str("</g>");
@@ -607,6 +605,104 @@ mod tests {
             assert_eq!(got, *classes, "{moves:?}");
             let grouped: usize = groups.iter().map(|g| g.moves.len()).sum();
             assert_eq!(grouped, moves.len());
+        }
+    }
+
+    /// The value of attribute `name` in the first tag of `text` that has it.
+    fn attribute<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+        let start = text.find(&format!(" {name}=\""))? + name.len() + 3;
+        let len = text[start..].find('"')?;
+        Some(&text[start..start + len])
+    }
+
+    /// Each row: a FEN letter and the character written out here, apart from the
+    /// renderer. On the opening board every piece of the kind must draw that
+    /// character through a glyph the page's definitions hold, with strokes no other
+    /// kind shares.
+    #[test]
+    fn every_piece_is_drawn_by_its_own_glyph_from_the_table() {
+        let table = [
+            ('K', '帥'),
+            ('A', '仕'),
+            ('B', '相'),
+            ('N', '傌'),
+            ('R', '俥'),
+            ('C', '炮'),
+            ('P', '兵'),
+            ('k', '將'),
+            ('a', '士'),
+            ('b', '象'),
+            ('n', '馬'),
+            ('r', '車'),
+            ('c', '砲'),
+            ('p', '卒'),
+        ];
+        let picture = board(fen::START_FEN, &[], &RenderOptions::default()).unwrap();
+        let defs = glyphs::defs();
+        let symbols: Vec<&str> = defs.split("<symbol").skip(1).collect();
+        let pieces: Vec<&str> = picture.split(r#"<g class="piece "#).skip(1).collect();
+        assert_eq!(pieces.len(), 32);
+        let mut strokes = Vec::new();
+        for (letter, character) in table {
+            let of_kind: Vec<&&str> = pieces
+                .iter()
+                .filter(|p| attribute(p, "data-piece") == Some(&letter.to_string()))
+                .collect();
+            assert!(!of_kind.is_empty(), "no {letter} on the opening board");
+            for piece in of_kind {
+                let piece = &piece[..piece.find("</g>").unwrap()];
+                assert!(
+                    piece.contains(character),
+                    "{letter}: {character} not in its title"
+                );
+                assert!(
+                    !piece.contains("glyph\">"),
+                    "{letter}: its character as text"
+                );
+                let href = attribute(&piece[piece.find("<use").unwrap()..], "href").unwrap();
+                let id = href.strip_prefix('#').unwrap();
+                let symbol = symbols
+                    .iter()
+                    .find(|s| attribute(s, "id") == Some(id))
+                    .unwrap_or_else(|| panic!("{letter}: no glyph {id} in the page's definitions"));
+                assert_eq!(
+                    attribute(symbol, "data-character"),
+                    Some(character.to_string().as_str()),
+                    "{letter}"
+                );
+                let d = attribute(symbol, "d").unwrap();
+                assert!(d.starts_with('M'), "{letter}: {d}");
+                strokes.push((letter, d));
+            }
+        }
+        for (letter, d) in &strokes {
+            assert!(
+                strokes.iter().all(|(l, e)| l == letter || e != d),
+                "{letter} shares its strokes with another kind"
+            );
+        }
+    }
+
+    /// The river's words are drawn by the glyphs of 楚, 河, 漢 and 界, in that order,
+    /// and never written as text; with `--latin` they are Latin text.
+    #[test]
+    fn the_river_words_are_drawn_by_their_glyphs() {
+        let defs = glyphs::defs();
+        for (latin, want) in [(false, "楚河漢界"), (true, "")] {
+            let picture = board(fen::START_FEN, &[], &RenderOptions { latin }).unwrap();
+            let start = picture.find(r#"<g class="river""#).unwrap();
+            let river = &picture[start..start + picture[start..].find("</g>").unwrap()];
+            let drawn: String = river
+                .split("<use")
+                .skip(1)
+                .map(|u| {
+                    let id = attribute(u, "href").unwrap().trim_start_matches('#');
+                    let symbol = &defs[defs.find(&format!(r#"id="{id}""#)).unwrap()..];
+                    attribute(symbol, "data-character").unwrap().to_owned()
+                })
+                .collect();
+            assert_eq!(drawn, want, "latin: {latin}");
+            assert_eq!(river.contains("<text"), latin, "{river}");
         }
     }
 
