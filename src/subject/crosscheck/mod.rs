@@ -17,8 +17,8 @@ pub use compare::{Comparison, MoveCounts};
 use crate::diagnose::{Answer, Diagnosis, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
-    diagnosed, first_cause, offer_witness, recount_diagnosis, Diagnosed, Finding, Findings,
-    Provenance, Settings,
+    diagnosed, named_causes, offer_witness, recount_diagnosis, shared_causes, Diagnosed, Finding,
+    Findings, Known, Provenance, Settings,
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
@@ -542,11 +542,50 @@ pub fn check_stream(
             break;
         }
     }
+    join_shared_causes(&mut report.findings, &options.known);
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Findings one variant explains alike are one bug ([`shared_causes`]): each joins the
+/// first such finding, which is named by the most specific variant they share.
+fn join_shared_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    let mut i = 0;
+    while i < findings.len() {
+        let earlier = (0..i).find_map(|j| {
+            shared_causes(
+                findings[j].diagnosis.as_ref(),
+                findings[i].diagnosis.as_ref(),
+            )
+            .map(|d| (j, d))
+        });
+        let Some((j, shared)) = earlier else {
+            i += 1;
+            continue;
+        };
+        let later = findings.remove(i);
+        let kept = &mut findings[j];
+        if let Some(v) = shared.first() {
+            kept.signature = Signature::cause(&kept.signature.side, v);
+        }
+        kept.diagnosis = Some(shared);
+        kept.hits += later.hits;
+        for symptom in later.symptoms {
+            if !kept.symptoms.contains(&symptom) {
+                kept.symptoms.push(symptom);
+            }
+        }
+        let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
+        let theirs = later.reproduction.map(|r| r.minimized);
+        kept.witnesses
+            .extend(theirs.into_iter().chain(later.witnesses).take(room));
+        kept.evidence.extend(later.evidence);
+        kept.known =
+            kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
+    }
 }
 
 /// What `f` gives, and how long it took.
@@ -688,11 +727,7 @@ fn check_one(
     let symptom = finding.signature.clone();
     let named = match finding.reproduction.as_ref().and_then(witness) {
         Some(w) if failure.is_none() => {
-            let causes: Vec<_> = report
-                .findings
-                .iter()
-                .filter_map(|f| first_cause(f.diagnosis.as_ref()))
-                .collect();
+            let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
             diagnosed(&symptom, vec![w], &causes, |q| {
                 let d = subject.divide(&q.position, &[], q.depth).ok()?;
                 Some(Answer::Divide {
