@@ -794,3 +794,66 @@ fn an_engine_that_crashes_on_a_position_is_a_finding_and_the_run_goes_on() {
         assert!(answered >= 30, "{switch}: {answered} answered\n{stdout}");
     }
 }
+
+/// Fairy-Stockfish with one rule of Xiangqi changed in its own variant configuration
+/// (`tests/engines/fsf-planted.sh`, `tests/engines/fsf-planted.ini`): a real engine
+/// with a planted rule bug is one finding, named by the rule it breaks. Its pieces read
+/// attacks from the same definition as moves, so a horse made a knight also checks like
+/// one. Skipped, saying why, where Debian's `fairy-stockfish` is not installed.
+#[test]
+fn fairy_stockfish_with_a_planted_rule_is_one_finding_named_by_it() {
+    let engine_path = std::env::var("FAIRY_STOCKFISH")
+        .unwrap_or_else(|_| "/usr/games/fairy-stockfish".to_owned());
+    if !Path::new(&engine_path).exists() {
+        println!("skipped: no Fairy-Stockfish at {engine_path} (apt-get install fairy-stockfish)");
+        return;
+    }
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fsf-planted.sh");
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "flying-general-off",
+            "kings-facing-ignored",
+            "the generator ignores the kings facing each other",
+        ),
+        (
+            "horse-as-knight",
+            "horse-leg-ignored-also-in-check",
+            "a horse jumps, and gives check, even when its leg is blocked",
+        ),
+        (
+            "pawn-as-shogi-pawn",
+            "pawn-never-sideways",
+            "a pawn never steps sideways",
+        ),
+        (
+            "sideways-from-start",
+            "pawn-sideways-before-river",
+            "a pawn may step sideways before it has crossed the river",
+        ),
+        (
+            "sideways-on-bank",
+            "pawn-sideways-on-river-bank",
+            "a pawn on its own bank of the river",
+        ),
+    ];
+    for &(bug, variant, sentence) in table {
+        let corpus = Scratch::new("fsf");
+        let cmd = format!("{} {bug}", wrapper.display());
+        let (out, _) = engine(
+            &cmd,
+            &["--positions", "100", "--max-findings", "0", "--no-save"],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bug}:\n{stdout}");
+        let found = bugs_with_causes(&stdout);
+        assert_eq!(found.len(), 1, "{bug}: one finding\n{stdout}");
+        let (signature, causes) = &found[0];
+        assert_eq!(signature, &format!("cause/subject/{variant}"), "{bug}");
+        let first = causes.first().map(String::as_str).unwrap_or("");
+        assert!(
+            first.starts_with(sentence) && first.contains(&format!("(variant {variant}, ")),
+            "{bug}: {first:?}\n{stdout}"
+        );
+    }
+}
