@@ -857,3 +857,36 @@ fn fairy_stockfish_with_a_planted_rule_is_one_finding_named_by_it() {
         );
     }
 }
+
+/// An engine that lists a move twice (here a horse taking a horse; Sjaak II an answer to
+/// double check) is one finding whatever kind of move it repeats, and its cause says so:
+/// no reading of the rules lists a move twice, so the catalogue is not asked.
+#[test]
+fn a_move_listed_twice_is_one_finding_named_by_what_it_does() {
+    let corpus = Scratch::new("twice");
+    let (out, _) = engine(
+        &test_engine("--bug horse-takes-horse-twice"),
+        &[
+            "--suite",
+            "none",
+            "--positions",
+            "300",
+            "--max-findings",
+            "0",
+            "--no-save",
+        ],
+        &corpus,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let found = bugs_with_causes(&stdout);
+    assert_eq!(found.len(), 1, "{stdout}");
+    assert_eq!(found[0].0, "listed-twice/subject", "{stdout}");
+    assert!(
+        found[0]
+            .1
+            .first()
+            .is_some_and(|c| c.starts_with("the subject lists a move twice in one move list (")),
+        "{stdout}"
+    );
+}

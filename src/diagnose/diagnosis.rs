@@ -106,11 +106,37 @@ impl fmt::Display for Cause {
 }
 
 /// What diagnosis found: every variant that explains all the witnesses, most specific
-/// first (none: the finding is unexplained).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// first, and the moves the subject listed twice (neither: the finding is unexplained).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnosis {
     /// The explaining variants, most specific first, then in the catalogue's order.
     pub causes: Vec<Cause>,
+    /// Moves the subject listed more than once in one move list on a witness: a cause
+    /// named before the catalogue is tried, since no reading of the rules lists a move
+    /// twice, whatever kind of move it is.
+    pub listed_twice: Vec<Move>,
+}
+
+impl Diagnosis {
+    /// The subject lists `moves` more than once in one move list.
+    pub fn listed_twice(moves: Vec<Move>) -> Diagnosis {
+        Diagnosis {
+            causes: Vec::new(),
+            listed_twice: moves,
+        }
+    }
+
+    /// The sentence for moves listed twice, if any were.
+    pub fn listed_twice_sentence(&self) -> Option<String> {
+        let moves: Vec<String> = self.listed_twice.iter().map(Move::to_string).collect();
+        (!moves.is_empty()).then(|| {
+            format!(
+                "the subject lists a move twice in one move list ({} on the witness), so it \
+                 plays that move twice and counts everything below it twice",
+                moves.join(" ")
+            )
+        })
+    }
 }
 
 impl Diagnosis {
@@ -124,12 +150,18 @@ impl Diagnosis {
         self.causes.iter().map(|c| c.variant).collect()
     }
 
-    /// One `cause:` line per explaining variant, or `cause: unexplained`.
+    /// One `cause:` line for moves listed twice and one per explaining variant, or
+    /// `cause: unexplained`.
     pub fn lines(&self) -> Vec<String> {
-        if self.causes.is_empty() {
+        let twice = self.listed_twice_sentence().map(|s| format!("cause: {s}"));
+        let lines: Vec<String> = twice
+            .into_iter()
+            .chain(self.causes.iter().map(Cause::to_string))
+            .collect();
+        if lines.is_empty() {
             return vec!["cause: unexplained".to_owned()];
         }
-        self.causes.iter().map(Cause::to_string).collect()
+        lines
     }
 }
 
@@ -213,7 +245,10 @@ pub fn diagnose_among(
             .collect()
     };
     causes.sort_by_key(|c| rank(c.variant));
-    Diagnosis { causes }
+    Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    }
 }
 
 /// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
@@ -241,7 +276,10 @@ pub fn recount(candidates: &[Variant], witnesses: &[Witness]) -> Diagnosis {
         .filter(|c| c.explains > 0)
         .collect();
     causes.sort_by_key(|c| (std::cmp::Reverse(c.explains), rank(c.variant)));
-    Diagnosis { causes }
+    Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    }
 }
 
 /// The order variants that explain equally are named in: most specific first, then the

@@ -788,7 +788,10 @@ pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Dia
         .filter(|c| b.causes.iter().any(|d| d.variant == c.variant))
         .copied()
         .collect();
-    (!causes.is_empty()).then_some(Diagnosis { causes })
+    (!causes.is_empty()).then_some(Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    })
 }
 
 /// Every variant the diagnoses name, each finding's first cause before any finding's

@@ -725,7 +725,21 @@ fn check_one(
     // Named by its cause: the subject's answer on the smallest witness put to the
     // catalogue, asking it about deciding positions while variants tie.
     let symptom = finding.signature.clone();
+    let repeated = finding
+        .reproduction
+        .as_ref()
+        .and_then(|r| r.comparison.as_ref())
+        .filter(|c| c.only_subject.is_empty() && c.only_consensus.is_empty())
+        .map(|c| c.listed_more_than_once.clone())
+        .filter(|twice| !twice.is_empty());
     let named = match finding.reproduction.as_ref().and_then(witness) {
+        // A move listed twice is a cause before any reading of the rules: no variant
+        // lists one twice.
+        _ if repeated.is_some() => Diagnosed {
+            signature: symptom.clone(),
+            diagnosis: repeated.map(Diagnosis::listed_twice),
+            evidence: Vec::new(),
+        },
         Some(w) if failure.is_none() => {
             let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
             diagnosed(&symptom, vec![w], &causes, |q| {
