@@ -890,3 +890,35 @@ fn a_move_listed_twice_is_one_finding_named_by_what_it_does() {
         "{stdout}"
     );
 }
+
+/// A state bug (a history of captures too short for a search's take-backs) answers some
+/// witness as a misread rule would by chance; asked about the position after a differing
+/// move on its own, it answers otherwise than in its divide, so it is named a state bug
+/// (`depends-on-path/subject`), never a rule.
+#[test]
+fn a_state_bug_is_named_as_one_never_as_a_rule() {
+    let corpus = Scratch::new("state");
+    let (out, _) = engine(
+        &test_engine("--bug history-too-short"),
+        &["--positions", "100", "--max-findings", "0", "--no-save"],
+        &corpus,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let found = bugs_with_causes(&stdout);
+    assert!(
+        found.iter().all(|(sig, _)| !sig.starts_with("cause/")),
+        "{stdout}"
+    );
+    let state = found
+        .iter()
+        .find(|(sig, _)| sig == "depends-on-path/subject")
+        .unwrap_or_else(|| panic!("no state finding\n{stdout}"));
+    assert!(
+        state
+            .1
+            .first()
+            .is_some_and(|c| c.contains("(a state bug, not a misread rule)")),
+        "{stdout}"
+    );
+}

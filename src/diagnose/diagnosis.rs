@@ -105,37 +105,61 @@ impl fmt::Display for Cause {
     }
 }
 
+/// A fault in the shape of a subject's answers that no reading of the rules gives, so
+/// the catalogue is not asked: named before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerFault {
+    /// The subject lists these moves more than once in one move list.
+    ListedTwice(Vec<Move>),
+    /// The subject's count below this move in its divide is not what it answers about
+    /// the position after the move asked on its own: its answer depends on the moves
+    /// made before (a make or unmake that leaves its board wrong), not on the position.
+    DependsOnPath(Move),
+}
+
+impl AnswerFault {
+    /// The fault in the game's words.
+    pub fn sentence(&self) -> String {
+        match self {
+            AnswerFault::ListedTwice(moves) => {
+                let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+                format!(
+                    "the subject lists a move twice in one move list ({} on the witness), so \
+                     it plays that move twice and counts everything below it twice",
+                    moves.join(" ")
+                )
+            }
+            AnswerFault::DependsOnPath(mv) => format!(
+                "the subject's count below {mv} on the witness differs from what it answers \
+                 about the position after {mv} asked on its own: its board goes wrong as it \
+                 makes and unmakes moves (a state bug, not a misread rule)"
+            ),
+        }
+    }
+}
+
 /// What diagnosis found: every variant that explains all the witnesses, most specific
-/// first, and the moves the subject listed twice (neither: the finding is unexplained).
+/// first, or a fault in the answers' shape (neither: the finding is unexplained).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnosis {
     /// The explaining variants, most specific first, then in the catalogue's order.
     pub causes: Vec<Cause>,
-    /// Moves the subject listed more than once in one move list on a witness: a cause
-    /// named before the catalogue is tried, since no reading of the rules lists a move
-    /// twice, whatever kind of move it is.
-    pub listed_twice: Vec<Move>,
+    /// A fault no variant gives, found before the catalogue was asked.
+    pub fault: Option<AnswerFault>,
 }
 
 impl Diagnosis {
-    /// The subject lists `moves` more than once in one move list.
-    pub fn listed_twice(moves: Vec<Move>) -> Diagnosis {
+    /// A finding named by a fault in the answers' shape.
+    pub fn of_fault(fault: AnswerFault) -> Diagnosis {
         Diagnosis {
             causes: Vec::new(),
-            listed_twice: moves,
+            fault: Some(fault),
         }
     }
 
-    /// The sentence for moves listed twice, if any were.
-    pub fn listed_twice_sentence(&self) -> Option<String> {
-        let moves: Vec<String> = self.listed_twice.iter().map(Move::to_string).collect();
-        (!moves.is_empty()).then(|| {
-            format!(
-                "the subject lists a move twice in one move list ({} on the witness), so it \
-                 plays that move twice and counts everything below it twice",
-                moves.join(" ")
-            )
-        })
+    /// The fault's sentence, if there is one.
+    pub fn fault_sentence(&self) -> Option<String> {
+        self.fault.as_ref().map(AnswerFault::sentence)
     }
 }
 
@@ -150,10 +174,10 @@ impl Diagnosis {
         self.causes.iter().map(|c| c.variant).collect()
     }
 
-    /// One `cause:` line for moves listed twice and one per explaining variant, or
+    /// One `cause:` line for a fault and one per explaining variant, or
     /// `cause: unexplained`.
     pub fn lines(&self) -> Vec<String> {
-        let twice = self.listed_twice_sentence().map(|s| format!("cause: {s}"));
+        let twice = self.fault_sentence().map(|s| format!("cause: {s}"));
         let lines: Vec<String> = twice
             .into_iter()
             .chain(self.causes.iter().map(Cause::to_string))

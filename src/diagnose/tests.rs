@@ -146,7 +146,7 @@ fn cause_lines_say_the_sentence_the_name_and_the_count() {
          (variant cannon-captures-over-two-screens, explains 3 of 3 witnesses)"
     );
     assert_eq!(Diagnosis::default().to_string(), "cause: unexplained");
-    let twice = Diagnosis::listed_twice(vec!["e8d9".parse().unwrap()]);
+    let twice = Diagnosis::of_fault(AnswerFault::ListedTwice(vec!["e8d9".parse().unwrap()]));
     assert_eq!(
         twice.to_string(),
         "cause: the subject lists a move twice in one move list (e8d9 on the witness), so \

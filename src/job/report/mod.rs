@@ -590,7 +590,7 @@ impl ReportedCause {
                 .map(|c| c.variant.name().to_owned())
                 .collect(),
             sentence: d
-                .listed_twice_sentence()
+                .fault_sentence()
                 .or_else(|| first.map(|c| c.variant.sentence().to_owned())),
             explained: first.map_or(0, |c| c.explains),
             witnesses: first.map_or(0, |c| c.of),

@@ -14,7 +14,7 @@ pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};
 
-use crate::diagnose::{Answer, Diagnosis, Witness};
+use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
     diagnosed, named_causes, offer_witness, recount_diagnosis, shared_causes, Diagnosed, Finding,
@@ -732,12 +732,26 @@ fn check_one(
         .filter(|c| c.only_subject.is_empty() && c.only_consensus.is_empty())
         .map(|c| c.listed_more_than_once.clone())
         .filter(|twice| !twice.is_empty());
+    // A state bug answers some witness as some variant would by chance: asked first.
+    let mut failure = failure;
+    let state = match (&finding.reproduction, &failure) {
+        (Some(r), None) => depends_on_path(subject, engines, r).unwrap_or_else(|e| {
+            failure = Some(e);
+            None
+        }),
+        _ => None,
+    };
     let named = match finding.reproduction.as_ref().and_then(witness) {
         // A move listed twice is a cause before any reading of the rules: no variant
         // lists one twice.
         _ if repeated.is_some() => Diagnosed {
             signature: symptom.clone(),
-            diagnosis: repeated.map(Diagnosis::listed_twice),
+            diagnosis: repeated.map(|m| Diagnosis::of_fault(AnswerFault::ListedTwice(m))),
+            evidence: Vec::new(),
+        },
+        Some(_) if state.is_some() => Diagnosed {
+            signature: Signature::plain(DEPENDS_ON_PATH, "subject"),
+            diagnosis: state.map(|mv| Diagnosis::of_fault(AnswerFault::DependsOnPath(mv))),
             evidence: Vec::new(),
         },
         Some(w) if failure.is_none() => {
@@ -870,6 +884,38 @@ fn witness(r: &Reproduction) -> Option<Witness> {
             counts,
         },
     })
+}
+
+/// The signature of a finding whose counts depend on the moves made before.
+const DEPENDS_ON_PATH: &str = "depends-on-path";
+
+/// How many differing moves are asked about on their own.
+const STATE_QUESTIONS: usize = 4;
+
+/// A move below which the subject's count in its divide at the reproduction differs from
+/// its own answer about the position after the move, asked from its FEN: its answers
+/// then depend on the moves made before, not on the position, which no reading of the
+/// rules does. `None` at depth 1 (nothing is made) and where every answer agrees.
+fn depends_on_path(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    r: &Reproduction,
+) -> Result<Option<Move>, SubjectError> {
+    let Some(c) = r.comparison.as_ref().filter(|_| r.depth >= 2) else {
+        return Ok(None);
+    };
+    for d in c.counts_differ.iter().take(STATE_QUESTIONS) {
+        let Ok(after) = engines[0].play(&r.minimized, d.mv) else {
+            continue;
+        };
+        match subject.divide(&after, &[], r.depth - 1) {
+            Ok(alone) if alone.total != d.subject => return Ok(Some(d.mv)),
+            Ok(_) => {}
+            Err(e) if is_fatal(&e) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Ok(None)
 }
 
 /// Reproduction, minimization and the full answer at the minimized position. The
