@@ -897,3 +897,131 @@ fn findings_about_an_engine_go_to_the_working_folder() {
         assert_eq!(crate_tree(), before, "{name}: the crate's tree changed");
     }
 }
+
+/// Fairy-Stockfish with one rule of Xiangqi changed in its own variant configuration
+/// (`tests/engines/fsf-planted.sh`, `tests/engines/fsf-planted.ini`): a real engine
+/// with a planted rule bug is one finding, named by the rule it breaks. Its pieces read
+/// attacks from the same definition as moves, so a horse made a knight also checks like
+/// one. Skipped, saying why, where Debian's `fairy-stockfish` is not installed.
+#[test]
+fn fairy_stockfish_with_a_planted_rule_is_one_finding_named_by_it() {
+    let engine_path = std::env::var("FAIRY_STOCKFISH")
+        .unwrap_or_else(|_| "/usr/games/fairy-stockfish".to_owned());
+    if !Path::new(&engine_path).exists() {
+        println!("skipped: no Fairy-Stockfish at {engine_path} (apt-get install fairy-stockfish)");
+        return;
+    }
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fsf-planted.sh");
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "flying-general-off",
+            "kings-facing-ignored",
+            "the generator ignores the kings facing each other",
+        ),
+        (
+            "horse-as-knight",
+            "horse-leg-ignored-also-in-check",
+            "a horse jumps, and gives check, even when its leg is blocked",
+        ),
+        (
+            "pawn-as-shogi-pawn",
+            "pawn-never-sideways",
+            "a pawn never steps sideways",
+        ),
+        (
+            "sideways-from-start",
+            "pawn-sideways-before-river",
+            "a pawn may step sideways before it has crossed the river",
+        ),
+        (
+            "sideways-on-bank",
+            "pawn-sideways-on-river-bank",
+            "a pawn on its own bank of the river",
+        ),
+    ];
+    for &(bug, variant, sentence) in table {
+        let corpus = Scratch::new("fsf");
+        let cmd = format!("{} {bug}", wrapper.display());
+        let (out, _) = engine(
+            &cmd,
+            &["--positions", "100", "--max-findings", "0", "--no-save"],
+            &corpus,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bug}:\n{stdout}");
+        let found = bugs_with_causes(&stdout);
+        assert_eq!(found.len(), 1, "{bug}: one finding\n{stdout}");
+        let (signature, causes) = &found[0];
+        assert_eq!(signature, &format!("cause/subject/{variant}"), "{bug}");
+        let first = causes.first().map(String::as_str).unwrap_or("");
+        assert!(
+            first.starts_with(sentence) && first.contains(&format!("(variant {variant}, ")),
+            "{bug}: {first:?}\n{stdout}"
+        );
+    }
+}
+
+/// An engine that lists a move twice (here a horse taking a horse; Sjaak II an answer to
+/// double check) is one finding whatever kind of move it repeats, and its cause says so:
+/// no reading of the rules lists a move twice, so the catalogue is not asked.
+#[test]
+fn a_move_listed_twice_is_one_finding_named_by_what_it_does() {
+    let corpus = Scratch::new("twice");
+    let (out, _) = engine(
+        &test_engine("--bug horse-takes-horse-twice"),
+        &[
+            "--suite",
+            "none",
+            "--positions",
+            "300",
+            "--max-findings",
+            "0",
+            "--no-save",
+        ],
+        &corpus,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let found = bugs_with_causes(&stdout);
+    assert_eq!(found.len(), 1, "{stdout}");
+    assert_eq!(found[0].0, "listed-twice/subject", "{stdout}");
+    assert!(
+        found[0]
+            .1
+            .first()
+            .is_some_and(|c| c.starts_with("the subject lists a move twice in one move list (")),
+        "{stdout}"
+    );
+}
+
+/// A state bug (a history of captures too short for a search's take-backs) answers some
+/// witness as a misread rule would by chance; asked about the position after a differing
+/// move on its own, it answers otherwise than in its divide, so it is named a state bug
+/// (`depends-on-path/subject`), never a rule.
+#[test]
+fn a_state_bug_is_named_as_one_never_as_a_rule() {
+    let corpus = Scratch::new("state");
+    let (out, _) = engine(
+        &test_engine("--bug history-too-short"),
+        &["--positions", "100", "--max-findings", "0", "--no-save"],
+        &corpus,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let found = bugs_with_causes(&stdout);
+    assert!(
+        found.iter().all(|(sig, _)| !sig.starts_with("cause/")),
+        "{stdout}"
+    );
+    let state = found
+        .iter()
+        .find(|(sig, _)| sig == "depends-on-path/subject")
+        .unwrap_or_else(|| panic!("no state finding\n{stdout}"));
+    assert!(
+        state
+            .1
+            .first()
+            .is_some_and(|c| c.contains("(a state bug, not a misread rule)")),
+        "{stdout}"
+    );
+}

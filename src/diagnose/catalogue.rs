@@ -97,6 +97,28 @@ catalogue! {
     PawnStepsBackAfterRiver = "pawn-steps-back-after-river", 3, "a pawn that has crossed the river may also step backward";
     /// Black's pawns use Red's forward and Red's river.
     BlackPawnMovesLikeRed = "black-pawn-moves-like-red", 3, "Black's pawns move like Red's, up the board";
+    // The same misreadings where the check detector reads the piece's rule from the
+    // same definition as the move list (attack tables shared with move generation, as
+    // in most bitboard engines and in engines whose pieces are configured): one misread
+    // rule, seen both in the moves and in which moves leave the king attacked.
+    /// [`Variant::HorseLegIgnored`], in the check detector too.
+    HorseLegIgnoredAlsoInCheck = "horse-leg-ignored-also-in-check", 2, "a horse jumps, and gives check, even when its leg is blocked";
+    /// [`Variant::HorseLegBlockedOnlyByOwn`], in the check detector too.
+    HorseLegBlockedOnlyByOwnAlsoInCheck = "horse-leg-blocked-only-by-own-also-in-check", 3, "a horse's leg, when it moves and when it gives check, is blocked only by a piece of its own side, not by an enemy";
+    /// [`Variant::HorseLegBlockedOnlyByEnemy`], in the check detector too.
+    HorseLegBlockedOnlyByEnemyAlsoInCheck = "horse-leg-blocked-only-by-enemy-also-in-check", 3, "a horse's leg, when it moves and when it gives check, is blocked only by an enemy piece, not by one of its own side";
+    /// [`Variant::HorseLegOnDiagonal`], in the check detector too.
+    HorseLegOnDiagonalAlsoInCheck = "horse-leg-on-diagonal-also-in-check", 2, "a horse's leg, when it moves and when it gives check, is taken to be the point diagonally next to it on the way, not the orthogonal one";
+    /// [`Variant::RookJumpsOne`], in the check detector too.
+    RookJumpsOneAlsoInCheck = "rook-jumps-one-also-in-check", 2, "a rook may jump over one piece in its way and slide on beyond it, and gives check so too";
+    /// [`Variant::RookHopsOverOne`], in the check detector too.
+    RookHopsOverOneAlsoInCheck = "rook-hops-over-one-also-in-check", 3, "a rook may hop over the first piece in its way onto the point just beyond it, and gives check there too";
+    /// [`Variant::CannonCannotCapture`], in the check detector too.
+    CannonCannotCaptureAlsoInCheck = "cannon-cannot-capture-also-in-check", 2, "a cannon never captures, and so never gives check";
+    /// [`Variant::CannonCapturesWithoutScreen`], in the check detector too.
+    CannonCapturesWithoutScreenAlsoInCheck = "cannon-captures-without-screen-also-in-check", 2, "a cannon also captures, and gives check, like a rook, without a screen";
+    /// [`Variant::CannonCapturesOverTwoScreens`], in the check detector too.
+    CannonCapturesOverTwoScreensAlsoInCheck = "cannon-captures-over-two-screens-also-in-check", 2, "a cannon also captures, and gives check, over two screens";
     /// The own-piece test is skipped for rooks.
     RookTakesOwn = "rook-takes-own", 4, "a rook may capture a piece of its own side";
     /// The own-piece test is skipped for cannons.

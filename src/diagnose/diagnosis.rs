@@ -105,12 +105,62 @@ impl fmt::Display for Cause {
     }
 }
 
-/// What diagnosis found: every variant that explains all the witnesses, most specific
-/// first (none: the finding is unexplained).
+/// A fault in the shape of a subject's answers that no reading of the rules gives, so
+/// the catalogue is not asked: named before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerFault {
+    /// The subject lists these moves more than once in one move list.
+    ListedTwice(Vec<Move>),
+    /// The subject's count below this move in its divide is not what it answers about
+    /// the position after the move asked on its own: its answer depends on the moves
+    /// made before (a make or unmake that leaves its board wrong), not on the position.
+    DependsOnPath(Move),
+}
+
+impl AnswerFault {
+    /// The fault in the game's words.
+    pub fn sentence(&self) -> String {
+        match self {
+            AnswerFault::ListedTwice(moves) => {
+                let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+                format!(
+                    "the subject lists a move twice in one move list ({} on the witness), so \
+                     it plays that move twice and counts everything below it twice",
+                    moves.join(" ")
+                )
+            }
+            AnswerFault::DependsOnPath(mv) => format!(
+                "the subject's count below {mv} on the witness differs from what it answers \
+                 about the position after {mv} asked on its own: its board goes wrong as it \
+                 makes and unmakes moves (a state bug, not a misread rule)"
+            ),
+        }
+    }
+}
+
+/// What diagnosis found: every variant that explains all the witnesses, most specific
+/// first, or a fault in the answers' shape (neither: the finding is unexplained).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnosis {
     /// The explaining variants, most specific first, then in the catalogue's order.
     pub causes: Vec<Cause>,
+    /// A fault no variant gives, found before the catalogue was asked.
+    pub fault: Option<AnswerFault>,
+}
+
+impl Diagnosis {
+    /// A finding named by a fault in the answers' shape.
+    pub fn of_fault(fault: AnswerFault) -> Diagnosis {
+        Diagnosis {
+            causes: Vec::new(),
+            fault: Some(fault),
+        }
+    }
+
+    /// The fault's sentence, if there is one.
+    pub fn fault_sentence(&self) -> Option<String> {
+        self.fault.as_ref().map(AnswerFault::sentence)
+    }
 }
 
 impl Diagnosis {
@@ -124,12 +174,18 @@ impl Diagnosis {
         self.causes.iter().map(|c| c.variant).collect()
     }
 
-    /// One `cause:` line per explaining variant, or `cause: unexplained`.
+    /// One `cause:` line for a fault and one per explaining variant, or
+    /// `cause: unexplained`.
     pub fn lines(&self) -> Vec<String> {
-        if self.causes.is_empty() {
+        let twice = self.fault_sentence().map(|s| format!("cause: {s}"));
+        let lines: Vec<String> = twice
+            .into_iter()
+            .chain(self.causes.iter().map(Cause::to_string))
+            .collect();
+        if lines.is_empty() {
             return vec!["cause: unexplained".to_owned()];
         }
-        self.causes.iter().map(Cause::to_string).collect()
+        lines
     }
 }
 
@@ -213,7 +269,10 @@ pub fn diagnose_among(
             .collect()
     };
     causes.sort_by_key(|c| rank(c.variant));
-    Diagnosis { causes }
+    Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    }
 }
 
 /// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
@@ -241,7 +300,10 @@ pub fn recount(candidates: &[Variant], witnesses: &[Witness]) -> Diagnosis {
         .filter(|c| c.explains > 0)
         .collect();
     causes.sort_by_key(|c| (std::cmp::Reverse(c.explains), rank(c.variant)));
-    Diagnosis { causes }
+    Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    }
 }
 
 /// The order variants that explain equally are named in: most specific first, then the

@@ -27,7 +27,7 @@ mod tests;
 pub use catalogue::Variant;
 pub use diagnosis::{
     deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, recount,
-    Answer, Bound, Cause, Diagnosis, Question, Witness,
+    Answer, AnswerFault, Bound, Cause, Diagnosis, Question, Witness,
 };
 pub use generator::VariantGen;
 pub use page::catalogue_page;

@@ -14,8 +14,10 @@ pub fn catalogue_page() -> String {
          finding's cause: `cause: <sentence> (variant <name>, explains N of N witnesses)`. \
          Several variants that explain a finding equally are named most specific first \
          (the higher the rank, the fewer positions the variant changes). A misread piece \
-         rule is the move list's only: a check detector that misreads a piece is one of \
-         the `check-*` variants.\n\n\
+         rule is the move list's only, as in an engine that detects check with code of its \
+         own (a check detector that misreads a piece is one of the `check-*` variants), \
+         except in the `*-also-in-check` variants: an engine that reads attacks from the \
+         same piece definition as moves misreads the piece in both.\n\n\
          This page is written from the catalogue (`src/diagnose/catalogue.rs`) and its \
          examples (`src/diagnose/examples.rs`); a test fails when they differ \
          (`cargo test --lib diagnose` prints the page to copy). Each example is a position \

@@ -1,9 +1,10 @@
 //! Each variant's answers to the naive generator's questions: where a variant misreads
 //! a rule of movement, of the kings facing, of the check detector or of the state, it
 //! answers that question its own way and leaves every other one to the rules as written.
-//! A misread piece rule is asked by the move list only ([`Asker::Mover`]): engines
-//! mostly detect check with code of their own, and a detector that misreads a piece is a
-//! `check-*` variant of its own.
+//! A misread piece rule is asked by the move list only ([`Asker::Mover`]) where the
+//! engine detects check with code of its own (a detector that misreads a piece is a
+//! `check-*` variant of its own), and by both where the variant is its `*-also-in-check`
+//! twin: an engine that reads attacks from the same piece definition as moves.
 //! (The legality variants answer every question as written: their misreading is in which
 //! moves get tested, `generator.rs`.)
 
@@ -56,7 +57,7 @@ impl Reading for Variant {
 
     fn horse_leg_elsewhere(self, from: (i8, i8), to: (i8, i8), by: Asker) -> Option<(i8, i8)> {
         match (self, by) {
-            (HorseLegOnDiagonal, Mover) => {
+            (HorseLegOnDiagonal, Mover) | (HorseLegOnDiagonalAlsoInCheck, _) => {
                 let (df, dr) = toward(from, to);
                 Some((from.0 + df, from.1 + dr))
             }
@@ -76,40 +77,49 @@ impl Reading for Variant {
 
     fn leg_blocks(self, color: Color, leg: Option<Piece>, by: Asker) -> bool {
         match (self, by) {
-            (HorseLegIgnored, Mover) | (CheckHorseLegIgnored, Detector) => false,
-            (HorseLegBlockedOnlyByOwn, Mover) => leg.is_some_and(|p| p.color == color),
-            (HorseLegBlockedOnlyByEnemy, Mover) => leg.is_some_and(|p| p.color != color),
+            (HorseLegIgnored, Mover)
+            | (CheckHorseLegIgnored, Detector)
+            | (HorseLegIgnoredAlsoInCheck, _) => false,
+            (HorseLegBlockedOnlyByOwn, Mover) | (HorseLegBlockedOnlyByOwnAlsoInCheck, _) => {
+                leg.is_some_and(|p| p.color == color)
+            }
+            (HorseLegBlockedOnlyByEnemy, Mover) | (HorseLegBlockedOnlyByEnemyAlsoInCheck, _) => {
+                leg.is_some_and(|p| p.color != color)
+            }
             _ => AsWritten.leg_blocks(color, leg, by),
         }
     }
 
     fn rook_jumps(self, by: Asker) -> u8 {
         match (self, by) {
-            (RookJumpsOne | RookHopsOverOne, Mover) => 1,
+            (RookJumpsOne | RookHopsOverOne, Mover)
+            | (RookJumpsOneAlsoInCheck | RookHopsOverOneAlsoInCheck, _) => 1,
             _ => AsWritten.rook_jumps(by),
         }
     }
 
     fn rook_stops_after_jump(self, by: Asker) -> bool {
-        (self, by) == (RookHopsOverOne, Mover)
+        (self, by) == (RookHopsOverOne, Mover) || self == RookHopsOverOneAlsoInCheck
     }
 
     fn cannon_takes_over(self, screens: u8, by: Asker) -> bool {
         match (self, by) {
-            (CannonCannotCapture, Mover) => false,
-            (CannonCapturesWithoutScreen, Mover) | (CheckCannonWithoutScreen, Detector) => {
-                screens <= 1
-            }
-            (CannonCapturesOverTwoScreens, Mover) | (CheckCannonOverTwoScreens, Detector) => {
-                screens == 1 || screens == 2
-            }
+            (CannonCannotCapture, Mover) | (CannonCannotCaptureAlsoInCheck, _) => false,
+            (CannonCapturesWithoutScreen, Mover)
+            | (CheckCannonWithoutScreen, Detector)
+            | (CannonCapturesWithoutScreenAlsoInCheck, _) => screens <= 1,
+            (CannonCapturesOverTwoScreens, Mover)
+            | (CheckCannonOverTwoScreens, Detector)
+            | (CannonCapturesOverTwoScreensAlsoInCheck, _) => screens == 1 || screens == 2,
             _ => AsWritten.cannon_takes_over(screens, by),
         }
     }
 
     fn cannon_most_screens(self, by: Asker) -> u8 {
         match (self, by) {
-            (CannonCapturesOverTwoScreens, Mover) | (CheckCannonOverTwoScreens, Detector) => 2,
+            (CannonCapturesOverTwoScreens, Mover)
+            | (CheckCannonOverTwoScreens, Detector)
+            | (CannonCapturesOverTwoScreensAlsoInCheck, _) => 2,
             _ => AsWritten.cannon_most_screens(by),
         }
     }

@@ -138,15 +138,19 @@ fn cause_lines_say_the_sentence_the_name_and_the_count() {
             explains: 3,
             of: 3,
         }],
+        ..Diagnosis::default()
     };
     assert_eq!(
         d.to_string(),
         "cause: a cannon also captures over two screens \
          (variant cannon-captures-over-two-screens, explains 3 of 3 witnesses)"
     );
+    assert_eq!(Diagnosis::default().to_string(), "cause: unexplained");
+    let twice = Diagnosis::of_fault(AnswerFault::ListedTwice(vec!["e8d9".parse().unwrap()]));
     assert_eq!(
-        Diagnosis { causes: vec![] }.to_string(),
-        "cause: unexplained"
+        twice.to_string(),
+        "cause: the subject lists a move twice in one move list (e8d9 on the witness), so \
+         it plays that move twice and counts everything below it twice"
     );
 }
 

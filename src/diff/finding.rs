@@ -560,11 +560,8 @@ impl Findings {
                 None => {
                     // A move class not seen before: named by its cause, which may be
                     // one a finding already has.
-                    let causes: Vec<Variant> = self
-                        .list
-                        .iter()
-                        .filter_map(|f| first_cause(f.diagnosis.as_ref()))
-                        .collect();
+                    let causes =
+                        named_causes(self.list.iter().filter_map(|f| f.diagnosis.as_ref()));
                     let named = match odd {
                         // The minimized witness, or where it was shown: a check detector
                         // that is wrong only about whether the king is in check may show
@@ -882,9 +879,39 @@ pub fn diagnosed(
     }
 }
 
-/// The variant a finding is named by, if its diagnosis named one.
-pub fn first_cause(diagnosis: Option<&Diagnosis>) -> Option<Variant> {
-    diagnosis.and_then(Diagnosis::first)
+/// The variants that explain two findings alike, most specific first: `None` when the
+/// two have no cause in common (or either was not explained). Two findings one variant
+/// explains are one bug: a misreading that touches the moves and the check detector
+/// alike shows first as one and then as the other, each with that variant among the
+/// causes it cannot yet tell apart.
+pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Diagnosis> {
+    let (a, b) = (a?, b?);
+    let causes: Vec<_> = a
+        .causes
+        .iter()
+        .filter(|c| b.causes.iter().any(|d| d.variant == c.variant))
+        .copied()
+        .collect();
+    (!causes.is_empty()).then_some(Diagnosis {
+        causes,
+        ..Diagnosis::default()
+    })
+}
+
+/// Every variant the diagnoses name, each finding's first cause before any finding's
+/// others: the causes a new finding is tried on before the whole catalogue.
+pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) -> Vec<Variant> {
+    let mut causes: Vec<Variant> = Vec::new();
+    let all = diagnoses
+        .clone()
+        .filter_map(Diagnosis::first)
+        .chain(diagnoses.flat_map(Diagnosis::variants));
+    for v in all {
+        if !causes.contains(&v) {
+            causes.push(v);
+        }
+    }
+    causes
 }
 
 /// A diagnosis counted again over all of a finding's `evidence` (witnesses kept after it

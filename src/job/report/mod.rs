@@ -628,8 +628,8 @@ pub struct ReportedCause {
     /// The explaining variants' names, the one the signature names first; empty when
     /// nothing in the catalogue explains it.
     pub variants: Vec<String>,
-    /// The first variant's sentence (`a cannon also captures over two screens`);
-    /// absent when unexplained.
+    /// The first variant's sentence (`a cannon also captures over two screens`), or
+    /// the sentence for a move the subject lists twice; absent when unexplained.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sentence: Option<String>,
     /// How many of the positions diagnosed the first variant reproduces ...
@@ -649,7 +649,9 @@ impl ReportedCause {
                 .iter()
                 .map(|c| c.variant.name().to_owned())
                 .collect(),
-            sentence: first.map(|c| c.variant.sentence().to_owned()),
+            sentence: d
+                .fault_sentence()
+                .or_else(|| first.map(|c| c.variant.sentence().to_owned())),
             explained: first.map_or(0, |c| c.explains),
             witnesses: first.map_or(0, |c| c.of),
         }
@@ -659,6 +661,7 @@ impl ReportedCause {
     /// `unexplained`.
     pub fn line(&self) -> String {
         match &self.sentence {
+            Some(sentence) if self.variants.is_empty() => sentence.clone(),
             Some(sentence) => format!(
                 "{sentence} (variant {}, explains {} of {} witnesses)",
                 self.variants.join(", "),

@@ -14,11 +14,11 @@ pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};
 
-use crate::diagnose::{Answer, Diagnosis, Witness};
+use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
-    diagnosed, first_cause, offer_witness, recount_diagnosis, Diagnosed, Finding, Findings,
-    Provenance, Settings,
+    diagnosed, named_causes, offer_witness, recount_diagnosis, shared_causes, Diagnosed, Finding,
+    Findings, Known, Provenance, Settings,
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
@@ -576,11 +576,50 @@ pub fn check_stream(
             break;
         }
     }
+    join_shared_causes(&mut report.findings, &options.known);
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Findings one variant explains alike are one bug ([`shared_causes`]): each joins the
+/// first such finding, which is named by the most specific variant they share.
+fn join_shared_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    let mut i = 0;
+    while i < findings.len() {
+        let earlier = (0..i).find_map(|j| {
+            shared_causes(
+                findings[j].diagnosis.as_ref(),
+                findings[i].diagnosis.as_ref(),
+            )
+            .map(|d| (j, d))
+        });
+        let Some((j, shared)) = earlier else {
+            i += 1;
+            continue;
+        };
+        let later = findings.remove(i);
+        let kept = &mut findings[j];
+        if let Some(v) = shared.first() {
+            kept.signature = Signature::cause(&kept.signature.side, v);
+        }
+        kept.diagnosis = Some(shared);
+        kept.hits += later.hits;
+        for symptom in later.symptoms {
+            if !kept.symptoms.contains(&symptom) {
+                kept.symptoms.push(symptom);
+            }
+        }
+        let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
+        let theirs = later.reproduction.map(|r| r.minimized);
+        kept.witnesses
+            .extend(theirs.into_iter().chain(later.witnesses).take(room));
+        kept.evidence.extend(later.evidence);
+        kept.known =
+            kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
+    }
 }
 
 /// What `f` gives, and how long it took.
@@ -720,13 +759,41 @@ fn check_one(
     // Named by its cause: the subject's answer on the smallest witness put to the
     // catalogue, asking it about deciding positions while variants tie.
     let symptom = finding.signature.clone();
+    let repeated = finding
+        .reproduction
+        .as_ref()
+        .and_then(|r| r.comparison.as_ref())
+        .filter(|c| c.only_subject.is_empty() && c.only_consensus.is_empty())
+        .map(|c| c.listed_more_than_once.clone())
+        .filter(|twice| !twice.is_empty());
+    // A state bug answers some witness as some variant would by chance: asked first.
+    let mut failure = failure;
+    let state = match (&finding.reproduction, &failure) {
+        (Some(r), None) => depends_on_path(subject, engines, r).unwrap_or_else(|e| {
+            failure = Some(e);
+            None
+        }),
+        _ => None,
+    };
     let named = match finding.reproduction.as_ref().and_then(witness) {
+        // A move listed twice is a cause before any reading of the rules: no variant
+        // lists one twice.
+        _ if repeated.is_some() => Diagnosed {
+            signature: symptom.clone(),
+            diagnosis: repeated.map(|m| {
+                Diagnosis::of_fault(AnswerFault::ListedTwice(
+                    m.into_iter().map(|(mv, _)| mv).collect(),
+                ))
+            }),
+            evidence: Vec::new(),
+        },
+        Some(_) if state.is_some() => Diagnosed {
+            signature: Signature::plain(DEPENDS_ON_PATH, "subject"),
+            diagnosis: state.map(|mv| Diagnosis::of_fault(AnswerFault::DependsOnPath(mv))),
+            evidence: Vec::new(),
+        },
         Some(w) if failure.is_none() => {
-            let causes: Vec<_> = report
-                .findings
-                .iter()
-                .filter_map(|f| first_cause(f.diagnosis.as_ref()))
-                .collect();
+            let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
             diagnosed(&symptom, vec![w], &causes, |q| {
                 let d = subject.divide(&q.position, &[], q.depth).ok()?;
                 Some(Answer::Divide {
@@ -854,6 +921,38 @@ fn witness(r: &Reproduction) -> Option<Witness> {
             counts,
         },
     })
+}
+
+/// The signature of a finding whose counts depend on the moves made before.
+const DEPENDS_ON_PATH: &str = "depends-on-path";
+
+/// How many differing moves are asked about on their own.
+const STATE_QUESTIONS: usize = 4;
+
+/// A move below which the subject's count in its divide at the reproduction differs from
+/// its own answer about the position after the move, asked from its FEN: its answers
+/// then depend on the moves made before, not on the position, which no reading of the
+/// rules does. `None` at depth 1 (nothing is made) and where every answer agrees.
+fn depends_on_path(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    r: &Reproduction,
+) -> Result<Option<Move>, SubjectError> {
+    let Some(c) = r.comparison.as_ref().filter(|_| r.depth >= 2) else {
+        return Ok(None);
+    };
+    for d in c.counts_differ.iter().take(STATE_QUESTIONS) {
+        let Ok(after) = engines[0].play(&r.minimized, d.mv) else {
+            continue;
+        };
+        match subject.divide(&after, &[], r.depth - 1) {
+            Ok(alone) if alone.total != d.subject => return Ok(Some(d.mv)),
+            Ok(_) => {}
+            Err(e) if is_fatal(&e) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Ok(None)
 }
 
 /// Reproduction, minimization and the full answer at the minimized position. The
