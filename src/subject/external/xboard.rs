@@ -9,6 +9,7 @@ use super::answer::{classify, refuses_command, Line, Tally};
 use super::notation::{looks_like_move, RawMove};
 use super::process::Process;
 use crate::subject::SubjectError;
+use std::time::Instant;
 
 /// What the conversation needs to remember.
 #[derive(Debug, Default)]
@@ -169,25 +170,12 @@ pub(crate) fn perft(
     // Chatter does not extend the wait; progress does.
     let mut deadline = p.deadline();
     loop {
-        let line = match p.line_by(deadline, &request) {
-            Ok(line) => line,
-            // Some engines end on any refusal (HoiXiangqi): the refusal is the answer.
-            Err(SubjectError::Exited {
-                request,
-                status,
-                last,
-            }) => {
-                tally.refusal = tally.refusal.or_else(|| refusal_before_exit(&last));
-                return match tally.refusal {
-                    Some(_) => Ok((request, tally)),
-                    None => Err(SubjectError::Exited {
-                        request,
-                        status,
-                        last,
-                    }),
-                };
+        let line = match next_line(p, deadline, &request, tally.refusal.as_deref())? {
+            Read::Line(line) => line,
+            Read::Refused(reason) => {
+                tally.refusal = Some(reason);
+                return Ok((request, tally));
             }
-            Err(e) => return Err(e),
         };
         let kind = classify(&line);
         if kind != Line::Other {
@@ -276,23 +264,9 @@ fn answer(
     };
     let deadline = p.deadline();
     loop {
-        let line = match p.line_by(deadline, request) {
-            Ok(line) => line,
-            Err(SubjectError::Exited {
-                request,
-                status,
-                last,
-            }) => {
-                return Err(match refusal.or_else(|| refusal_before_exit(&last)) {
-                    Some(reason) => refused(reason),
-                    None => SubjectError::Exited {
-                        request,
-                        status,
-                        last,
-                    },
-                })
-            }
-            Err(e) => return Err(e),
+        let line = match next_line(p, deadline, request, refusal.as_deref())? {
+            Read::Line(line) => line,
+            Read::Refused(reason) => return Err(refused(reason)),
         };
         match classify(&line) {
             Line::Pong(n) if n == k => {
@@ -306,6 +280,42 @@ fn answer(
             }
             _ => lines.push(line),
         }
+    }
+}
+
+/// A line read, or the refusal an engine that has exited ended on.
+enum Read {
+    Line(String),
+    Refused(String),
+}
+
+/// The next line by `deadline`. Some engines end on any refusal (HoiXiangqi): when the
+/// engine exits, the refusal already `seen`, else one among its last lines, is the
+/// answer; an exit without one is the error it is.
+fn next_line(
+    p: &mut Process,
+    deadline: Instant,
+    request: &str,
+    seen: Option<&str>,
+) -> Result<Read, SubjectError> {
+    match p.line_by(deadline, request) {
+        Ok(line) => Ok(Read::Line(line)),
+        Err(SubjectError::Exited {
+            request,
+            status,
+            last,
+        }) => match seen
+            .map(str::to_owned)
+            .or_else(|| refusal_before_exit(&last))
+        {
+            Some(reason) => Ok(Read::Refused(reason)),
+            None => Err(SubjectError::Exited {
+                request,
+                status,
+                last,
+            }),
+        },
+        Err(e) => Err(e),
     }
 }
 
