@@ -50,6 +50,9 @@ const QUEUE: usize = 256;
 /// How often a wait looks at the stop flag and at whether the engine still runs.
 const POLL: Duration = Duration::from_millis(50);
 
+/// How long the output of an engine seen exiting is still read for its last lines.
+const EXIT_GRACE: Duration = Duration::from_millis(250);
+
 /// How many lines of output error messages quote.
 const KEEP_LINES: usize = 10;
 
@@ -438,8 +441,13 @@ impl Process {
     /// line among it is the error: the reader closes the pipe at such a line, and the
     /// engine may well have died of that.
     fn exit_fault(&mut self, status: ExitStatus) -> Fault {
+        // The engine may be seen gone before the reader thread has passed on its last
+        // lines (a refusal printed just before exiting): wait for the end of its
+        // output, briefly, since a grandchild may still hold the pipe open.
+        let until = after(EXIT_GRACE);
         for _ in 0..QUEUE {
-            match self.events.try_recv() {
+            let wait = until.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(wait) {
                 Ok(Event::Out(line)) => self.remember(line),
                 Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
                 Ok(Event::Overlong { stderr }) => return self.overrun(overlong(stderr)),
@@ -934,7 +942,33 @@ fn send_line(tx: &SyncSender<Event>, line: &mut Vec<u8>, stderr: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{split_command, CommandLineError};
+    use super::{split_command, CommandLineError, Process, SubjectError};
+    use std::time::{Duration, Instant};
+
+    /// An engine seen gone before its last line has been passed on still has that line
+    /// among the error's last lines: a refusal printed just before exiting is how
+    /// HoiXiangqi answers, and it must not read as a crash. The line here comes a
+    /// moment after the exit, so it always loses the race it could lose by chance.
+    #[test]
+    fn the_last_line_before_an_exit_is_kept() {
+        let cmd = r#"sh -c '(sleep 0.1; echo "Error (refused): late") & echo early; exit 1'"#;
+        let mut p = Process::spawn(cmd, Duration::from_secs(5), None).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            match p.line_by(deadline, "q") {
+                Ok(_) => {}
+                Err(SubjectError::Exited { last, .. }) => {
+                    assert_eq!(
+                        last.last().map(String::as_str),
+                        Some("Error (refused): late"),
+                        "{last:?}"
+                    );
+                    break;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
 
     #[test]
     fn commands_split_like_a_shell() {
