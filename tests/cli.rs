@@ -1132,3 +1132,47 @@ fn perft_prints_the_forms_engines_print() {
         check(&stdout);
     }
 }
+
+/// `bench --engine` times an engine's own perft beside the generators, and a count of
+/// its that differs fails the run: a speed is worth nothing for wrong counts. Each row:
+/// the test engine's switches, the exit code, and the engine's count of the start
+/// position at depth 1.
+#[test]
+fn bench_times_an_engine_beside_the_generators_and_checks_its_counts() {
+    let table: &[(&str, i32, u64)] = &[
+        ("", 0, 44),
+        // A horse that ignores its leg adds b0d1 and h0f1 at the start.
+        ("--bug horse-leg-ignored", 1, 46),
+    ];
+    for &(switches, code, start) in table {
+        let engine = format!("{} --protocol uci {switches}", util::TEST_ENGINE);
+        let out = xqdiff(&[
+            "bench",
+            "--shallower",
+            "4",
+            "--generator",
+            "bitboard",
+            "--engine",
+            &engine,
+            "--json",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{switches}: {:?}",
+            text(&out)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = doc["engine_rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{doc}");
+        assert_eq!(rows[0]["position"], "start");
+        assert_eq!(rows[0]["nodes"], start, "{switches}");
+        assert!(
+            rows[0]["generators_vs_engine"]["bitboard"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+        assert_eq!(doc["agree"], code == 0, "{switches}");
+    }
+}

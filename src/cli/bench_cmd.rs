@@ -2,21 +2,45 @@
 //! a Markdown table. Rates in one table come from one run on one machine, so compare
 //! them as ratios, not with numbers measured elsewhere.
 
-use super::json::{BenchDoc, BenchRow, OracleBenchDoc, OraclePart};
+use super::engine_cmd::EngineFlags;
+use super::json::{BenchDoc, BenchEngineRow, BenchRow, OracleBenchDoc, OraclePart};
 use super::out::outln;
 use super::{pool, select_generator_list, CliError, Outcome};
 use crate::position::Position;
+use crate::subject::external::ExternalEngine;
+use crate::subject::Subject;
 use std::time::Instant;
 
 /// Arguments of `xqdiff bench`.
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_arg("protocol", |a| a.requires("engine")),
+    mut_arg("options", |a| a.requires("engine")),
+    mut_arg("ranks", |a| a.requires("engine")),
+    mut_arg("fen_letters", |a| a.requires("engine")),
+    mut_arg("timeout", |a| a.requires("engine").default_value("600")),
+    mut_arg("compare", |a| a.hide(true)),
+    mut_arg("rules", |a| a.hide(true)),
+)]
 pub struct BenchArgs {
     /// Which generator: a name, or `all`; repeat to pick several.
     #[arg(long, default_value = "all", value_name = "NAME")]
     generator: Vec<String>,
     /// Subtract this from every depth (1 makes a quick run, about 40 times shorter).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", conflicts_with = "deeper")]
     shallower: u32,
+    /// Add this to every depth (1 makes a run about 40 times longer: perft(6) of the
+    /// start, the depth engines are compared at).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    deeper: u32,
+    /// Time an engine's own perft of every position too, through its protocol (its
+    /// `go perft`, or `show moves` lists counted by xqdiff), beside the generators: the
+    /// ratio of speeds in one run on one machine. The engine is asked once per position
+    /// at the same depth and must give the same count.
+    #[arg(long, value_name = "\"ENGINE [ARGS]\"", conflicts_with = "oracle")]
+    engine: Option<String>,
+    #[command(flatten)]
+    engine_flags: EngineFlags,
     /// Measure the whole oracle instead of perft: positions per second on one thread
     /// over a fixed seeded set of fuzz cases, and where the time goes.
     #[arg(long)]
@@ -209,6 +233,21 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         return oracle(args);
     }
     let generators = select_generator_list(&args.generator)?;
+    let mut engine = match &args.engine {
+        Some(cmd) => {
+            let config = args.engine_flags.config(cmd, "--engine")?;
+            let engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
+                during: "start-up".into(),
+                source,
+            })?;
+            outln!(
+                "engine {} ({cmd}): timed from the question sent to the last count read",
+                engine.name()
+            );
+            Some(engine)
+        }
+        None => None,
+    };
     let single = pool(1)?;
     let all = pool(0)?;
     let threads = all.current_num_threads();
@@ -216,9 +255,10 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     outln!("|---|---|---|---|---|---|---|");
     let mut agree = true;
     let mut doc_rows = Vec::new();
+    let mut engine_rows = Vec::new();
     for (label, fen, depth) in POSITIONS {
         let pos = Position::from_fen(fen)?;
-        let depth = depth.saturating_sub(args.shallower).max(1);
+        let depth = (depth + args.deeper).saturating_sub(args.shallower).max(1);
         let mut rows = Vec::new();
         for g in &generators {
             let t = Instant::now();
@@ -232,7 +272,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         }
         agree &= rows.iter().all(|r| r.1 == rows[0].1);
         let slowest = rows.iter().map(|r| r.2).fold(f64::INFINITY, f64::min);
-        for (name, nodes, one, many) in rows {
+        for &(name, nodes, one, many) in &rows {
             outln!(
                 "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |",
                 one / slowest
@@ -247,14 +287,67 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
                 all_threads_mnps: many,
             });
         }
+        if let Some(engine) = engine.as_mut() {
+            let t = Instant::now();
+            let got = engine
+                .divide(&pos, &[], depth)
+                .map_err(|source| CliError::Engine {
+                    during: format!("perft {depth} of {label}"),
+                    source,
+                })?;
+            let seconds = t.elapsed().as_secs_f64().max(1e-9);
+            let mnps = got.total as f64 / seconds / 1e6;
+            let same = rows.iter().all(|r| r.1 == got.total);
+            agree &= same;
+            outln!(
+                "| {label} | {depth} | {}{} | {} | {mnps:.1} | - | {:.1}x |",
+                got.total,
+                if same { "" } else { " (DIFFERS)" },
+                engine.name(),
+                mnps / slowest
+            );
+            engine_rows.push(BenchEngineRow {
+                position: label.to_owned(),
+                depth,
+                nodes: got.total,
+                seconds,
+                mnps,
+                generators_vs_engine: rows
+                    .iter()
+                    .map(|&(name, _, one, _)| (name.to_owned(), one / mnps.max(1e-12)))
+                    .collect(),
+            });
+        }
+    }
+    if let Some(engine) = &engine {
+        // The number people ask for: how many times the engine's speed each generator
+        // counts at on one thread, position by position.
+        outln!();
+        for row in &engine_rows {
+            let ratios: Vec<String> = row
+                .generators_vs_engine
+                .iter()
+                .map(|(name, r)| format!("{name} {r:.2}x"))
+                .collect();
+            outln!(
+                "{} perft({}), one thread against {} ({:.2} s): {}",
+                row.position,
+                row.depth,
+                engine.name(),
+                row.seconds,
+                ratios.join(", ")
+            );
+        }
     }
     args.json.emit(|| BenchDoc {
         threads,
         rows: doc_rows,
+        engine: engine.as_ref().map(|e| e.name()),
+        engine_rows,
         agree,
     })?;
     if !agree {
-        outln!("node counts DISAGREE between generators or thread counts");
+        outln!("node counts DISAGREE between generators, thread counts or the engine");
         return Ok(Outcome::Disagree);
     }
     Ok(Outcome::Agree)

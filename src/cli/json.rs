@@ -109,8 +109,32 @@ pub(crate) struct BenchDoc {
     pub threads: usize,
     /// One row per position and generator.
     pub rows: Vec<BenchRow>,
-    /// Whether every generator and both thread counts gave the same node counts.
+    /// The engine timed beside the generators (`--engine`), by the name it gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// The engine's perft of each position, with `--engine`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engine_rows: Vec<BenchEngineRow>,
+    /// Whether every generator, both thread counts and the engine gave the same node
+    /// counts.
     pub agree: bool,
+}
+
+/// The engine's perft of one position in a [`BenchDoc`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct BenchEngineRow {
+    /// The position's name.
+    pub position: String,
+    /// The perft depth.
+    pub depth: u32,
+    /// The engine's count.
+    pub nodes: u64,
+    /// From the question sent to the last count read.
+    pub seconds: f64,
+    /// Millions of nodes per second.
+    pub mnps: f64,
+    /// Each generator's one-thread speed over the engine's.
+    pub generators_vs_engine: std::collections::BTreeMap<String, f64>,
 }
 
 /// One generator on one position in a [`BenchDoc`].
