@@ -382,6 +382,42 @@ impl Finding {
         (kept, smaller)
     }
 
+    /// Takes in `later`, a finding of the same bug: named by the most specific of the
+    /// causes the two `shared`, with every sighting, move class, witness and file of
+    /// both, the smallest witness leading.
+    fn absorb(&mut self, later: Finding, shared: Diagnosis, known: &Known) {
+        if let Some(v) = shared.first() {
+            self.signature = Signature::cause(&self.signature.side, v);
+        }
+        self.diagnosis = Some(shared);
+        self.hits += later.hits;
+        if later.first < self.first {
+            self.first = later.first;
+            self.found_after = later.found_after;
+        }
+        for symptom in later.symptoms {
+            if !self.symptoms.contains(&symptom) {
+                self.symptoms.push(symptom);
+            }
+        }
+        self.evidence.extend(later.evidence);
+        let (_, smaller) = self.offer(&later.origin, &later.minimized, &later.disagreement);
+        if smaller {
+            self.file = later.file.or(self.file.take());
+        }
+        for w in later.witnesses {
+            if self.wants_witness() && !self.witnesses.contains(&w) {
+                self.witnesses.push(w);
+            }
+        }
+        for file in later.saved {
+            if !self.saved.contains(&file) {
+                self.saved.push(file);
+            }
+        }
+        self.known = self.known || later.known || known.names(&self.signature, &self.symptoms);
+    }
+
     /// The corpus case for one of its witnesses, found by `from`.
     pub fn case(from: &Sighting, disagreement: &Disagreement) -> Case {
         let mut case = Case::from_disagreement(
@@ -591,6 +627,19 @@ impl Findings {
                 self.save(index, &sighting, &disagreement, smaller);
             }
         }
+        self.join_shared_causes();
+    }
+
+    /// Joins the findings one variant explains alike: a finding first named by one of
+    /// several variants it could not tell apart, and a later move class named by
+    /// another of them, are one bug.
+    fn join_shared_causes(&mut self) {
+        let known = &self.settings.known;
+        join_shared_causes(
+            &mut self.list,
+            |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
+            |kept, later, shared| kept.absorb(later, shared, known),
+        );
     }
 
     /// The finding a sighting of the new move class `symptom` belongs to, once `named`:
@@ -898,6 +947,38 @@ pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Dia
     })
 }
 
+/// Findings that blame the same side and that one variant explains alike are one bug
+/// ([`shared_causes`]): each later such finding is handed to `join` with the first one
+/// and the causes the two share (most specific first), and leaves `items`. `blame`
+/// gives a finding's side and diagnosis. The one rule for the built-ins' findings and a
+/// subject's; only what a finding holds differs, and `join` moves that.
+pub fn join_shared_causes<T>(
+    items: &mut Vec<T>,
+    blame: impl Fn(&T) -> (&str, Option<&Diagnosis>),
+    mut join: impl FnMut(&mut T, T, Diagnosis),
+) {
+    let mut i = 0;
+    while i < items.len() {
+        let earlier = {
+            let (side, diagnosis) = blame(&items[i]);
+            (0..i).find_map(|j| {
+                let (their_side, theirs) = blame(&items[j]);
+                (their_side == side)
+                    .then(|| shared_causes(theirs, diagnosis))
+                    .flatten()
+                    .map(|shared| (j, shared))
+            })
+        };
+        match earlier {
+            Some((j, shared)) => {
+                let later = items.remove(i);
+                join(&mut items[j], later, shared);
+            }
+            None => i += 1,
+        }
+    }
+}
+
 /// Every variant the diagnoses name, each finding's first cause before any finding's
 /// others: the causes a new finding is tried on before the whole catalogue.
 pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) -> Vec<Variant> {
@@ -989,6 +1070,76 @@ fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Option<Answer
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each row: findings as (side, explaining variants by their place in the
+    /// catalogue), and which survive the join, each with the variants left it.
+    #[test]
+    fn findings_one_variant_explains_alike_are_joined_on_one_side() {
+        type Row = (
+            &'static [(&'static str, &'static [usize])],
+            &'static [(&'static str, &'static [usize])],
+        );
+        let table: &[Row] = &[
+            // Two causes in common: one finding, named by both.
+            (
+                &[("naive", &[0, 1]), ("naive", &[1, 0])],
+                &[("naive", &[0, 1])],
+            ),
+            // The later one names a cause the first could not tell from its own.
+            (
+                &[("naive", &[0, 1]), ("naive", &[1, 2])],
+                &[("naive", &[1])],
+            ),
+            // Nothing in common, an unexplained one, another side: all kept.
+            (
+                &[("naive", &[0]), ("naive", &[1])],
+                &[("naive", &[0]), ("naive", &[1])],
+            ),
+            (
+                &[("naive", &[0]), ("naive", &[])],
+                &[("naive", &[0]), ("naive", &[])],
+            ),
+            (
+                &[("naive", &[0]), ("mailbox", &[0])],
+                &[("naive", &[0]), ("mailbox", &[0])],
+            ),
+            // A third joins the first, not the one that joined it.
+            (
+                &[("naive", &[0, 1]), ("mailbox", &[1]), ("naive", &[1])],
+                &[("naive", &[1]), ("mailbox", &[1])],
+            ),
+        ];
+        let all = Variant::ALL;
+        let diagnosis = |places: &[usize]| {
+            (!places.is_empty()).then(|| Diagnosis {
+                causes: places
+                    .iter()
+                    .map(|&p| crate::diagnose::Cause {
+                        variant: all[p],
+                        explains: 1,
+                        of: 1,
+                    })
+                    .collect(),
+                fault: None,
+            })
+        };
+        for (given, want) in table {
+            let mut items: Vec<(String, Option<Diagnosis>)> = given
+                .iter()
+                .map(|(side, places)| (side.to_string(), diagnosis(places)))
+                .collect();
+            join_shared_causes(
+                &mut items,
+                |(side, d)| (side.as_str(), d.as_ref()),
+                |kept, _, shared| kept.1 = Some(shared),
+            );
+            let want: Vec<(String, Option<Diagnosis>)> = want
+                .iter()
+                .map(|(side, places)| (side.to_string(), diagnosis(places)))
+                .collect();
+            assert_eq!(items, want, "{given:?}");
+        }
+    }
 
     #[test]
     fn a_known_list_matches_old_state_check_names() {

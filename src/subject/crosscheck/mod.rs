@@ -17,8 +17,8 @@ pub use compare::{Comparison, MoveCounts};
 use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
-    diagnosed, named_causes, offer_witness, recount_diagnosis, shared_causes, Diagnosed, Finding,
-    Findings, Known, Provenance, Settings,
+    diagnosed, join_shared_causes, named_causes, offer_witness, recount_diagnosis, Diagnosed,
+    Finding, Findings, Known, Provenance, Settings,
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
@@ -576,7 +576,7 @@ pub fn check_stream(
             break;
         }
     }
-    join_shared_causes(&mut report.findings, &options.known);
+    join_causes(&mut report.findings, &options.known);
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
@@ -584,42 +584,32 @@ pub fn check_stream(
     Ok(report)
 }
 
-/// Findings one variant explains alike are one bug ([`shared_causes`]): each joins the
-/// first such finding, which is named by the most specific variant they share.
-fn join_shared_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
-    let mut i = 0;
-    while i < findings.len() {
-        let earlier = (0..i).find_map(|j| {
-            shared_causes(
-                findings[j].diagnosis.as_ref(),
-                findings[i].diagnosis.as_ref(),
-            )
-            .map(|d| (j, d))
-        });
-        let Some((j, shared)) = earlier else {
-            i += 1;
-            continue;
-        };
-        let later = findings.remove(i);
-        let kept = &mut findings[j];
-        if let Some(v) = shared.first() {
-            kept.signature = Signature::cause(&kept.signature.side, v);
-        }
-        kept.diagnosis = Some(shared);
-        kept.hits += later.hits;
-        for symptom in later.symptoms {
-            if !kept.symptoms.contains(&symptom) {
-                kept.symptoms.push(symptom);
+/// Findings one variant explains alike are one bug ([`join_shared_causes`]): each joins
+/// the first such finding, which is named by the most specific variant they share.
+fn join_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    join_shared_causes(
+        findings,
+        |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
+        |kept, later, shared| {
+            if let Some(v) = shared.first() {
+                kept.signature = Signature::cause(&kept.signature.side, v);
             }
-        }
-        let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
-        let theirs = later.reproduction.map(|r| r.minimized);
-        kept.witnesses
-            .extend(theirs.into_iter().chain(later.witnesses).take(room));
-        kept.evidence.extend(later.evidence);
-        kept.known =
-            kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
-    }
+            kept.diagnosis = Some(shared);
+            kept.hits += later.hits;
+            for symptom in later.symptoms {
+                if !kept.symptoms.contains(&symptom) {
+                    kept.symptoms.push(symptom);
+                }
+            }
+            let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
+            let theirs = later.reproduction.map(|r| r.minimized);
+            kept.witnesses
+                .extend(theirs.into_iter().chain(later.witnesses).take(room));
+            kept.evidence.extend(later.evidence);
+            kept.known =
+                kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
+        },
+    );
 }
 
 /// What `f` gives, and how long it took.
