@@ -505,6 +505,13 @@ fn the_engine_phase_runs_for_its_time_and_goes_on_after_a_crash() {
         stdout.contains("fresh positions made as the run went"),
         "{stdout}"
     );
+    // The report page draws their feature table in the engine's section.
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    let page = Html::parse_document(&html);
+    let rows = page
+        .select(&select("section.engine table.coverage tr[data-feature]"))
+        .count();
+    assert_eq!(rows, fresh.coverage.features.len(), "{html}");
     assert!(
         details.confirmed < details.positions,
         "every position confirmed by all: {} of {}",
