@@ -16,7 +16,7 @@ use xqdiff::diff::corpus::Source;
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
 use xqdiff::job::check::{self, Config, Observer, Quiet};
-use xqdiff::job::report::{html, PhaseDetails, RenderOptions, Report, Status};
+use xqdiff::job::report::{html, EngineRow, PhaseDetails, RenderOptions, Report, Status};
 use xqdiff::Generator;
 
 mod util;
@@ -453,6 +453,91 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
     }
 }
 
+/// The check's engine phase is `xqdiff engine`'s run: given a time, it makes fresh
+/// positions until the time is up (and says how many, with their feature table); an
+/// engine that crashes on a class of positions (here: whenever the side to move is in
+/// check, which the fresh positions seek on purpose) is one `crash` finding with a
+/// small witness, and the engine is started again and asked on; the fastest built-in
+/// is the reference, all of them confirming only a share of the agreeing positions.
+#[test]
+fn the_engine_phase_runs_for_its_time_and_goes_on_after_a_crash() {
+    const SECONDS: f64 = 10.0;
+    let dir = Scratch::new("engine-seconds");
+    let engine = format!("{} --crash-in-check", util::TEST_ENGINE);
+    let out = xqdiff_check(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "--engine-depth",
+            "2",
+            "--engine-timeout",
+            "2",
+            "--engine-seconds",
+            "10",
+            "--engine-restarts",
+            "1000",
+        ],
+    );
+    let (stdout, stderr) = util::text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let report = read_report(&dir);
+    let phase = report
+        .phases
+        .iter()
+        .find(|p| p.name == check::ENGINE)
+        .expect("an engine phase");
+    assert_eq!(phase.status, Status::Failed, "{phase:?}");
+    // Fresh positions are made until the time is up, then the one being asked is
+    // finished: a crash's shrinking may take a few seconds more, never the whole run.
+    assert!(
+        phase.seconds >= SECONDS && phase.seconds < SECONDS + 20.0,
+        "the phase took {} s",
+        phase.seconds
+    );
+    let Some(PhaseDetails::Engine(details)) = &phase.details else {
+        panic!("no engine details: {phase:?}");
+    };
+    let fresh = details.fresh.as_ref().expect("fresh positions counted");
+    assert!(fresh.positions > 0, "{fresh:?}");
+    assert_eq!(fresh.coverage.total, fresh.positions);
+    assert!(
+        stdout.contains("fresh positions made as the run went"),
+        "{stdout}"
+    );
+    // The report page draws their feature table in the engine's section.
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    let page = Html::parse_document(&html);
+    let rows = page
+        .select(&select("section.engine table.coverage tr[data-feature]"))
+        .count();
+    assert_eq!(rows, fresh.coverage.features.len(), "{html}");
+    assert!(
+        details.confirmed < details.positions,
+        "every position confirmed by all: {} of {}",
+        details.confirmed,
+        details.positions
+    );
+    let crashes: Vec<_> = report
+        .disagreements
+        .iter()
+        .filter(|d| d.phase == check::ENGINE && d.check == "crash")
+        .collect();
+    assert_eq!(crashes.len(), 1, "{:#?}", report.disagreements);
+    let crash = crashes[0];
+    assert!(crash.hits.is_some_and(|n| n > 1), "{crash:?}");
+    let witness = xqdiff::Position::from_fen(&crash.fen).expect("the witness");
+    assert!(witness.pieces().count() <= 4, "{}", crash.fen);
+    // Asked on after it crashed: the corpus's positions in check crash it, and fresh
+    // positions made after them are answered.
+    let answered = |r: &&EngineRow| r.position.starts_with("fresh") && r.subject.is_some();
+    assert!(
+        details.rows.iter().filter(answered).count() >= 3,
+        "{:?}",
+        details.rows
+    );
+}
+
 /// Flags that do not go together stop the command before anything runs.
 #[test]
 fn bad_usage_exits_2_without_running() {
@@ -464,6 +549,18 @@ fn bad_usage_exits_2_without_running() {
             "positive number",
         ),
         (&["--engine", "'unclosed"], "bad --engine"),
+        (&["--engine-seconds", "5"], "--engine"),
+        (
+            &[
+                "--engine",
+                "x",
+                "--engine-seconds",
+                "5",
+                "--engine-positions",
+                "3",
+            ],
+            "--engine-positions",
+        ),
         (&["--max-nodes", "lots"], "invalid value"),
         (
             &["--corpus", "/no/such/dir"],

@@ -458,6 +458,7 @@ fn full_report() -> Report {
                 error: None,
                 known: false,
             }],
+            fresh: None,
         }),
     ));
     report

@@ -523,8 +523,14 @@ impl Coverage {
 
     /// Counts the features of one more position.
     pub fn add(&mut self, pos: &Position) {
+        self.add_found(pos, &features(pos));
+    }
+
+    /// Counts one more position whose [`features`] are known already: a caller that
+    /// looked at them first does not pay for them twice.
+    pub fn add_found(&mut self, pos: &Position, found: &[Feature]) {
         self.total += 1;
-        for f in features(pos) {
+        for &f in found {
             if let Some(i) = f.index() {
                 self.counts[i] += 1;
             }

@@ -2,7 +2,7 @@
 //! defaults (`crate::job::check`), a progress bar per phase, the phase table at the end,
 //! and the report written as JSON, HTML and Markdown.
 
-use super::engine_cmd::EngineFlags;
+use super::engine_cmd::{EngineFlags, RunFlags};
 use super::out::{errln, out, outln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
@@ -21,6 +21,9 @@ use std::time::Duration;
     mut_arg("ranks", |a| a.requires("engine")),
     mut_arg("fen_letters", |a| a.requires("engine")),
     mut_arg("timeout", |a| a.requires("engine")),
+    mut_arg("engine_seconds", |a| a.requires("engine").conflicts_with("engine_positions")),
+    mut_arg("engine_restarts", |a| a.requires("engine")),
+    mut_arg("engine_reference", |a| a.requires("engine")),
 )]
 pub struct CheckArgs {
     /// For CI: a perft budget of one million nodes a count, five seconds of fuzzing and
@@ -69,6 +72,8 @@ pub struct CheckArgs {
     /// Random positions to ask the engine about (default 100; 20 with --quick).
     #[arg(long, requires = "engine", value_name = "N")]
     engine_positions: Option<usize>,
+    #[command(flatten)]
+    engine_run: RunFlags,
     /// Stop the engine check after this many distinct bugs that are not known (0: ask
     /// about every position).
     #[arg(long, default_value_t = 1, requires = "engine", value_name = "N")]
@@ -107,6 +112,9 @@ impl CheckArgs {
                         self.engine_positions
                             .unwrap_or(if self.quick { 20 } else { 100 }),
                     )?,
+                    time: self.engine_run.time(),
+                    reference: self.engine_run.reference(),
+                    restarts: self.engine_run.restarts,
                     max_findings: self.engine_max_findings,
                     stop: Some(super::signals::install()),
                     named_corpus: self.corpus.clone(),
@@ -301,6 +309,40 @@ mod tests {
             assert_eq!(config.max_nodes, nodes, "{flags:?}");
             assert_eq!(config.fuzz_time, Duration::from_secs(secs), "{flags:?}");
             assert_eq!(config.engine.map(|e| e.positions), positions, "{flags:?}");
+        }
+    }
+
+    /// The engine phase runs as `xqdiff engine` does: the fastest built-in as the
+    /// reference and five restarts unless told otherwise, and a time when given one.
+    #[test]
+    fn the_engine_phase_takes_engine_run_flags() {
+        use crate::subject::crosscheck::Reference;
+        let table: &[(&[&str], Option<u64>, Reference, usize)] = &[
+            (&[], None, Reference::FASTEST, 5),
+            (
+                &[
+                    "--engine-seconds",
+                    "9",
+                    "--engine-reference",
+                    "all",
+                    "--engine-restarts",
+                    "0",
+                ],
+                Some(9),
+                Reference::All,
+                0,
+            ),
+        ];
+        for &(flags, secs, reference, restarts) in table {
+            let cli = Cli::try_parse_from(["xqdiff", "check", "--engine", "e"].iter().chain(flags))
+                .unwrap_or_else(|e| panic!("{flags:?}: {e}"));
+            let Some(Command::Check(args)) = cli.command else {
+                panic!("{flags:?}: not parsed as check");
+            };
+            let engine = args.config(1).unwrap().engine.unwrap();
+            assert_eq!(engine.time, secs.map(Duration::from_secs), "{flags:?}");
+            assert_eq!(engine.reference, reference, "{flags:?}");
+            assert_eq!(engine.restarts, restarts, "{flags:?}");
         }
     }
 

@@ -73,15 +73,58 @@ pub(crate) struct EngineFlags {
     pub rules: Rules,
 }
 
+/// How an engine check goes on: the flags `xqdiff engine` and `xqdiff check` share,
+/// `--engine-seconds` and so on in `check` (whose `--seconds` is the fuzz campaign's),
+/// and `xqdiff engine` also without the prefix.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct RunFlags {
+    /// Check for this many seconds: after the start, suite and corpus positions, fresh
+    /// positions made as the run goes (random bytes read as positions, and playouts,
+    /// rare features sought on purpose), instead of random positions made beforehand.
+    #[arg(id = "engine_seconds", long = "engine-seconds", value_name = "SECONDS")]
+    pub seconds: Option<u64>,
+    /// How many times an engine that crashes or hangs on a position is started again
+    /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
+    /// next one ends the run with exit 2.
+    #[arg(
+        id = "engine_restarts",
+        long = "engine-restarts",
+        default_value_t = 5,
+        value_name = "N"
+    )]
+    pub restarts: usize,
+    /// Which built-ins count each position: `fastest` (the fastest counts each; all of
+    /// them confirm every difference and every 10th position besides) or `all`.
+    #[arg(
+        id = "engine_reference",
+        long = "engine-reference",
+        default_value = "fastest",
+        value_name = "fastest|all"
+    )]
+    pub reference: ReferenceArg,
+}
+
+impl RunFlags {
+    /// The check's reference.
+    pub fn reference(&self) -> crosscheck::Reference {
+        match self.reference {
+            ReferenceArg::Fastest => crosscheck::Reference::FASTEST,
+            ReferenceArg::All => crosscheck::Reference::All,
+        }
+    }
+
+    /// How long to check, when a time was given.
+    pub fn time(&self) -> Option<Duration> {
+        self.seconds.map(Duration::from_secs)
+    }
+}
+
 /// `--reference`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum ReferenceArg {
     Fastest,
     All,
 }
-
-/// Every how many positions all the built-ins count one the fastest agreed on.
-const CONFIRM_EVERY: usize = 10;
 
 /// `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -148,6 +191,12 @@ impl EngineFlags {
     mut_arg("timeout", |a| a.long("timeout").visible_alias("engine-timeout")),
     mut_arg("compare", |a| a.long("compare").visible_alias("engine-compare")),
     mut_arg("rules", |a| a.long("rules").visible_alias("engine-rules")),
+    mut_arg("engine_seconds", |a| a
+        .long("seconds")
+        .visible_alias("engine-seconds")
+        .conflicts_with_all(["positions", "fen"])),
+    mut_arg("engine_restarts", |a| a.long("restarts").visible_alias("engine-restarts")),
+    mut_arg("engine_reference", |a| a.long("reference").visible_alias("engine-reference")),
 )]
 pub struct EngineArgs {
     /// The engine's command line; quotes group words (`--cmd "sjaakii -xboard"`).
@@ -161,11 +210,8 @@ pub struct EngineArgs {
     /// How many random positions to check, from seeded playouts.
     #[arg(long, default_value_t = 100, value_name = "N")]
     positions: usize,
-    /// Check for this many seconds: after the start, suite and corpus positions, fresh
-    /// positions made as the run goes (random bytes read as positions, and playouts,
-    /// rare features sought on purpose), instead of --positions made beforehand.
-    #[arg(long, value_name = "SECONDS", conflicts_with_all = ["positions", "fen"])]
-    seconds: Option<u64>,
+    #[command(flatten)]
+    run: RunFlags,
     /// Check these positions alone, at --depth (repeat for more): no suite, corpus or
     /// random positions. A finding's reproduce line is this.
     #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
@@ -200,15 +246,6 @@ pub struct EngineArgs {
     /// Write the signatures of the bugs this run found to FILE (for --known).
     #[arg(long, value_name = "FILE")]
     write_known: Option<PathBuf>,
-    /// How many times an engine that crashes or hangs on a position is started again
-    /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
-    /// next one ends the run with exit 2.
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    restarts: usize,
-    /// Which built-ins count each position: `fastest` (the fastest counts each; all of
-    /// them confirm every difference and every 10th position besides) or `all`.
-    #[arg(long, default_value = "fastest", value_name = "fastest|all")]
-    reference: ReferenceArg,
     /// Worker threads for the built-in generators (0 = one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
@@ -268,7 +305,7 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         depth: args.depth,
         max_nodes: args.max_nodes,
         // A run given a time makes its random positions as it goes.
-        random: match args.seconds {
+        random: match args.run.seconds {
             Some(_) => 0,
             None => super::positions("--positions", args.positions)?,
         },
@@ -309,7 +346,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         }
     };
     let name = engine.name();
-    let asked = match args.seconds {
+    let asked = match args.run.seconds {
         Some(secs) => format!(
             "{} then fresh ones for {secs} s",
             counted(list.len() as u64, "position")
@@ -327,14 +364,14 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         outln!("note: {note}");
     }
     let started = Instant::now();
-    let bar = match args.seconds {
+    let bar = match args.run.seconds {
         Some(_) => Progress::new("engine", Unit::Seconds),
         None => Progress::new("engine", Unit::Positions),
     };
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
     let print_checked = |c: &Checked| bar.println(&c.line());
     let show = |s: &Status<'_>| {
-        match (s.of, args.seconds) {
+        match (s.of, args.run.seconds) {
             (Some(of), _) => bar.update(s.index as u64, of as u64),
             (None, Some(secs)) => bar.update(started.elapsed().as_secs().min(secs), secs),
             (None, None) => bar.update(s.index as u64, 0),
@@ -364,37 +401,19 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         progress: Some(&show),
         on_checked: Some(&print_checked),
         stop: Some(stop),
-        reference: match args.reference {
-            ReferenceArg::Fastest => crosscheck::Reference::First {
-                confirm_every: CONFIRM_EVERY,
-            },
-            ReferenceArg::All => crosscheck::Reference::All,
-        },
-        restarts: args.restarts,
+        reference: args.run.reference(),
+        restarts: args.run.restarts,
     };
-    // The fastest first: it is the reference.
-    let mut engines = registry();
-    engines.sort_by_key(|g| g.name() != "bitboard");
-    // The fastest built-in walks the fresh playouts; every position is then compared
-    // with all of them.
-    let walker = engines[0];
-    let mut fresh = args.seconds.map(|secs| {
-        targets::Fresh::new(
-            seed,
-            args.depth,
-            started + Duration::from_secs(secs),
-            walker,
-        )
+    let engines = crosscheck::fastest_first(&registry());
+    let timed = args.run.time().map(|time| crosscheck::Timed {
+        time,
+        seed,
+        depth: args.depth,
     });
-    let report = pool
-        .install(|| match fresh.as_mut() {
-            Some(fresh) => {
-                let mut stream = list.iter().cloned().chain(fresh);
-                crosscheck::check_stream(&mut engine, &engines, &mut stream, None, &options)
-            }
-            None => crosscheck::check(&mut engine, &engines, &list, &options),
-        })
+    let run = pool
+        .install(|| crosscheck::run(&mut engine, &engines, &list, timed.as_ref(), &options))
         .map_err(|e| CliError::Usage(e.to_string()))?;
+    let (report, fresh) = (run.report, run.fresh);
     bar.finish();
     drop(engine);
 
@@ -414,14 +433,8 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");
     }
-    if let Some(fresh) = &fresh {
-        let (made, spent) = fresh.made();
-        outln!(
-            "{} made as the run went, {:.3} ms each; feature coverage:\n{}",
-            counted(made, "fresh position"),
-            spent.as_secs_f64() * 1e3 / made.max(1) as f64,
-            fresh.coverage()
-        );
+    if let Some(made) = &fresh {
+        outln!("{}", made.summary());
     }
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report
@@ -455,7 +468,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         depth: args.depth,
         stop,
     };
-    record(&mut doc, &asked, &report, Vec::new());
+    record(&mut doc, &asked, &report, fresh.as_ref(), Vec::new());
     // The exit code is the report's, as `report --from` would read it; the lines
     // below only say it in words.
     let outcome = conclude(doc, args.json);

@@ -126,6 +126,9 @@ pub trait Walker {
     fn take_back(&mut self) -> bool;
     /// Everything the board says where it stands now.
     fn listing(&mut self) -> Listing;
+    /// The legal moves where it stands now, sorted, repeats kept: all a playout asks,
+    /// without the rest of a listing.
+    fn legal(&mut self) -> Vec<Move>;
 }
 
 /// A generator seen through a vtable.
@@ -341,6 +344,12 @@ impl<G: MoveGen> Walker for BoardWalker<'_, G> {
         span(self.g.name(), "walk", || {
             list_board(self.g, &mut self.board)
         })
+    }
+
+    fn legal(&mut self) -> Vec<Move> {
+        let mut legal = MoveList::new();
+        self.g.legal(&mut self.board, &mut legal);
+        sorted(&legal)
     }
 }
 

@@ -9,8 +9,8 @@
 use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, Unit, ENGINE};
 use crate::generators::face::Generator;
 use crate::job::report::{
-    counted, rounded, seconds, Dispute, EngineInfo, EnginePhase, EngineRow, PerftResult, Phase,
-    PhaseDetails, Report, Reproduce, Status as PhaseStatus,
+    counted, rounded, seconds, CoverageTable, Dispute, EngineInfo, EnginePhase, EngineRow,
+    FreshPositions, PerftResult, Phase, PhaseDetails, Report, Reproduce, Status as PhaseStatus,
 };
 use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
@@ -19,14 +19,19 @@ use crate::subject::Subject;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The engine check's positions, as `xqdiff engine` asks them ([`targets::all`]).
+/// The engine check's positions made beforehand, as `xqdiff engine` asks them
+/// ([`targets::all`]); a run given a time makes its random ones as it goes.
 fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
     let sources = targets::Sources {
         suite: &config.suite,
         corpus: corpus_positions(&config.corpus),
         depth: check.depth,
         max_nodes: Some(config.max_nodes),
-        random: check.positions,
+        random: if check.time.is_some() {
+            0
+        } else {
+            check.positions
+        },
         seed: config.seed,
     };
     targets::all(&sources, &config.generators)
@@ -73,13 +78,17 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
     report.engines.push(info);
 
+    let begun = Instant::now();
     let show = |s: &Status<'_>| {
-        observer.progress(
-            s.index as u64,
-            of,
-            Unit::Positions,
-            &format!("{}: {}", s.label, s.stage),
-        );
+        let note = format!("{}: {}", s.label, s.stage);
+        match (s.of, check.time) {
+            (None, Some(time)) => {
+                let secs = time.as_secs().max(1);
+                let done = begun.elapsed().as_secs().min(secs);
+                observer.progress(done, secs, Unit::Seconds, &note);
+            }
+            _ => observer.progress(s.index as u64, of, Unit::Positions, &note),
+        }
     };
     // Named, not written in place: older Rust, the declared rust-version among them,
     // does not extend a borrowed closure temporary's life to the whole `Options`.
@@ -96,19 +105,31 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         progress: Some(&show),
         on_checked: Some(&checked),
         stop: Some(stop),
-        // The check's generators may be any (a planted one among them): each counts.
-        reference: crosscheck::Reference::All,
-        restarts: 0,
+        reference: check.reference,
+        restarts: check.restarts,
     };
+    let timed = check.time.map(|time| crosscheck::Timed {
+        time,
+        seed: config.seed,
+        depth: check.depth,
+    });
     let mut notes = engine.notes().to_vec();
-    let mut all = match crosscheck::check(&mut engine, &config.generators, &list, &options) {
-        Ok(all) => all,
+    let run = crosscheck::run(
+        &mut engine,
+        &config.generators,
+        &list,
+        timed.as_ref(),
+        &options,
+    );
+    let (mut all, fresh) = match run {
+        Ok(run) => (run.report, run.fresh),
         Err(e) => {
             notes.push(e.to_string());
-            crosscheck::Report {
+            let empty = crosscheck::Report {
                 subject: name.clone(),
                 ..crosscheck::Report::default()
-            }
+            };
+            (empty, None)
         }
     };
     let asked = all.checked.len();
@@ -125,13 +146,16 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         ));
     }
     drop(engine);
+    if let Some(made) = &fresh {
+        observer.line(&made.summary());
+    }
     all.elapsed = started.elapsed();
     let asked = Asked {
         generators: &config.generators,
         depth: check.depth,
         stop,
     };
-    record(report, &asked, &all, notes);
+    record(report, &asked, &all, fresh.as_ref(), notes);
 }
 
 /// What an engine check asked: of whom, how deep, about which positions, and how the
@@ -151,6 +175,7 @@ pub(crate) fn record(
     report: &mut Report,
     asked: &Asked<'_>,
     all: &crosscheck::Report,
+    fresh: Option<&crosscheck::Made>,
     mut notes: Vec<String>,
 ) {
     let Asked {
@@ -257,6 +282,11 @@ pub(crate) fn record(
             all.checked.len() as f64 / all.elapsed.as_secs_f64().max(1e-9),
         ),
         rows,
+        fresh: fresh.map(|made| FreshPositions {
+            positions: made.positions,
+            ms_each: made.ms_each(),
+            coverage: CoverageTable::from(&made.coverage),
+        }),
     };
     let mut phase = Phase::finished(ENGINE, all.elapsed, PhaseDetails::Engine(details));
     if all.failure.is_some() && phase.status == PhaseStatus::Passed {

@@ -65,6 +65,13 @@ pub struct EngineCheck {
     pub depth: u32,
     /// Seeded random positions to ask about, besides the start, suite and corpus.
     pub positions: usize,
+    /// Check for this long instead, making fresh positions as the run goes after the
+    /// start, suite and corpus (`positions` is then not used).
+    pub time: Option<Duration>,
+    /// Which built-ins count each position.
+    pub reference: crate::subject::crosscheck::Reference,
+    /// How many times an engine that crashes or hangs on a position is started again.
+    pub restarts: usize,
     /// Stop after this many differences; 0 checks every position. Each difference
     /// costs a descent and a minimization with the engine in the loop.
     pub max_findings: usize,

@@ -9,8 +9,8 @@
 
 use super::svg::{self, ArrowGroup};
 use super::{
-    counted, duration, escape, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase, PerftPhase,
-    Phase, PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
+    counted, duration, escape, CoverageTable, Dispute, EnginePhase, FuzzPhase, MetamorphicPhase,
+    PerftPhase, Phase, PhaseDetails, RenderOptions, ReplayPhase, Report, Status,
 };
 use crate::cases::features::NEVER_REACHED;
 use crate::fen;
@@ -327,57 +327,7 @@ fn fuzz(out: &mut String, phase: &Phase, f: &FuzzPhase) {
         }
         out.push_str("</dl>\n");
     }
-    out.push_str("<h3>Feature coverage</h3>\n<table class=\"coverage\">\n\
-         <tr><th>feature</th><th class=\"num\">positions</th><th class=\"num\">share</th><th></th></tr>\n");
-    let total = f.coverage.total;
-    for row in &f.coverage.features {
-        let pct = row.percent(total);
-        let bar = if row.positions == 0 {
-            NEVER_REACHED.to_owned()
-        } else {
-            format!(
-                "<span class=\"bar\" style=\"width:{:.0}px\"></span>",
-                (pct * 2.0).max(1.0)
-            )
-        };
-        let _ = writeln!(
-            out,
-            "<tr class=\"{}\" data-feature=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{pct:.1}%</td>\
-             <td>{bar}</td></tr>",
-            if row.positions == 0 { "missing" } else { "reached" },
-            escape(&row.feature),
-            escape(&row.feature),
-            row.positions,
-        );
-    }
-    let _ = writeln!(
-        out,
-        "<tr><th>total</th><th class=\"num\">{total}</th><th></th><th></th></tr>\n</table>"
-    );
-    if !f.coverage.points.is_empty() {
-        out.push_str(
-            "<h3>Every point of every piece</h3>\n<table class=\"points\">\n\
-             <tr><th>piece</th><th class=\"num\">points reached</th>\
-             <th class=\"num\">fewest positions on one point</th><th></th></tr>\n",
-        );
-        for row in &f.coverage.points {
-            let missing = row.reached < row.points;
-            let _ = writeln!(
-                out,
-                "<tr class=\"{}\" data-piece=\"{}\"><td>{}</td><td class=\"num\">{}/{}</td>\
-                 <td class=\"num\">{} ({})</td><td>{}</td></tr>",
-                if missing { "missing" } else { "reached" },
-                escape(&row.piece),
-                escape(&row.piece),
-                row.reached,
-                row.points,
-                row.fewest,
-                escape(&row.fewest_at),
-                if missing { NEVER_REACHED } else { "" },
-            );
-        }
-        out.push_str("</table>\n");
-    }
+    coverage(out, &f.coverage);
     out.push_str("</section>\n");
 }
 
@@ -436,6 +386,61 @@ fn metamorphic(out: &mut String, phase: &Phase, m: &MetamorphicPhase) {
     );
 }
 
+/// A run's feature coverage: each rare feature's count, and each piece's points.
+fn coverage(out: &mut String, c: &CoverageTable) {
+    out.push_str("<h3>Feature coverage</h3>\n<table class=\"coverage\">\n\
+         <tr><th>feature</th><th class=\"num\">positions</th><th class=\"num\">share</th><th></th></tr>\n");
+    let total = c.total;
+    for row in &c.features {
+        let pct = row.percent(total);
+        let bar = if row.positions == 0 {
+            NEVER_REACHED.to_owned()
+        } else {
+            format!(
+                "<span class=\"bar\" style=\"width:{:.0}px\"></span>",
+                (pct * 2.0).max(1.0)
+            )
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\" data-feature=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{pct:.1}%</td>\
+             <td>{bar}</td></tr>",
+            if row.positions == 0 { "missing" } else { "reached" },
+            escape(&row.feature),
+            escape(&row.feature),
+            row.positions,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<tr><th>total</th><th class=\"num\">{total}</th><th></th><th></th></tr>\n</table>"
+    );
+    if !c.points.is_empty() {
+        out.push_str(
+            "<h3>Every point of every piece</h3>\n<table class=\"points\">\n\
+             <tr><th>piece</th><th class=\"num\">points reached</th>\
+             <th class=\"num\">fewest positions on one point</th><th></th></tr>\n",
+        );
+        for row in &c.points {
+            let missing = row.reached < row.points;
+            let _ = writeln!(
+                out,
+                "<tr class=\"{}\" data-piece=\"{}\"><td>{}</td><td class=\"num\">{}/{}</td>\
+                 <td class=\"num\">{} ({})</td><td>{}</td></tr>",
+                if missing { "missing" } else { "reached" },
+                escape(&row.piece),
+                escape(&row.piece),
+                row.reached,
+                row.points,
+                row.fewest,
+                escape(&row.fewest_at),
+                if missing { NEVER_REACHED } else { "" },
+            );
+        }
+        out.push_str("</table>\n");
+    }
+}
+
 fn engine(out: &mut String, phase: &Phase, e: &EnginePhase) {
     section_head(
         out,
@@ -475,6 +480,15 @@ fn engine(out: &mut String, phase: &Phase, e: &EnginePhase) {
             );
         }
         out.push_str("</table>\n");
+    }
+    if let Some(fresh) = &e.fresh {
+        let _ = writeln!(
+            out,
+            "<p>{} made as the run went, {:.3} ms each.</p>",
+            counted(fresh.positions, "fresh position"),
+            fresh.ms_each
+        );
+        coverage(out, &fresh.coverage);
     }
     out.push_str("</section>\n");
 }

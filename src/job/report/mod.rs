@@ -493,6 +493,20 @@ pub struct EnginePhase {
     /// One row per position tried.
     #[serde(default)]
     pub rows: Vec<EngineRow>,
+    /// The positions made as the run went, for a run given a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fresh: Option<FreshPositions>,
+}
+
+/// The positions a timed engine check made as it went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FreshPositions {
+    /// How many.
+    pub positions: u64,
+    /// Milliseconds each took to make, on average.
+    pub ms_each: f64,
+    /// How often they reached each rare feature.
+    pub coverage: CoverageTable,
 }
 
 /// One position tried on an external engine.

@@ -10,9 +10,11 @@ mod case;
 mod compare;
 mod locate;
 mod print;
+mod run;
 pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};
+pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 
 use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
 use crate::diff::descent;

@@ -3,7 +3,7 @@
 //! given a time, positions made as it goes ([`Fresh`]).
 
 use super::Target;
-use crate::cases::features::{features, Coverage};
+use crate::cases::features::{features, Coverage, Feature};
 use crate::cases::rng::Rng;
 use crate::cases::{playout, structured};
 use crate::diff::oracle::consensus_steps;
@@ -191,20 +191,24 @@ impl<'a> Fresh<'a> {
             let len = 16 + rng.below(113) as usize;
             structured::from_bytes(&rng.bytes(len))
         } else {
+            // One board walked along the playout, never reloaded: loading, listing
+            // and validating afresh at every ply was most of a fresh position's cost.
             let starts = structured::playout_starts();
-            let mut pos = starts[rng.below(starts.len() as u64) as usize].clone();
+            let start = &starts[rng.below(starts.len() as u64) as usize];
+            let mut board = self.moves.walker(start);
+            let mut now = start.setup().clone();
             let mut before = None;
             for _ in 0..rng.below(151) {
-                let legal = self.moves.generate(&pos).legal;
+                let legal = board.legal();
                 if legal.is_empty() {
                     // The game ended: the position before the last move is asked.
-                    pos = before.take().unwrap_or(pos);
+                    now = before.take().unwrap_or(now);
                     break;
                 }
                 let captures: Vec<Move> = legal
                     .iter()
                     .copied()
-                    .filter(|m| pos.piece_at(m.to).is_some())
+                    .filter(|m| now.piece_at(m.to).is_some())
                     .collect();
                 // A third of the time a capture when there is one: endgames come sooner.
                 let pool = if !captures.is_empty() && rng.below(3) == 0 {
@@ -215,23 +219,20 @@ impl<'a> Fresh<'a> {
                 let Some(&mv) = pool.get(rng.below(pool.len().max(1) as u64) as usize) else {
                     break;
                 };
-                match self.moves.play(&pos, mv) {
-                    Ok(next) => before = Some(std::mem::replace(&mut pos, next)),
-                    Err(_) => break,
-                }
+                before = Some(std::mem::replace(&mut now, board.play(mv)));
             }
-            pos
+            Position::new(now).ok()?
         };
         // A position without a legal move asks nothing of a perft.
         (self.moves.perft(&pos, 1) > 0).then_some(pos)
     }
 
-    /// How rare `pos` is: how often the positions so far reached its rarest feature
-    /// (none: as common as can be).
-    fn rarity(&self, pos: &Position) -> u64 {
-        features(pos)
-            .into_iter()
-            .map(|f| self.coverage.count(f))
+    /// How rare a position with `found` features is: how often the positions so far
+    /// reached its rarest feature (none: as common as can be).
+    fn rarity(&self, found: &[Feature]) -> u64 {
+        found
+            .iter()
+            .map(|&f| self.coverage.count(f))
             .min()
             .unwrap_or(u64::MAX)
     }
@@ -246,23 +247,26 @@ impl Iterator for Fresh<'_> {
         }
         let started = Instant::now();
         let first = self.next;
-        let mut best: Option<(u64, Position)> = None;
+        // The pick's features are counted as found: working them out is much of a
+        // candidate's cost.
+        let mut best: Option<(u64, Position, Vec<Feature>)> = None;
         // Random bytes may give positions without a move; a few rounds always find one.
         while best.is_none() || self.next < first + CANDIDATES {
             let i = self.next;
             self.next += 1;
             if let Some(pos) = self.candidate(i) {
-                let rarity = self.rarity(&pos);
-                if best.as_ref().is_none_or(|(r, _)| rarity < *r) {
-                    best = Some((rarity, pos));
+                let found = features(&pos);
+                let rarity = self.rarity(&found);
+                if best.as_ref().is_none_or(|(r, _, _)| rarity < *r) {
+                    best = Some((rarity, pos, found));
                 }
             }
             if self.next > first + 64 * CANDIDATES {
                 break;
             }
         }
-        let (_, position) = best?;
-        self.coverage.add(&position);
+        let (_, position, found) = best?;
+        self.coverage.add_found(&position, &found);
         self.made += 1;
         self.spent += started.elapsed();
         Some(Target {
