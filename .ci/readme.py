@@ -42,7 +42,7 @@ template), so the steps that open an editor run unattended. `--self-test` shows 
 made-up transcripts that a changed line fails, that placeholders match and that
 --bless keeps them. `--speed-table` runs `xqdiff bench` from the release build and
 rewrites the README's speed table between its markers, with the date, the commit, the
-machine and its load.
+machine and its load (it builds the release binary first).
 """
 
 import argparse
@@ -376,7 +376,9 @@ def help_options(xqdiff: str, subcommand: Optional[str]) -> Tuple[set, set]:
         raise RuntimeError(f"{' '.join(argv)} exits {done.returncode}: {done.stderr.strip()}")
     options, aliases = set(), set()
     for line in done.stdout.splitlines():
-        head = re.match(r"\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", line)
+        # An option's own line is indented a little; a description's wrapped lines,
+        # which may start with another option's name, are indented further.
+        head = re.match(r" {1,6}(?:-\w, )?(--[a-z][a-z0-9-]*)", line)
         if head:
             options.add(head.group(1))
             for names in re.findall(r"\[aliases?: ([^\]]*)\]", line):
@@ -421,6 +423,8 @@ def speed_table(readme: str, xqdiff: str) -> str:
     begin, end = readme.find(SPEED_BEGIN), readme.find(SPEED_END)
     if begin < 0 or end < begin:
         raise RuntimeError(f"README.md has no speed table markers ({SPEED_BEGIN!r})")
+    # Built here, so the commit the table names is the code that was measured.
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     load_before = os.getloadavg()
     done = subprocess.run([xqdiff, "bench"], capture_output=True, text=True, cwd=ROOT)
     load_after = os.getloadavg()
@@ -429,8 +433,12 @@ def speed_table(readme: str, xqdiff: str) -> str:
     table = [line for line in done.stdout.splitlines() if line.startswith("|")]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.strip()
+    # Only what the build reads: the README itself is being edited.
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--",
+         "src", "build.rs", "Cargo.toml", "Cargo.lock", "corpus"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.strip()
     cpu = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -492,6 +500,17 @@ class SelfTest(unittest.TestCase):
     def test_a_missing_or_extra_line_fails(self):
         self.assertTrue(self.run_readme(self.README.replace("d\n```", "d\ne\n```")).failures)
         self.assertTrue(self.run_readme(self.README.replace("...\n", "")).failures)
+
+    def test_bless_puts_a_changed_line_in_its_place_not_under_a_dots_line(self):
+        # The lines after `last 2` are new: a `...` that took every line it could would
+        # swallow them and `last 2` with them.
+        readme = "```text\n$ printf 'head\\nx\\ny\\nlast 2\\nt1\\nt2\\n'\nhead\n...\nlast 1\n```\n"
+        outcome = self.run_readme(readme)
+        self.assertEqual(len(outcome.failures), 1)
+        self.assertIn("-last 1", outcome.failures[0])
+        self.assertIn("+last 2", outcome.failures[0])
+        blessed = bless(readme, outcome.rewrites)
+        self.assertEqual(blessed, readme.replace("last 1", "last 2\nt1\nt2"))
 
     def test_the_exit_is_checked(self):
         readme = "```text\n$ false   # exits 2\n```\n"
