@@ -622,13 +622,6 @@ def main() -> int:
             return True
         return False
 
-    problems = []
-    if not args.only:
-        try:
-            problems += check_synopses(readme, lambda c: help_options(xqdiff, c))
-        except (OSError, RuntimeError) as e:
-            problems.append(f"README.md: the synopses could not be checked: {e}")
-
     before = untracked()
     report_there = (ROOT / "xqdiff-report").exists()
     env = dict(os.environ)
@@ -649,6 +642,13 @@ def main() -> int:
                 pass
         if not report_there:
             shutil.rmtree(ROOT / "xqdiff-report", ignore_errors=True)
+    # After the commands, the first of which builds the binary whose --help is read.
+    problems = []
+    if not args.only:
+        try:
+            problems += check_synopses(readme, lambda c: help_options(xqdiff, c))
+        except (OSError, RuntimeError) as e:
+            problems.append(f"README.md: the synopses could not be checked: {e}")
     if args.bless:
         blessed = bless(readme, outcome.rewrites)
         if blessed != readme:
