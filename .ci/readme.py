@@ -52,7 +52,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 from dataclasses import dataclass, field
@@ -175,7 +174,7 @@ def similar(expected: str, actual: str) -> bool:
     if not expected or expected == ANY_LINES:
         return False
     matcher = difflib.SequenceMatcher(None, expected, actual, autojunk=False)
-    return matcher.real_quick_ratio() > 0.6 and matcher.quick_ratio() > 0.6 and matcher.ratio() > 0.6
+    return all(r() > 0.6 for r in (matcher.real_quick_ratio, matcher.quick_ratio, matcher.ratio))
 
 
 def align(expected: List[str], actual: List[str]) -> Tuple[bool, List[str]]:
@@ -309,7 +308,8 @@ def check(found: List[Command], run: Runner, name: str = "README.md",
                 problems.append(f"output differs from the transcript:\n{diff}")
             result.rewrites.append((command.first, len(expected), blessed))
         verdict = "FAILED" if problems else "ok"
-        log(f"== {verdict}: exit {code} (expected {command.expected_exit}), {took:.1f} s", flush=True)
+        log(f"== {verdict}: exit {code} (expected {command.expected_exit}), {took:.1f} s",
+            flush=True)
         for problem in problems:
             result.failures.append(f"{name}:{command.line}: {command.text}\n  {problem}")
     return result
@@ -371,7 +371,8 @@ def synopses(readme: str):
 def help_options(xqdiff: str, subcommand: Optional[str]) -> Tuple[set, set]:
     """The options `xqdiff [CMD] --help` lists, and the aliases it gives them."""
     argv = [xqdiff] + ([subcommand] if subcommand else []) + ["--help"]
-    done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    done = subprocess.run(argv, capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "200"})
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exits {done.returncode}: {done.stderr.strip()}")
     options, aliases = set(), set()
@@ -386,7 +387,8 @@ def help_options(xqdiff: str, subcommand: Optional[str]) -> Tuple[set, set]:
     return options - {"--help", "--version"}, aliases
 
 
-def check_synopses(readme: str, options_of: Callable[[Optional[str]], Tuple[set, set]]) -> List[str]:
+def check_synopses(readme: str,
+                   options_of: Callable[[Optional[str]], Tuple[set, set]]) -> List[str]:
     """What is wrong with the README's synopses, as `README.md:LINE: ...` lines."""
     problems = []
     by_command = {}
@@ -404,7 +406,8 @@ def check_synopses(readme: str, options_of: Callable[[Optional[str]], Tuple[set,
             mine = set(OPTION.findall(text)) - {"--help", "--version"}
             named |= mine
             for unknown in sorted(mine - has - aliases):
-                problems.append(f"README.md:{line}: xqdiff {subcommand} has no {unknown} (its --help)")
+                problems.append(
+                    f"README.md:{line}: xqdiff {subcommand} has no {unknown} (its --help)")
         if any("see --help" in text for _, text in found):
             continue
         for missing in sorted(has - named - everywhere):
@@ -519,7 +522,8 @@ class SelfTest(unittest.TestCase):
         self.assertIn("exit 1, expected 2", failures[0])
 
     def test_bless_keeps_placeholders_and_fixes_the_rest(self):
-        changed = self.README.replace("\nsame\n", "\nother\n").replace("took [..] s\n", "took [..] ms\n")
+        changed = self.README.replace("\nsame\n", "\nother\n")
+        changed = changed.replace("took [..] s\n", "took [..] ms\n")
         outcome = self.run_readme(changed)
         blessed = bless(changed, outcome.rewrites)
         self.assertEqual(blessed, self.README)
@@ -607,7 +611,8 @@ def main() -> int:
     if args.list:
         for command in found:
             kind = "transcript" if command.transcript else "command"
-            print(f"README.md:{command.line}: [{kind}, exit {command.expected_exit}] {command.text}")
+            print(f"README.md:{command.line}: [{kind}, exit {command.expected_exit}] "
+                  f"{command.text}")
         return 0
 
     def skip(command: Command) -> bool:
