@@ -112,9 +112,27 @@ pub enum AnswerFault {
     /// The subject lists these moves more than once in one move list.
     ListedTwice(Vec<Move>),
     /// The subject's count below this move in its divide is not what it answers about
-    /// the position after the move asked on its own: its answer depends on the moves
-    /// made before (a make or unmake that leaves its board wrong), not on the position.
+    /// the position after the move asked on its own, and is what it answers once it
+    /// has played the move itself: playing the move leaves its board wrong.
     DependsOnPath(Move),
+    /// The subject's count below this move in its divide is not what it answers about
+    /// the position after the move, whether asked on its own or after playing the move
+    /// itself: what goes wrong is done in the search before that count, not by the move
+    /// (a move taken back earlier that leaves the board wrong, or a count of the last
+    /// ply made without listing the moves).
+    CountedInSearch(Move),
+}
+
+impl AnswerFault {
+    /// The signature's check for a finding this fault names, where it names one of its
+    /// own (a listed-twice finding keeps its move-class signature).
+    pub fn check_name(&self) -> Option<&'static str> {
+        match self {
+            AnswerFault::ListedTwice(_) => None,
+            AnswerFault::DependsOnPath(_) => Some("depends-on-path"),
+            AnswerFault::CountedInSearch(_) => Some("counted-in-search"),
+        }
+    }
 }
 
 impl AnswerFault {
@@ -131,8 +149,16 @@ impl AnswerFault {
             }
             AnswerFault::DependsOnPath(mv) => format!(
                 "the subject's count below {mv} on the witness differs from what it answers \
-                 about the position after {mv} asked on its own: its board goes wrong as it \
-                 makes and unmakes moves (a state bug, not a misread rule)"
+                 about the position after {mv} asked on its own, and is what it answers once \
+                 it has played {mv} itself: playing {mv} leaves its board wrong (a state \
+                 bug, not a misread rule)"
+            ),
+            AnswerFault::CountedInSearch(mv) => format!(
+                "the subject's count below {mv} on the witness differs from what it answers \
+                 about the position after {mv}, asked on its own or after playing {mv} \
+                 itself: the count goes wrong in the search before it, not by the move (a \
+                 move taken back earlier that leaves the board wrong, or a count of the last \
+                 ply made without listing the moves; a state bug, not a misread rule)"
             ),
         }
     }

@@ -780,8 +780,14 @@ fn check_one(
             evidence: Vec::new(),
         },
         Some(_) if state.is_some() => Diagnosed {
-            signature: Signature::plain(DEPENDS_ON_PATH, "subject"),
-            diagnosis: state.map(|mv| Diagnosis::of_fault(AnswerFault::DependsOnPath(mv))),
+            signature: Signature::plain(
+                state
+                    .as_ref()
+                    .and_then(AnswerFault::check_name)
+                    .unwrap_or_default(),
+                "subject",
+            ),
+            diagnosis: state.map(Diagnosis::of_fault),
             evidence: Vec::new(),
         },
         Some(w) if failure.is_none() => {
@@ -915,34 +921,45 @@ fn witness(r: &Reproduction) -> Option<Witness> {
     })
 }
 
-/// The signature of a finding whose counts depend on the moves made before.
-const DEPENDS_ON_PATH: &str = "depends-on-path";
-
 /// How many differing moves are asked about on their own.
 const STATE_QUESTIONS: usize = 4;
 
 /// A move below which the subject's count in its divide at the reproduction differs from
 /// its own answer about the position after the move, asked from its FEN: its answers
 /// then depend on the moves made before, not on the position, which no reading of the
-/// rules does. `None` at depth 1 (nothing is made) and where every answer agrees.
+/// rules does. Asked once more after playing the move itself, the subject tells where:
+/// the same wrong count blames the move (`DependsOnPath`), the right one the search
+/// before the count (`CountedInSearch`). `None` at depth 1 (nothing is made) and where
+/// every answer agrees.
 fn depends_on_path(
     subject: &mut dyn Subject,
     engines: &[&dyn Generator],
     r: &Reproduction,
-) -> Result<Option<Move>, SubjectError> {
+) -> Result<Option<AnswerFault>, SubjectError> {
     let Some(c) = r.comparison.as_ref().filter(|_| r.depth >= 2) else {
         return Ok(None);
+    };
+    let answer = |reply: Result<crate::subject::Divide, SubjectError>| match reply {
+        Ok(d) => Ok(Some(d.total)),
+        Err(e) if is_fatal(&e) => Err(e),
+        Err(_) => Ok(None),
     };
     for d in c.counts_differ.iter().take(STATE_QUESTIONS) {
         let Ok(after) = engines[0].play(&r.minimized, d.mv) else {
             continue;
         };
-        match subject.divide(&after, &[], r.depth - 1) {
-            Ok(alone) if alone.total != d.subject => return Ok(Some(d.mv)),
-            Ok(_) => {}
-            Err(e) if is_fatal(&e) => return Err(e),
-            Err(_) => {}
+        let Some(alone) = answer(subject.divide(&after, &[], r.depth - 1))? else {
+            continue;
+        };
+        if alone == d.subject {
+            continue;
         }
+        let played = answer(subject.divide(&r.minimized, &[d.mv], r.depth - 1))?;
+        return Ok(Some(if played == Some(d.subject) {
+            AnswerFault::DependsOnPath(d.mv)
+        } else {
+            AnswerFault::CountedInSearch(d.mv)
+        }));
     }
     Ok(None)
 }
