@@ -223,6 +223,8 @@ fn compare_modes_check_what_the_adapter_offers() {
             "moves into check set aside, on ",
         ),
         ("--king-capture", &king_capture, 0, "  set aside: "),
+        // A library that follows the legal rules, run under king-capture rules.
+        ("", &king_capture, 0, "it listed none of the "),
         // A real bug is still found: a legal move missing, and an illegal move that
         // is not a move into check.
         (
@@ -307,6 +309,7 @@ fn compare_modes_check_what_the_adapter_offers() {
     let set = &doc["engines"][0]["set_aside"];
     assert!(set["moves"].as_u64() > Some(0), "{set}");
     assert!(set["positions"].as_u64() <= set["lists"].as_u64(), "{set}");
+    assert_eq!(set["available"], set["moves"], "{set}");
     assert!(set["examples"][0]["move"].is_string(), "{set}");
     let (out, _) = engine(&test_engine(""), &["--compare", "pseudo-legal"], &corpus);
     assert_eq!(out.status.code(), Some(2));

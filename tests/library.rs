@@ -193,6 +193,13 @@ fn king_capture_rules_through_the_rust_route() {
     assert!(set.moves > 0 && set.positions > 0 && set.positions <= set.lists);
     assert!(!set.examples.is_empty());
     assert!(set.to_string().contains("set aside"), "{set}");
+    assert_eq!(set.available, set.moves, "it lists every move into check");
+    // A crate that follows the legal rules lists none, and is told so.
+    let legal_crate = check_library(Stateful::new(Bug::None), &rules).unwrap();
+    let set = legal_crate.set_aside.as_ref().expect("a tally");
+    assert_eq!(set.moves, 0);
+    assert!(set.available > 0);
+    assert!(set.to_string().contains("it listed none of the"), "{set}");
 
     for (bug, sig) in [
         (

@@ -99,6 +99,15 @@ pub fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
     move |m| ours.pseudo_legal.contains(&m) && !ours.legal.contains(&m)
 }
 
+/// How many moves into check `pos` has.
+fn moves_into_check(pos: &Position) -> u64 {
+    let ours = BitboardGen.generate(pos);
+    ours.pseudo_legal
+        .iter()
+        .filter(|m| !ours.legal.contains(m))
+        .count() as u64
+}
+
 /// How many examples of set-aside moves a tally keeps.
 pub const SET_ASIDE_EXAMPLES: usize = 3;
 
@@ -113,6 +122,10 @@ pub struct SetAside {
     pub positions: u64,
     /// Lists read under king-capture rules, with or without one.
     pub lists: u64,
+    /// The moves into check those positions have, listed or not: a generator that
+    /// follows king-capture rules lists them all, one that follows the legal rules
+    /// none.
+    pub available: u64,
     /// The first few: the position's FEN and the move.
     pub examples: Vec<(String, Move)>,
 }
@@ -130,6 +143,7 @@ impl SetAside {
         read: impl Fn(&T) -> Option<Move>,
     ) {
         self.lists += 1;
+        self.available += moves_into_check(pos);
         let is_into_check = into_check(pos);
         let moves: Vec<Option<Move>> = listed.iter().map(&read).collect();
         let into_check = |m: &Option<Move>| {
@@ -165,6 +179,7 @@ impl SetAside {
         self.moves += other.moves;
         self.positions += other.positions;
         self.lists += other.lists;
+        self.available += other.available;
         let room = SET_ASIDE_EXAMPLES.saturating_sub(self.examples.len());
         self.examples.extend(other.examples.into_iter().take(room));
     }
@@ -183,6 +198,21 @@ impl std::fmt::Display for SetAside {
         )?;
         for (fen, mv) in &self.examples {
             writeln!(f, "  set aside: {mv} on {fen}")?;
+        }
+        if self.moves == 0 && self.available > 0 {
+            writeln!(
+                f,
+                "  it listed none of the {} into check there: if it follows the legal \
+                 rules, leave out --rules king-capture",
+                counted(self.available, "move")
+            )?;
+        } else if self.moves < self.available {
+            writeln!(
+                f,
+                "  it lacks {} of the {} there, which a king-capture generator lists",
+                self.available - self.moves,
+                self.available
+            )?;
         }
         Ok(())
     }
@@ -216,6 +246,8 @@ mod tests {
             assert_eq!(tally.moves, set, "{listed:?}");
             assert_eq!(tally.positions, u64::from(set > 0), "{listed:?}");
             assert_eq!(tally.lists, 1);
+            // Four advisor moves and the king's step to d0.
+            assert_eq!(tally.available, 5);
         }
     }
 

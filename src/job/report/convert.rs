@@ -53,6 +53,7 @@ impl From<&crate::subject::rules::SetAside> for SetAsideInfo {
             moves: s.moves,
             positions: s.positions,
             lists: s.lists,
+            available: s.available,
             examples: s
                 .examples
                 .iter()

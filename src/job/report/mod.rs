@@ -165,6 +165,9 @@ pub struct SetAsideInfo {
     pub positions: u64,
     /// Lists read in all.
     pub lists: u64,
+    /// The moves into check those positions have, listed or not.
+    #[serde(default)]
+    pub available: u64,
     /// The first few set aside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<SetAsideExample>,
