@@ -1,28 +1,65 @@
-//! A crate with only parse, legal moves and play, checked in one call. xqdiff's naive
-//! generator stands in for your crate; `-- buggy` plants a cannon that cannot capture.
+//! A crate with one board, changed in place, checked in one call. xqdiff's naive
+//! generator stands in for your crate; `-- buggy` plants a cannon that cannot capture,
+//! `-- king-capture` lists moves into check too and checks under king-capture rules.
 use xqdiff::generators::planted::{Bug, Planted};
-use xqdiff::subject::library::{check_library, Library};
+use xqdiff::subject::library::{check_library, Library, LibraryCheck};
+use xqdiff::subject::rules::Rules;
 use xqdiff::{Generator, Move, Position};
 
-struct MyCrate(Planted);
+struct MyCrate {
+    rules: Planted,
+    boards: Vec<Position>,
+    king_capture: bool,
+}
+
 impl Library for MyCrate {
-    type Board = Position;
-    fn parse(&self, fen: &str) -> Result<Position, String> {
-        Position::from_fen(fen).map_err(|e| e.to_string())
+    fn set_position(&mut self, fen: &str) -> Result<(), String> {
+        self.boards = vec![Position::from_fen(fen).map_err(|e| e.to_string())?];
+        Ok(())
     }
-    fn legal_moves(&self, p: &Position) -> Vec<Move> {
-        self.0.generate(p).legal
+    fn legal_moves(&mut self) -> Vec<Move> {
+        let lists = self.rules.generate(self.boards.last().expect("a board"));
+        if self.king_capture {
+            lists.pseudo_legal
+        } else {
+            lists.legal
+        }
     }
-    fn play(&self, p: &Position, mv: Move) -> Result<Position, String> {
-        self.0.play(p, mv).map_err(|e| e.to_string())
+    fn make(&mut self, mv: Move) -> Result<(), String> {
+        let board = self.boards.last().expect("a board");
+        let next = self.rules.play(board, mv).map_err(|e| e.to_string())?;
+        self.boards.push(next);
+        Ok(())
+    }
+    fn unmake(&mut self) -> bool {
+        self.boards.pop().is_some()
     }
 }
 
 fn main() {
-    let buggy = std::env::args().any(|a| a == "buggy");
-    let bug = [Bug::None, Bug::CannonCannotCapture][usize::from(buggy)];
-    let report = check_library(MyCrate(Planted::new(bug)), &Default::default()).expect("built-ins");
+    let given = |word: &str| std::env::args().any(|a| a == word);
+    let bug = [Bug::None, Bug::CannonCannotCapture][usize::from(given("buggy"))];
+    let king_capture = given("king-capture");
+    let rules = [Rules::Legal, Rules::KingCapture][usize::from(king_capture)];
+    let mut my_crate = MyCrate {
+        rules: Planted::new(bug),
+        boards: Vec::new(),
+        king_capture,
+    };
+    let check = LibraryCheck {
+        rules,
+        ..LibraryCheck::default()
+    };
+    let report = check_library(&mut my_crate, &check).expect("settings that go together");
+    report.checked.iter().for_each(|c| println!("{}", c.line()));
     report.findings.iter().for_each(|f| print!("{f}"));
-    println!("{}: {} bug(s)", report.subject, report.findings.len());
+    report.set_aside.iter().for_each(|s| print!("{s}"));
+    println!(
+        "{}: positions checked {}, nodes compared {}, distinct bugs {}",
+        report.subject,
+        report.checked.len(),
+        report.nodes_compared(),
+        report.findings.len()
+    );
     std::process::exit(i32::from(!report.all_agree()));
 }

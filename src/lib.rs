@@ -42,51 +42,63 @@
 //!
 //! # Check a move generator of your own
 //!
-//! Implement [`subject::library::Library`] (parse a FEN, list the legal moves, play
-//! one) over your crate's types, and [`subject::library::check_library`] runs the
-//! whole engine check on it against the built-in generators: the start position, the
-//! reference suite, the corpus and seeded random positions, with every difference
-//! followed down to one position and minimized. A generator that forgets the rook on
-//! a0 is caught:
+//! Implement [`subject::library::Library`] (set a board from a FEN, list its legal
+//! moves, make one, and take it back if your crate can) over your crate's board, and
+//! [`subject::library::check_library`] runs the whole engine check on it against the
+//! built-in generators: the start position, the reference suite, the corpus and seeded
+//! random positions, with every difference followed down to one position and
+//! minimized, under the rules, comparison and known bugs you give it. A generator that
+//! forgets the rook on a0 is caught:
 //!
 //! ```
 //! use xqdiff::generators::{self, face::Generator};
 //! use xqdiff::subject::library::{check_library, Library, LibraryCheck};
 //! use xqdiff::{Move, Position, Square};
 //!
-//! /// Stands in for a crate of yours; here the naive generator, optionally with a bug.
+//! /// Stands in for a crate of yours: one board changed in place (a stack of
+//! /// positions here), the naive generator's rules, optionally with a bug.
 //! struct MyCrate {
 //!     rules: &'static dyn Generator,
+//!     boards: Vec<Position>,
 //!     forget_a0: bool,
 //! }
 //!
 //! impl Library for MyCrate {
-//!     type Board = Position;
-//!     fn parse(&self, fen: &str) -> Result<Position, String> {
-//!         Position::from_fen(fen).map_err(|e| e.to_string())
+//!     fn set_position(&mut self, fen: &str) -> Result<(), String> {
+//!         self.boards = vec![Position::from_fen(fen).map_err(|e| e.to_string())?];
+//!         Ok(())
 //!     }
-//!     fn legal_moves(&self, board: &Position) -> Vec<Move> {
+//!     fn legal_moves(&mut self) -> Vec<Move> {
 //!         let a0: Square = "a0".parse().expect("a square");
+//!         let board = self.boards.last().expect("a board");
 //!         let moves = self.rules.generate(board).legal;
 //!         moves.into_iter().filter(|m| !(self.forget_a0 && m.from == a0)).collect()
 //!     }
-//!     fn play(&self, board: &Position, mv: Move) -> Result<Position, String> {
-//!         self.rules.play(board, mv).map_err(|e| e.to_string())
+//!     fn make(&mut self, mv: Move) -> Result<(), String> {
+//!         let board = self.boards.last().expect("a board");
+//!         let next = self.rules.play(board, mv).map_err(|e| e.to_string())?;
+//!         self.boards.push(next);
+//!         Ok(())
+//!     }
+//!     fn unmake(&mut self) -> bool {
+//!         self.boards.pop().is_some()
 //!     }
 //! }
 //!
 //! let rules = generators::by_name("naive").expect("a built-in generator");
 //! let quick = LibraryCheck { depth: 2, positions: 2, ..LibraryCheck::default() };
 //!
-//! let report = check_library(MyCrate { rules, forget_a0: false }, &quick)?;
+//! let mut fine = MyCrate { rules, boards: Vec::new(), forget_a0: false };
+//! let report = check_library(&mut fine, &quick)?;
 //! assert!(report.all_agree());
 //!
-//! let report = check_library(MyCrate { rules, forget_a0: true }, &quick)?;
+//! let buggy = MyCrate { rules, boards: Vec::new(), forget_a0: true };
+//! let report = check_library(buggy, &quick)?;
 //! assert!(!report.all_agree());
 //! for finding in &report.findings {
 //!     println!("{finding}");
 //! }
-//! # Ok::<(), xqdiff::subject::crosscheck::CrossCheckError>(())
+//! # Ok::<(), xqdiff::subject::library::LibraryError>(())
 //! ```
 //!
 //! `examples/custom_generator.rs` is the same check as a program; a generator with its

@@ -179,7 +179,8 @@ fn a_library_over_the_moves_protocol_is_checked_like_an_engine() {
 /// The comparison modes of the moves protocol. `--compare pseudo-legal` checks an
 /// adapter's pseudo-legal moves and its check detector, so a detector that misses a
 /// double check is found even though its lists are right; `--rules king-capture`
-/// agrees with an adapter that lists moves into check, which the default reports.
+/// agrees with an adapter that lists moves into check, which the default reports (and
+/// suggests the flag), says how many it set aside, and still finds a real bug.
 /// A mode the adapter cannot serve, or a protocol without lists, is exit 2.
 #[test]
 fn compare_modes_check_what_the_adapter_offers() {
@@ -214,11 +215,50 @@ fn compare_modes_check_what_the_adapter_offers() {
         ),
         ("--offer-pseudo", &pseudo, 0, "agreement"),
         ("--king-capture", &king_capture, 0, "agreement"),
+        // What king-capture rules set aside is counted, with examples.
+        (
+            "--king-capture",
+            &king_capture,
+            0,
+            "moves into check set aside, on ",
+        ),
+        ("--king-capture", &king_capture, 0, "  set aside: "),
+        // A library that follows the legal rules, run under king-capture rules.
+        ("", &king_capture, 0, "it listed none of the "),
+        // A real bug is still found: a legal move missing, and an illegal move that
+        // is not a move into check.
+        (
+            "--king-capture --bug cannon-cannot-capture",
+            &king_capture,
+            1,
+            "BUG cause/subject/cannon-cannot-capture",
+        ),
+        (
+            "--king-capture --bug king-leaves-palace",
+            &king_capture,
+            1,
+            "BUG cause/subject/king-leaves-palace",
+        ),
         (
             "--king-capture",
             &["--positions", "5", "--depth", "2"],
             1,
             "BUG cause/subject/pseudo-legal-only",
+        ),
+        // Under the legal rules, differences that are all moves into check suggest the
+        // flag; a bug of another kind does not.
+        (
+            "--king-capture",
+            &["--positions", "5", "--depth", "2"],
+            1,
+            "every difference is a move into check: if your generator is pseudo-legal by \
+             design, run with --rules king-capture (or --compare pseudo-legal)",
+        ),
+        (
+            "--bug cannon-cannot-capture",
+            &["--positions", "5", "--depth", "2"],
+            1,
+            "BUG cause/subject/cannon-cannot-capture",
         ),
         ("", &pseudo, 2, "does not offer both `pseudo` and `check`"),
     ];
@@ -244,7 +284,33 @@ fn compare_modes_check_what_the_adapter_offers() {
             text.contains(says),
             "{switches} {flags:?}: no {says:?} in\n{text}"
         );
+        let hinted = text.contains("every difference is a move into check");
+        let legal_rules = !flags.contains(&"king-capture") && !flags.contains(&"pseudo-legal");
+        assert_eq!(
+            hinted,
+            legal_rules && switches == "--king-capture",
+            "{switches} {flags:?}:\n{text}"
+        );
+        assert_eq!(
+            text.contains("set aside"),
+            flags.contains(&"king-capture"),
+            "{switches} {flags:?}:\n{text}"
+        );
     }
+    // The JSON carries the count.
+    let mut args = vec!["--protocol", "moves", "--no-save", "--json"];
+    args.extend_from_slice(&king_capture);
+    let (out, _) = engine(
+        &test_engine("--protocol moves --king-capture"),
+        &args,
+        &corpus,
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let set = &doc["engines"][0]["set_aside"];
+    assert!(set["moves"].as_u64() > Some(0), "{set}");
+    assert!(set["positions"].as_u64() <= set["lists"].as_u64(), "{set}");
+    assert_eq!(set["available"], set["moves"], "{set}");
+    assert!(set["examples"][0]["move"].is_string(), "{set}");
     let (out, _) = engine(&test_engine(""), &["--compare", "pseudo-legal"], &corpus);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("need --protocol moves"));

@@ -18,6 +18,7 @@ use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target
 use crate::subject::external::{
     split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
 };
+use crate::subject::rules::{Compare, Rules};
 use crate::subject::Subject;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -126,37 +127,14 @@ pub(crate) enum ReferenceArg {
     All,
 }
 
-/// `--compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Compare {
-    Legal,
-    PseudoLegal,
-}
-
-/// `--rules`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Rules {
-    Legal,
-    KingCapture,
-}
 
 impl EngineFlags {
     /// The configuration for the engine started by `command`, or what is wrong with
     /// the flags. `flag` names the flag that gave the command, for messages.
     pub fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
         split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
-        let mode = match (self.compare, self.rules) {
-            (Compare::Legal, Rules::Legal) => MovesMode::Legal,
-            (Compare::PseudoLegal, Rules::Legal) => MovesMode::PseudoLegal,
-            (Compare::Legal, Rules::KingCapture) => MovesMode::KingCapture,
-            (Compare::PseudoLegal, Rules::KingCapture) => {
-                return Err(CliError::Usage(
-                    "--compare pseudo-legal and --rules king-capture do not go together: \
-                     a pseudo-legal list is the same under both rules"
-                        .into(),
-                ))
-            }
-        };
+        let mode =
+            MovesMode::of(self.compare, self.rules).map_err(|e| CliError::Usage(e.to_string()))?;
         let protocol = match self.protocol {
             Protocol::Moves(_) => Protocol::Moves(mode),
             _ if mode != MovesMode::Legal => {
@@ -314,6 +292,12 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
     Ok(targets::all(&sources, &registry()))
 }
 
+/// The last line of a run under the legal rules whose only differences are moves into
+/// check, which a generator pseudo-legal by design lists.
+pub(crate) const INTO_CHECK_HINT: &str = "every difference is a move into check: if your \
+    generator is pseudo-legal by design, run with --rules king-capture (or --compare \
+    pseudo-legal)";
+
 /// Runs `xqdiff engine`.
 pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
@@ -433,6 +417,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");
     }
+    if let Some(set) = &report.set_aside {
+        out!("{set}");
+    }
     if let Some(made) = &fresh {
         outln!("{}", made.summary());
     }
@@ -493,6 +480,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             crate::job::report::counted(new, "distinct bug"),
             counted(report.ours.len() as u64, "disagreement")
         );
+        if config.protocol == Protocol::Moves(MovesMode::Legal) && report.only_moves_into_check() {
+            outln!("{INTO_CHECK_HINT}");
+        }
         return outcome;
     }
     if let Some(f) = report.failure {

@@ -3,13 +3,15 @@
 //! compares a [`Subject`] with the built-in generators' consensus and, on a
 //! difference, walks down to the bad position by asking for more divides along a path.
 //!
-//! Owns the subjects (in-process, [`external`] engines over UCI/UCCI/xboard) and the
-//! [`crosscheck`] against the built-ins' consensus. May use the vocabulary,
+//! Owns the subjects (in-process, [`external`] engines over UCI/UCCI/xboard, a crate's
+//! board through [`library`]), the [`rules`] their lists follow, and the [`crosscheck`]
+//! against the built-ins' consensus. May use the vocabulary,
 //! [`crate::generators`], [`crate::cases`] and [`crate::diff`]; the jobs use it.
 
 pub mod crosscheck;
 pub mod external;
 pub mod library;
+pub mod rules;
 
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -182,6 +184,12 @@ pub trait Subject: Send {
     /// the check.
     fn restart(&mut self) -> Result<bool, SubjectError> {
         Ok(false)
+    }
+
+    /// The moves set aside so far under king-capture rules; `None` for a subject whose
+    /// lists follow the legal rules.
+    fn set_aside(&self) -> Option<rules::SetAside> {
+        None
     }
 }
 

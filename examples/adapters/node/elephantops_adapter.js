@@ -4,16 +4,28 @@
 import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { Xiangqi, fen as FEN, makeUci } from "elephantops";
-function legalMoves(fen) { // EDIT the body, one or two lines: fen's legal moves, such as "h2e2"
+function legalMoves(fen, moves) { // EDIT the body, one or two lines: fen's legal moves, such as "h2e2"
   const position = Xiangqi.fromSetup(FEN.parseFen(fen).unwrap()).unwrap();
   return [...position.allDests()].flatMap(([from, tos]) => [...tos].map((to) => makeUci({ from, to })));
 }
+// OPTIONAL lines: uncomment the ones your library can serve, edit them, add their words.
+const OFFERS = ""; // OPTIONAL: the words served, such as " play pseudo check"
+// play: legalMoves has the library play `moves` ("h2e2" ...) from fen first, so its
+// make is checked too (without it, `moves` is always empty). With the two below,
+// `--compare pseudo-legal` checks the pseudo-legal moves and the check test apart:
+// const pseudoMoves = (fen, moves) => library.pseudoLegalMoves(fen, moves); // pseudo
+// const inCheck = (fen) => library.inCheck(fen); // check: side to move's king attacked?
 for await (const line of createInterface({ input: process.stdin })) {
-  const [request, ...fen] = line.trim().split(/\s+/);
+  const [request, ...words] = line.trim().split(/\s+/);
+  const at = words.indexOf("moves");
+  const fen = (at < 0 ? words : words.slice(0, at)).join(" ");
+  const moves = at < 0 ? [] : words.slice(at + 1);
   if (request === "quit") break;
-  let reply = "ok name=" + basename(process.argv[1], ".js");
+  let reply = "ok name=" + basename(process.argv[1], ".js") + OFFERS;
   try { // a crash in the library is one "error" line that xqdiff reports, not a hang
-    if (request === "legal") reply = legalMoves(fen.join(" ")).join(" ");
+    if (request === "legal") reply = legalMoves(fen, moves).join(" ");
+    else if (request === "pseudo") reply = pseudoMoves(fen, moves).join(" ");
+    else if (request === "check") reply = inCheck(fen) ? "yes" : "no";
   } catch (e) {
     reply = "error " + String(e).split(/\s+/).join(" ");
   }

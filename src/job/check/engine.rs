@@ -184,6 +184,11 @@ pub(crate) fn record(
         stop,
     } = *asked;
     let name = all.subject.clone();
+    if let Some(set) = &all.set_aside {
+        if let Some(e) = report.engines.iter_mut().rev().find(|e| e.name == name) {
+            e.set_aside = Some(set.into());
+        }
+    }
     let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
     let mut rows: Vec<EngineRow> = all
         .checked

@@ -4,7 +4,8 @@
 use super::{
     rounded, seconds, CoverageTable, Dispute, DisputedMove, EngineInfo, EngineOption, FeatureCount,
     FoundPath, FuzzPhase, GeneratorInfo, PerftResult, Phase, PhaseDetails, PointCount,
-    ReplayFailure, ReplayPhase, Report, ReportedCause, Reproduce, Status,
+    ReplayFailure, ReplayPhase, Report, ReportedCause, Reproduce, SetAsideExample, SetAsideInfo,
+    Status,
 };
 use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
@@ -40,6 +41,25 @@ impl From<&Coverage> for CoverageTable {
                     reached: p.reached as u64,
                     fewest: p.fewest.1,
                     fewest_at: p.fewest.0.to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<&crate::subject::rules::SetAside> for SetAsideInfo {
+    fn from(s: &crate::subject::rules::SetAside) -> SetAsideInfo {
+        SetAsideInfo {
+            moves: s.moves,
+            positions: s.positions,
+            lists: s.lists,
+            available: s.available,
+            examples: s
+                .examples
+                .iter()
+                .map(|(fen, mv)| SetAsideExample {
+                    fen: fen.clone(),
+                    mv: mv.to_string(),
                 })
                 .collect(),
         }
@@ -91,6 +111,7 @@ impl EngineInfo {
                     value: value.clone(),
                 })
                 .collect(),
+            set_aside: None,
         }
     }
 }

@@ -150,6 +150,37 @@ pub struct EngineInfo {
     /// Options sent after the handshake, in the order sent (an engine may care).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<EngineOption>,
+    /// Under king-capture rules (`--rules king-capture`), the moves into check set
+    /// aside before its lists were compared; absent under the legal rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_aside: Option<SetAsideInfo>,
+}
+
+/// The moves into check a king-capture subject listed, set aside before comparing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetAsideInfo {
+    /// Moves set aside, over every list.
+    pub moves: u64,
+    /// Lists that held at least one.
+    pub positions: u64,
+    /// Lists read in all.
+    pub lists: u64,
+    /// The moves into check those positions have, listed or not.
+    #[serde(default)]
+    pub available: u64,
+    /// The first few set aside.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<SetAsideExample>,
+}
+
+/// One move set aside, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetAsideExample {
+    /// The position.
+    pub fen: String,
+    /// The move, in ICCS.
+    #[serde(rename = "move")]
+    pub mv: String,
 }
 
 /// One option sent to an engine.

@@ -392,6 +392,8 @@ pub struct Report {
     pub failure: Option<Failure>,
     /// Cases that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
+    /// The moves set aside under king-capture rules; `None` under the legal rules.
+    pub set_aside: Option<crate::subject::rules::SetAside>,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -416,6 +418,30 @@ impl Report {
     /// Leaf nodes compared: the consensus totals of the targets checked.
     pub fn nodes_compared(&self) -> u64 {
         self.checked.iter().map(|c| c.consensus_total).sum()
+    }
+
+    /// Whether every difference found is a move into check: the smallest witness of
+    /// each new finding differs only by moves the subject lists that leave its own king
+    /// attacked, and nothing else was found. What a generator that is pseudo-legal by
+    /// design shows under the legal rules.
+    pub fn only_moves_into_check(&self) -> bool {
+        let mut new = self.new_findings().peekable();
+        if new.peek().is_none() || !self.ours.is_empty() || self.crashes.iter().any(|c| !c.known) {
+            return false;
+        }
+        new.all(|f| {
+            f.reproduction.as_ref().is_some_and(|r| {
+                r.comparison.as_ref().is_some_and(|c| {
+                    let into_check = crate::subject::rules::into_check(&r.minimized);
+                    c.only_consensus.is_empty()
+                        && c.counts_differ.is_empty()
+                        && c.listed_more_than_once.is_empty()
+                        && c.unnamed() == 0
+                        && !c.only_subject.is_empty()
+                        && c.only_subject.iter().all(|&(m, _)| into_check(m))
+                })
+            })
+        })
     }
 
     /// Whether every target was answered and agreed.
@@ -582,6 +608,7 @@ pub fn check_stream(
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
+    report.set_aside = subject.set_aside();
     report.elapsed = started.elapsed();
     Ok(report)
 }

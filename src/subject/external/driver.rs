@@ -4,9 +4,10 @@
 use super::answer::Tally;
 use super::notation::{self, FenDialect, RawMove};
 use super::process::Process;
-use super::{moves, uci, xboard, EngineConfig, FenLetters, Protocol, Ranks};
+use super::{moves, uci, xboard, EngineConfig, FenLetters, MovesMode, Protocol, Ranks};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::subject::rules::SetAside;
 use crate::subject::{Divide, DivideReply, Subject, SubjectError};
 use std::sync::atomic::AtomicBool;
 
@@ -387,8 +388,21 @@ impl Subject for ExternalEngine {
         fresh.fen_letters = self.fen_letters;
         fresh.divides = self.divides;
         fresh.notes = std::mem::take(&mut self.notes);
+        if let (Dialect::Moves(old), Dialect::Moves(new)) = (&mut self.dialect, &mut fresh.dialect)
+        {
+            new.set_aside = std::mem::take(&mut old.set_aside);
+        }
         *self = fresh;
         Ok(true)
+    }
+
+    fn set_aside(&self) -> Option<SetAside> {
+        match (&self.dialect, self.config.protocol) {
+            (Dialect::Moves(state), Protocol::Moves(MovesMode::KingCapture)) => {
+                Some(state.set_aside.clone())
+            }
+            _ => None,
+        }
     }
 
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {

@@ -20,12 +20,14 @@ mod detect;
 mod driver;
 #[cfg(target_os = "linux")]
 mod guard;
-mod moves;
+pub(crate) mod moves;
 mod notation;
 mod process;
 mod uci;
 mod xboard;
 
+/// How a moves-protocol adapter's lists are read (`--compare`, `--rules`).
+pub use crate::subject::rules::MovesMode;
 pub use driver::{ExternalEngine, Speech};
 #[cfg(target_os = "linux")]
 pub use guard::run_if_guard;
@@ -97,22 +99,6 @@ pub enum Protocol {
     /// The moves protocol (`docs/moves-protocol.md`): move lists, perft by xqdiff, the
     /// lists read as the mode says.
     Moves(MovesMode),
-}
-
-/// What a moves-protocol adapter's lists are, and so how they are compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum MovesMode {
-    /// `legal` answers the legal moves.
-    #[default]
-    Legal,
-    /// `pseudo` answers the pseudo-legal moves and `check` whether the side to move is
-    /// in check; the legal moves are those after which the adapter's own check detector
-    /// finds the mover safe, so both halves are checked.
-    PseudoLegal,
-    /// King-capture rules: `legal` may list moves that leave the mover's king exposed
-    /// (it would be captured). Those are set aside where xqdiff's rules make them
-    /// illegal; every other move is compared as a legal one.
-    KingCapture,
 }
 
 impl Protocol {

@@ -15,10 +15,9 @@ use super::answer::Tally;
 use super::notation::{fen_with_letters, looks_like_move, FenDialect, FenFields, RawMove};
 use super::process::Process;
 use super::{xboard, FenLetters, MovesMode, Ranks};
-use crate::generators::bitboard::BitboardGen;
-use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::{Position, Setup};
+use crate::subject::rules::SetAside;
 use crate::subject::SubjectError;
 use std::collections::HashMap;
 
@@ -40,6 +39,8 @@ pub(crate) struct State {
     pub(crate) check: bool,
     /// How its lists are read.
     mode: MovesMode,
+    /// The moves set aside under king-capture rules, counted on answers read afresh.
+    pub(crate) set_aside: SetAside,
     /// Set when the lists come from an xboard engine's `show moves`, not an adapter.
     show: Option<Show>,
     cache: HashMap<String, Vec<String>>,
@@ -229,19 +230,18 @@ impl Asker<'_> {
         match self.state.mode {
             MovesMode::Legal => self.ask(self.request("legal", node)),
             MovesMode::KingCapture => {
-                let listed = self.ask(self.request("legal", node))?;
-                let ours = BitboardGen.generate(&node.position);
+                let request = self.request("legal", node);
+                // An answer from memory was tallied when it was first read.
+                let fresh = !self.state.cache.contains_key(&request);
+                let mut listed = self.ask(request)?;
                 let ranks = self.ranks;
-                Ok(listed
-                    .into_iter()
-                    .filter(|token| {
-                        let mv = RawMove::parse(token).and_then(|r| r.to_move(ranks));
-                        // Pseudo-legal but illegal: what king-capture rules add.
-                        !mv.is_some_and(|m| {
-                            ours.pseudo_legal.contains(&m) && !ours.legal.contains(&m)
-                        })
-                    })
-                    .collect())
+                let read = |token: &String| RawMove::parse(token).and_then(|r| r.to_move(ranks));
+                let mut tally = SetAside::default();
+                tally.sift(&node.position, &mut listed, read);
+                if fresh {
+                    self.state.set_aside.absorb(tally);
+                }
+                Ok(listed)
             }
             MovesMode::PseudoLegal => {
                 let pseudo = self.ask(self.request("pseudo", node))?;
@@ -383,7 +383,7 @@ fn placed(pos: &Position, mv: Move) -> Option<Setup> {
 
 /// `mv` made on `pos` ([`placed`], then the turn passed); `None` also when the result
 /// breaks the domain rules.
-fn moved(pos: &Position, mv: Move) -> Option<Position> {
+pub(crate) fn moved(pos: &Position, mv: Move) -> Option<Position> {
     let mut setup = placed(pos, mv)?;
     setup.turn = setup.turn.other();
     Position::new(setup).ok()
