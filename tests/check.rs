@@ -120,7 +120,7 @@ struct StopDuringFuzz<'a> {
 }
 
 impl Observer for StopDuringFuzz<'_> {
-    fn started(&self, phase: &str) {
+    fn started(&self, phase: &str, _: usize, _: usize) {
         self.in_fuzz.store(phase == check::FUZZ, Ordering::Relaxed);
     }
     fn progress(&self, _: u64, _: u64, _: check::Unit, _: &str) {

@@ -34,11 +34,23 @@ use std::process::ExitCode;
 
 /// Differential verification of Xiangqi move generators.
 #[derive(Parser, Debug)]
-// No term width: clap puts every flag's help under it, for one command alone, once its
-// longest flag takes 40% of the width (`--engine-fen-letters <auto|nb|he>` did);
-// without a width every command has the flag and its help on one line.
-#[command(name = "xqdiff", version, about, long_about = None, term_width = 0)]
+// Help is wrapped to the terminal (or `COLUMNS`), at most 100 columns, and to 100 when
+// stdout is no terminal.
+#[command(name = "xqdiff", version, about, long_about = None, max_term_width = 100)]
 pub(crate) struct Cli {
+    /// Colour the verdicts (DIFFERS, ok, KNOWN): auto (on a terminal, unless NO_COLOR is
+    /// set), always (even into a pipe, whatever NO_COLOR says) or never.
+    #[arg(
+        long,
+        global = true,
+        value_name = "auto|always|never",
+        default_value = "auto"
+    )]
+    color: out::ColorChoice,
+    /// No line per position checked and no progress: the findings, the summary and
+    /// errors only.
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -342,6 +354,7 @@ impl Command {
 
 /// Runs a parsed command line.
 pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
+    out::configure(cli.color, cli.quiet);
     if cli.command.as_ref().is_some_and(Command::json) {
         out::document_only();
     }

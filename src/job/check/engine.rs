@@ -83,7 +83,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     };
     // Named, not written in place: older Rust, the declared rust-version among them,
     // does not extend a borrowed closure temporary's life to the whole `Options`.
-    let checked = |c: &Checked| observer.line(&c.line());
+    let checked = |c: &Checked| observer.checked(c);
     let options = Options {
         subject_dir: config
             .save
