@@ -120,7 +120,7 @@ struct StopDuringFuzz<'a> {
 }
 
 impl Observer for StopDuringFuzz<'_> {
-    fn started(&self, phase: &str) {
+    fn started(&self, phase: &str, _: usize, _: usize) {
         self.in_fuzz.store(phase == check::FUZZ, Ordering::Relaxed);
     }
     fn progress(&self, _: u64, _: u64, _: check::Unit, _: &str) {
@@ -365,6 +365,14 @@ fn a_quick_check_passes_every_phase_and_writes_three_files() {
     assert_eq!(report.seed, Some(5));
     assert!(report.disagreements.is_empty());
     assert!(stdout.contains(&dir.join("report.html").display().to_string()));
+    // Each phase says where the run is as it starts.
+    for (i, name) in ALL_PHASES.iter().enumerate() {
+        let said = format!("phase {} of {}: {name}", i + 1, ALL_PHASES.len());
+        assert!(
+            stdout.lines().any(|l| l == said),
+            "{said:?} missing\n{stdout}"
+        );
+    }
 }
 
 /// Each row: the test engine's switches, the exit code, the engine phase's status,

@@ -411,9 +411,10 @@ fn replay_without_a_directory_uses_the_repository_corpus_from_anywhere() {
 }
 
 /// Every command's help, as clap lays it out for `--help`: each flag with its help on
-/// the same line (clap moves every help under its flag, for one command alone, when that
-/// command's flags are long), value names chosen rather than clap's placeholder made
-/// from the field (`<ENGINE_DEPTH>`), and the flags every command shares spelled alike.
+/// the lines under it (clap would move the help under its flag for one command alone,
+/// when that command's flags are long), value names chosen rather than clap's
+/// placeholder made from the field (`<ENGINE_DEPTH>`), and the flags every command
+/// shares spelled alike.
 #[test]
 fn every_command_lays_out_its_help_alike_with_named_values() {
     let table: &[(&str, &[&str])] = &[
@@ -466,18 +467,23 @@ fn every_command_lays_out_its_help_alike_with_named_values() {
         let out = xqdiff(&[command, "--help"]);
         let (help, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
-        let options: Vec<&str> = help
-            .lines()
-            .filter(|l| l.trim_start().starts_with('-'))
-            .collect();
+        let lines: Vec<&str> = help.lines().collect();
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        // A flag stands at most six columns in (`  -q, --quiet`, `      --seed`); a
+        // help line that wraps before a flag's name is further in.
+        let is_flag = |l: &str| l.trim_start().starts_with('-') && indent(l) <= 6;
+        let options: Vec<&str> = lines.iter().copied().filter(|l| is_flag(l)).collect();
         assert!(options.len() >= 2, "{command}: no options in\n{help}");
-        for line in &options {
-            // `  --flag <VALUE>   help`: the help follows two spaces or more.
+        for (i, line) in lines.iter().enumerate() {
+            if !is_flag(line) {
+                continue;
+            }
+            // `  --flag <VALUE>` alone, its help indented further on the next line.
             let rest = line.trim_start();
-            let help_text = rest.split_once("  ").map(|(_, h)| h.trim());
+            let next = lines.get(i + 1).copied().unwrap_or("");
             assert!(
-                help_text.is_some_and(|h| !h.is_empty()),
-                "{command}: {line:?} has its help on a line of its own:\n{help}"
+                !rest.contains("  ") && !next.trim().is_empty() && indent(next) > indent(line),
+                "{command}: {line:?} does not have its help on the lines under it:\n{help}"
             );
             for value in rest.split('<').skip(1).filter_map(|v| v.split_once('>')) {
                 assert!(

@@ -2,12 +2,13 @@
 //! defaults (`crate::job::check`), a progress bar per phase, the phase table at the end,
 //! and the report written as JSON, HTML and Markdown.
 
-use super::engine_cmd::{EngineFlags, RunFlags};
-use super::out::{errln, out, outln};
+use super::engine_cmd::{Answers, EngineFlags, RunFlags};
+use super::out::{errln, outln, statusln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::job::check::{self, Config, EngineCheck, Observer, Unit};
-use crate::job::report::{html, markdown, Phase, RenderOptions, Report};
+use crate::job::report::{counted, html, markdown, Phase, RenderOptions, Report};
+use crate::subject::crosscheck::Checked;
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -139,6 +140,7 @@ impl CheckArgs {
 /// A progress bar for the running phase and a line for each finished one.
 struct Terminal {
     bar: Mutex<Option<Progress>>,
+    answers: Answers,
 }
 
 impl Terminal {
@@ -149,7 +151,8 @@ impl Terminal {
 }
 
 impl Observer for Terminal {
-    fn started(&self, phase: &str) {
+    fn started(&self, phase: &str, number: usize, of: usize) {
+        outln!("phase {number} of {of}: {phase}");
         *self.bar() = Some(Progress::new(phase, Unit::Positions));
     }
 
@@ -161,7 +164,15 @@ impl Observer for Terminal {
         }
     }
 
-    fn line(&self, text: &str) {
+    fn checked(&self, target: &Checked) {
+        let bar = self.bar();
+        self.answers.show(target, &|line| match bar.as_ref() {
+            Some(bar) => bar.println(line),
+            None => statusln!("{line}"),
+        });
+    }
+
+    fn note(&self, text: &str) {
         match self.bar().as_ref() {
             Some(bar) => bar.println(text),
             None => outln!("{text}"),
@@ -174,7 +185,7 @@ impl Observer for Terminal {
         }
         // The numbers are in the table at the end; this line is for a log to show
         // how far a run got.
-        outln!(
+        statusln!(
             "{}: {} ({})",
             phase.name,
             phase.status.as_str(),
@@ -192,8 +203,9 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let pool = pool(args.threads)?;
     let stop = signals::install();
     outln!(
-        "xqdiff check: seed {seed}, {} threads, generators {}{}, perft up to {} nodes, {} s of fuzzing, corpus {}",
-        pool.current_num_threads(),
+        "xqdiff check: seed {seed}, {}, generators {}{}, perft up to {} nodes, {} s of \
+         fuzzing, corpus {}",
+        counted(pool.current_num_threads() as u64, "thread"),
         config.names().join(", "),
         config
             .engine
@@ -201,13 +213,14 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
             .map_or_else(String::new, |e| format!(", engine {}", e.config.command)),
         config.max_nodes,
         config.fuzz_time.as_secs(),
-        config.corpus
+        shown_corpus(&config.corpus)
     );
     if config.save && config.corpus.is_built_in() {
         outln!("{}", check::BUILT_IN_READ_ONLY);
     }
     let terminal = Terminal {
         bar: Mutex::new(None),
+        answers: Answers::new("--engine-depth"),
     };
     let mut report = pool
         .install(|| check::run(&config, &terminal, stop))
@@ -217,7 +230,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     // code says. A signal after this point finds the work already done.
     report.signal = signals::received();
     for (i, d) in report.disagreements.iter().enumerate() {
-        outln!(
+        statusln!(
             "{} {} [{}] {}{}: {}",
             if d.known { "KNOWN" } else { "DISAGREEMENT" },
             i + 1,
@@ -232,11 +245,11 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
             outln!("  bug: {sig}");
         }
         if let Some(file) = &d.corpus_file {
-            outln!("  saved: {file}");
+            outln!("  saved: {}", super::out::path(Path::new(file)));
         }
     }
     outln!();
-    out!("{}", check::summary_table(&report));
+    statusln!("{}", check::summary_table(&shown_paths(&report)).trim_end());
     let files = write_report(&report, &args.report_dir, args.latin)?;
     outln!("report: {}", files.join(", "));
     if let Some(sig) = report.signal {
@@ -267,7 +280,29 @@ fn write_report(report: &Report, dir: &Path, latin: bool) -> Result<Vec<String>,
     ];
     let paths =
         crate::files::replace_set(dir, "report", &files).map_err(|e| written(dir.to_owned(), e))?;
-    Ok(paths.iter().map(|p| p.display().to_string()).collect())
+    Ok(paths.iter().map(|p| super::out::path(p)).collect())
+}
+
+/// The corpus as the user reads it: a directory relative to the working folder.
+fn shown_corpus(source: &crate::diff::corpus::Source) -> String {
+    match source.dir() {
+        Some(dir) => super::out::path(dir),
+        None => source.to_string(),
+    }
+}
+
+/// `report` with the paths the summary table shows relative to the working folder, so
+/// its rows fit the terminal.
+fn shown_paths(report: &Report) -> Report {
+    let mut shown = report.clone();
+    for phase in &mut shown.phases {
+        if let Some(crate::job::report::PhaseDetails::Replay(r)) = &mut phase.details {
+            if !r.built_in {
+                r.dir = super::out::path(Path::new(&r.dir));
+            }
+        }
+    }
+    shown
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! folder's `xqdiff-findings/<engine>/` (`<corpus>/external/<engine>/` with `--corpus`).
 
 use super::json::report_of;
-use super::out::{errln, out, outln};
+use super::out::{errln, out, outln, statusln};
 use super::{conclude, corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
@@ -126,7 +126,6 @@ pub(crate) enum ReferenceArg {
     Fastest,
     All,
 }
-
 
 impl EngineFlags {
     /// The configuration for the engine started by `command`, or what is wrong with
@@ -256,6 +255,50 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }
 
+/// A first position slower than this, at depth 3 or more, earns the hint to start lower.
+const SLOW_FIRST: Duration = Duration::from_secs(5);
+
+/// How each position the engine answered is shown, by `xqdiff engine` and by `xqdiff
+/// check --engine` alike: a header over the columns before the first line, no `ok`
+/// lines under `--quiet`, and once, when the first position alone took long at depth 3
+/// or more, the hint to try a lower depth first.
+pub(super) struct Answers {
+    /// The flag that sets the engine's depth, for the hint.
+    depth_flag: &'static str,
+    /// Whether the header was printed.
+    headed: std::sync::atomic::AtomicBool,
+    /// Whether a position was answered before.
+    seen: std::sync::atomic::AtomicBool,
+}
+
+impl Answers {
+    pub(super) fn new(depth_flag: &'static str) -> Answers {
+        Answers {
+            depth_flag,
+            headed: Default::default(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Shows `c` through `print` (which keeps a progress bar out of the way).
+    pub(super) fn show(&self, c: &Checked, print: &dyn Fn(&str)) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let first = !self.seen.swap(true, Relaxed);
+        if !(super::out::quiet() && c.verdict == crosscheck::Verdict::Agree) {
+            if !self.headed.swap(true, Relaxed) {
+                print(&Checked::header());
+            }
+            print(&c.line());
+        }
+        if first && c.depth >= 3 && c.elapsed > SLOW_FIRST {
+            print(&format!(
+                "note: this subject is slow at depth {}; try {} 2 first",
+                c.depth, self.depth_flag
+            ));
+        }
+    }
+}
+
 /// Every position to check ([`targets::all`], as the check's engine phase asks them).
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
     if !args.fen.is_empty() {
@@ -353,7 +396,8 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         None => Progress::new("engine", Unit::Positions),
     };
     // Each position's line as soon as it is answered, so a log shows the run as it goes.
-    let print_checked = |c: &Checked| bar.println(&c.line());
+    let answers = Answers::new("--depth");
+    let print_checked = |c: &Checked| answers.show(c, &|line| bar.println(line));
     let show = |s: &Status<'_>| {
         match (s.of, args.run.seconds) {
             (Some(of), _) => bar.update(s.index as u64, of as u64),
@@ -401,12 +445,16 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     bar.finish();
     drop(engine);
 
-    // Each block ends in a newline of its own.
-    for f in &report.findings {
-        out!("{f}");
-    }
-    for o in &report.ours {
-        out!("{o}");
+    // Each block ends in a newline of its own; its first line is the verdict.
+    for block in report
+        .findings
+        .iter()
+        .map(ToString::to_string)
+        .chain(report.ours.iter().map(ToString::to_string))
+    {
+        let (head, rest) = block.split_once('\n').unwrap_or((&block, ""));
+        statusln!("{head}");
+        out!("{rest}");
     }
     if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
         outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
@@ -463,7 +511,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let new = report.new_findings().count() as u64 + crashes;
     let known = (report.findings.len() + report.crashes.len()) as u64 - new;
     if let Ok(Outcome::Interrupted(sig)) = outcome {
-        outln!(
+        statusln!(
             "interrupted by {}: {} ({known} known) so far; {summary}",
             signals::name(sig),
             crate::job::report::counted(new, "distinct bug")
@@ -475,7 +523,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         if let Some(f) = &report.failure {
             errln!("xqdiff: the engine then failed on {}: {}", f.label, f.error);
         }
-        outln!(
+        statusln!(
             "{name}: {} ({known} known), {} among the built-ins; {summary}",
             crate::job::report::counted(new, "distinct bug"),
             counted(report.ours.len() as u64, "disagreement")
@@ -493,9 +541,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         });
     }
     if known > 0 {
-        outln!("{name}: only known bugs ({known}); {summary}");
+        statusln!("{name}: only known bugs ({known}); {summary}");
     } else {
-        outln!("agreement: {name} matches the built-in generators on {summary}");
+        statusln!("agreement: {name} matches the built-in generators on {summary}");
     }
     outcome
 }

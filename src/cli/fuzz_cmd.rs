@@ -1,7 +1,7 @@
 //! `xqdiff fuzz`: the in-process differential campaign.
 
 use super::json::report_of;
-use super::out::{errln, outln};
+use super::out::{errln, outln, statusln};
 use super::{
     corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
 };
@@ -100,11 +100,16 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let stop = signals::install();
     let engines = registry();
     let pool = pool(args.threads)?;
+    let corpus = match source.dir() {
+        Some(dir) => super::out::path(dir),
+        None => source.to_string(),
+    };
     outln!(
-        "fuzz: seed {seed}, source {:?}, {} threads, {} positions of the corpus {source} as extra playout starts, generators {}",
+        "fuzz: seed {seed}, source {:?}, {}, {} of the corpus {corpus} as extra playout \
+         starts, generators {}",
         args.source,
-        pool.current_num_threads(),
-        config.extra_starts.len(),
+        counted(pool.current_num_threads() as u64, "thread"),
+        counted(config.extra_starts.len() as u64, "position"),
         engines
             .iter()
             .map(|g| g.name())
@@ -128,12 +133,17 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
                 }
                 _ => bar.update(cases, 0),
             }
-            bar.message(format!("{cases} cases, {rate:.0}/s, {found} disagreements"));
+            // The seed first: a narrow terminal cuts the note from the end.
+            bar.message(format!(
+                "seed {seed}: {}, {rate:.0}/s, {}",
+                counted(cases, "case"),
+                counted(found as u64, "disagreement")
+            ));
         })
     });
     bar.finish();
     for f in &report.findings {
-        outln!(
+        statusln!(
             "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
             f.signature,
             if f.known { " (known)" } else { "" },
@@ -159,10 +169,10 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             f.origin.order
         );
         if let Some(path) = &f.file {
-            outln!("  saved:     {}", path.display());
+            outln!("  saved:     {}", super::out::path(path));
         }
         for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
-            outln!("  also saved: {}", path.display());
+            outln!("  also saved: {}", super::out::path(path));
         }
         for line in f.origin.provenance.lines() {
             outln!("  {line}");

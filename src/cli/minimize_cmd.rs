@@ -129,7 +129,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         outln!("{line}");
     }
     if let Some(path) = &f.file {
-        outln!("saved      {}", path.display());
+        outln!("saved      {}", super::out::path(path));
     }
     for line in f.origin.provenance.lines() {
         outln!("{line}");

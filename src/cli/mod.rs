@@ -34,41 +34,68 @@ use std::process::ExitCode;
 
 /// Differential verification of Xiangqi move generators.
 #[derive(Parser, Debug)]
-// No term width: clap puts every flag's help under it, for one command alone, once its
-// longest flag takes 40% of the width (`--engine-fen-letters <auto|nb|he>` did);
-// without a width every command has the flag and its help on one line.
-#[command(name = "xqdiff", version, about, long_about = None, term_width = 0)]
+// Help is wrapped to the terminal (or `COLUMNS`), at most 100 columns, and to 100 when
+// stdout is no terminal.
+#[command(name = "xqdiff", version, about, long_about = None, max_term_width = 100)]
 pub(crate) struct Cli {
+    /// Colour the verdicts (DIFFERS, ok, KNOWN): auto (on a terminal, unless NO_COLOR is
+    /// set), always (even into a pipe, whatever NO_COLOR says) or never.
+    #[arg(
+        long,
+        global = true,
+        value_name = "auto|always|never",
+        default_value = "auto",
+        hide_possible_values = true
+    )]
+    color: out::ColorChoice,
+    /// No line per position checked and no progress: the findings, the summary and
+    /// errors only.
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+// Each flag's help goes on the lines under it, in every command: clap would do so by
+// itself for a command whose longest flag takes 40% of the width (`--engine-protocol
+// <uci|ucci|xboard|xboard-moves|moves>` does at 80), and not for the others.
 #[derive(Subcommand, Debug)]
 enum Command {
     /// The whole verification with good defaults: the perft suite, the corpus, a fuzz
     /// campaign, the metamorphic checks (and an external engine with --engine); writes
     /// a report. What `xqdiff` alone runs.
+    #[command(next_line_help = true)]
     Check(check_cmd::CheckArgs),
     /// Count leaf nodes of the legal-move tree and compare generators.
+    #[command(next_line_help = true)]
     Perft(perft_cmd::PerftArgs),
     /// List each generator's legal moves for a position and their differences.
+    #[command(next_line_help = true)]
     Moves(moves_cmd::MovesArgs),
     /// Measure perft speed of each generator, one thread and all threads.
+    #[command(next_line_help = true)]
     Bench(bench_cmd::BenchArgs),
     /// Fuzz the generators against each other in-process; findings are minimized and saved.
+    #[command(next_line_help = true)]
     Fuzz(fuzz_cmd::FuzzArgs),
     /// Shrink a position on which the generators disagree and save it to the corpus.
+    #[command(next_line_help = true)]
     Minimize(minimize_cmd::MinimizeArgs),
     /// Run every regression-corpus case through the oracle.
+    #[command(next_line_help = true)]
     Replay(replay_cmd::ReplayArgs),
     /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
+    #[command(next_line_help = true)]
     FuzzSeeds(seeds_cmd::SeedsArgs),
     /// Check an external engine's perft against the built-in generators; differences are
     /// followed down, minimized and saved.
+    #[command(next_line_help = true)]
     Engine(engine_cmd::EngineArgs),
     /// Render a saved correctness report (JSON) as HTML or Markdown.
+    #[command(next_line_help = true)]
     Report(report_cmd::ReportArgs),
     /// Add up the result files of a split perft's shards and check them against each other.
+    #[command(next_line_help = true)]
     Merge(merge_cmd::MergeArgs),
 }
 
@@ -342,6 +369,7 @@ impl Command {
 
 /// Runs a parsed command line.
 pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
+    out::configure(cli.color, cli.quiet);
     if cli.command.as_ref().is_some_and(Command::json) {
         out::document_only();
     }

@@ -5,6 +5,12 @@
 //! end, with exit 2. Output after a failed write is dropped. Every line is shown with
 //! its control characters escaped (`report::shown`): much of what is printed came from
 //! outside (an engine's lines and name, a file's lines).
+//!
+//! It is also the one home of how the terminal looks: whether stdout is coloured
+//! (`--color`, `NO_COLOR`), which verdict words take which colour, whether `--quiet`
+//! drops the per-position lines, and how a path is shown (relative to the working
+//! folder when under it). Colour is added after the escaping, on stdout alone, so no
+//! escape code reaches a file, a JSON document or (unless `--color always`) a pipe.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -26,6 +32,122 @@ pub(super) fn document_only() {
     DOCUMENT_ONLY.store(true, Ordering::Relaxed);
 }
 
+/// `--color`: when stdout is coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ColorChoice {
+    // On a terminal, unless `NO_COLOR` is set to anything but the empty string.
+    #[default]
+    Auto,
+    // Even into a pipe or with `NO_COLOR` set, as other tools take it.
+    Always,
+    Never,
+}
+
+/// Whether stdout's verdict words are coloured; decided once, by [`configure`].
+static COLOR: AtomicBool = AtomicBool::new(false);
+/// `--quiet`: no per-position `ok` lines and no progress.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Takes the global flags: decides colour from `--color`, `NO_COLOR` and whether
+/// stdout is a terminal, and records `--quiet`.
+pub(super) fn configure(color: ColorChoice, quiet: bool) {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let on = match color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => !no_color && io::stdout().is_terminal(),
+    };
+    COLOR.store(on, Ordering::Relaxed);
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub(crate) fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// The colour a verdict word takes: what failed red, what passed green, what is
+/// known yellow. Only these whole words are coloured, and only in the lines printed
+/// as verdicts ([`statusln!`]), never in text that came from outside.
+fn tone(word: &str) -> Option<&'static str> {
+    const RED: &str = "\x1b[31m";
+    const GREEN: &str = "\x1b[32m";
+    const YELLOW: &str = "\x1b[33m";
+    match word {
+        "DIFFERS" | "BUG" | "FAILED" | "failed" | "FAIL" | "MISMATCH" | "MISMATCHED"
+        | "DISAGREEMENT" | "DISAGREE" | "error" | "ERROR" => Some(RED),
+        "ok" | "passed" | "PASSED" | "agreement" => Some(GREEN),
+        "KNOWN" | "known" | "interrupted" | "INTERRUPTED" => Some(YELLOW),
+        _ => None,
+    }
+}
+
+/// `text` with its verdict words coloured.
+fn paint(text: &str) -> String {
+    const RESET: &str = "\x1b[0m";
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match tone(word) {
+            Some(colour) => {
+                out.push_str(colour);
+                out.push_str(word);
+                out.push_str(RESET);
+            }
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Prints verdict lines to stdout (use [`statusln!`]): coloured when colour is on.
+pub(crate) fn status(args: fmt::Arguments<'_>) {
+    if DOCUMENT_ONLY.load(Ordering::Relaxed) {
+        return;
+    }
+    let text = format!("{args}\n");
+    let text = crate::job::report::shown(&text);
+    if COLOR.load(Ordering::Relaxed) {
+        put(&paint(&text));
+    } else {
+        put(&text);
+    }
+}
+
+/// `path` as the user reads it: relative to the working folder when it is under it
+/// (`corpus/x.txt`, not `/home/me/xqdiff/corpus/x.txt`), else as it is.
+pub(crate) fn path(path: &std::path::Path) -> String {
+    let relative = || {
+        if !path.is_absolute() {
+            return None;
+        }
+        let here = std::env::current_dir().ok()?;
+        let here = here.canonicalize().unwrap_or(here);
+        let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let rel = full.strip_prefix(&here).ok()?;
+        Some(if rel.as_os_str().is_empty() {
+            std::path::PathBuf::from(".")
+        } else {
+            rel.to_path_buf()
+        })
+    };
+    relative()
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// Prints a `--json` document to stdout, which [`document_only`] leaves open to it.
 pub(super) fn document(args: fmt::Arguments<'_>) {
     write(args);
@@ -44,13 +166,17 @@ pub(crate) fn text(args: fmt::Arguments<'_>) {
 }
 
 fn write(args: fmt::Arguments<'_>) {
+    let text = args.to_string();
+    put(&crate::job::report::shown(&text));
+}
+
+/// Writes `text`, already escaped, to stdout.
+fn put(text: &str) {
     // Asked on every line, so without copying the error out.
     let failed = FAILED.lock().is_ok_and(|f| f.is_some());
     if CLOSED.load(Ordering::Relaxed) || failed {
         return;
     }
-    let text = args.to_string();
-    let text = crate::job::report::shown(&text);
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout
         .write_all(text.as_bytes())
@@ -135,6 +261,13 @@ macro_rules! out {
     };
 }
 
+/// `println!` for a verdict line, its verdict words coloured on a terminal.
+macro_rules! statusln {
+    ($($t:tt)*) => {
+        $crate::cli::out::status(format_args!($($t)*))
+    };
+}
+
 /// `eprintln!` that never panics.
 macro_rules! errln {
     ($($t:tt)*) => {
@@ -142,4 +275,56 @@ macro_rules! errln {
     };
 }
 
-pub(crate) use {errln, out, outln};
+pub(crate) use {errln, out, outln, statusln};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row: a line, and the words in it that take a colour. A verdict word inside
+    /// another word (`okay`, `known-bugs`'s `bugs`) is left alone.
+    #[test]
+    fn only_whole_verdict_words_are_painted() {
+        let table: &[(&str, &[&str])] = &[
+            ("ok            D2   1920", &["ok"]),
+            (
+                "DIFFERS  D1  start  bug cause/subject/horse-leg-ignored",
+                &["DIFFERS"],
+            ),
+            ("KNOWN    D1  start", &["KNOWN"]),
+            ("okay, look: a token", &[]),
+            ("perft        passed   1.2 s", &["passed"]),
+            ("FAILED: 2 disagreements", &["FAILED"]),
+        ];
+        for &(line, words) in table {
+            let painted = paint(line);
+            let mut plain = painted.clone();
+            for word in words {
+                let colour = tone(word).unwrap();
+                let coloured = format!("{colour}{word}\x1b[0m");
+                assert!(painted.contains(&coloured), "{line}: {painted:?}");
+                plain = plain.replacen(&coloured, word, 1);
+            }
+            assert_eq!(plain, line, "{painted:?}");
+        }
+    }
+
+    /// Each row: a path (relative ones under the working folder), and how it is shown.
+    #[test]
+    fn paths_under_the_working_folder_are_shown_relative_to_it() {
+        let here = std::env::current_dir().unwrap();
+        let table: &[(std::path::PathBuf, &str)] = &[
+            (here.join("corpus"), "corpus"),
+            (
+                here.join("xqdiff-report/report.md"),
+                "xqdiff-report/report.md",
+            ),
+            (here.clone(), "."),
+            ("corpus".into(), "corpus"),
+            ("/".into(), "/"),
+        ];
+        for (given, want) in table {
+            assert_eq!(path(given), *want, "{}", given.display());
+        }
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::hash_args::{HashArgs, HashTable};
 use super::json::{report_of, JsonArg};
-use super::out::{errln, outln};
+use super::out::{errln, outln, statusln};
 use super::split_cmd::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
@@ -191,7 +191,7 @@ impl Investigation<'_> {
         let bar = Progress::new("descent", Unit::Subtrees);
         let report = |ply: usize, done: u64, total: u64| {
             bar.update(done, total);
-            bar.message(format!("{ply} plies down"));
+            bar.message(format!("{} down", counted(ply as u64, "ply")));
         };
         let mut findings = Findings::new(Settings {
             save: self.save.map(Path::to_path_buf),
@@ -245,7 +245,7 @@ impl Investigation<'_> {
             outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
         }
         if let Some(file) = &f.file {
-            outln!("saved:     {}", file.display());
+            outln!("saved:     {}", super::out::path(file));
         }
         for line in f.origin.provenance.lines() {
             outln!("{line}");
@@ -325,8 +325,8 @@ fn run_one(
     let header = || {
         outln!("position  {}", pos.fen());
         outln!(
-            "depth     {depth}  ({} threads)",
-            rayon::current_num_threads()
+            "depth     {depth}  ({})",
+            counted(rayon::current_num_threads() as u64, "thread")
         );
         if let Some(h) = hash {
             outln!("hash      {}", h.describe());
@@ -554,6 +554,7 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool, json: JsonArg) -> Result<Outco
     let outcome = perft::run_suite(job, &bar, signals::install());
     bar.0.finish();
     let mut mismatches = 0;
+    let mut headed = false;
     for row in &outcome.rows {
         let cells: Vec<String> = row
             .results
@@ -566,11 +567,19 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool, json: JsonArg) -> Result<Outco
             .collect();
         if !row.agrees() {
             mismatches += 1;
+        } else if super::out::quiet() {
+            continue;
+        }
+        if !std::mem::replace(&mut headed, true) {
+            statusln!(
+                "{:<14} depth, published count: each generator's count, verdict (time)",
+                "position"
+            );
         }
         let expected = row
             .expected
             .map_or_else(|| "-".to_owned(), |e| e.to_string());
-        outln!(
+        statusln!(
             "{:<14} D{} expect {expected:>11}: {}",
             row.position,
             row.depth,

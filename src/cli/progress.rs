@@ -1,22 +1,41 @@
-//! Progress bars for long runs: drawn on stderr, only when stderr is a terminal, and
-//! only once a run has lasted about a second, so quick runs and pipes stay clean.
+//! Progress for long runs, on stderr, once a run has lasted about a second (quick runs
+//! stay clean): a bar redrawn in place when stderr is a terminal, else a plain line
+//! every [`LINE_EVERY`] or each tenth of the work, so a CI log shows a long run is
+//! alive. `--quiet` shows neither. A bar is cleared when a signal stops the run and
+//! when it is dropped, so the next line starts on a clean line.
 //!
 //! A line reads `  perft 00:00:12 [======      ] 50.7 M / 111.8 M nodes 9.41 s left
 //! start depth 6`: the counts rounded to three figures with their unit, a time left
 //! only once it can be trusted, and the note cut to the terminal's width, so the line
 //! never wraps (a wrapped bar is redrawn as a new line on every tick).
 
-use super::out::outln;
+use super::out::{errln, statusln};
 use crate::job::check::Unit;
 use crate::job::report::duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long a run goes before its bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// How often a run whose stderr is not a terminal says how far it got, at least.
+const LINE_EVERY: Duration = Duration::from_secs(10);
+/// The least time between two such lines, when each tenth of the work is said.
+const LINE_GAP: Duration = Duration::from_secs(1);
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// A bar on the terminal.
+    Bar,
+    /// Plain lines, stderr not being a terminal.
+    Lines,
+    /// Nothing (`--quiet`).
+    Off,
+}
 
 /// The time left is shown once the run has lasted this long and done this share of
 /// its work: it is worked out from the average rate so far, which early on is mostly
@@ -34,8 +53,12 @@ pub struct Progress {
     bar: ProgressBar,
     unit: Arc<AtomicUsize>,
     started: Instant,
-    drawable: bool,
+    mode: Mode,
     shown: AtomicBool,
+    /// Set once a stop cleared the bar for good.
+    cleared: AtomicBool,
+    /// When the last plain line was printed, and the tenth of the work it had reached.
+    last_line: Mutex<(Instant, u64)>,
 }
 
 impl Progress {
@@ -46,12 +69,22 @@ impl Progress {
         bar.set_style(style(Arc::clone(&unit_cell)));
         // Labels and messages may name outside things (an EPD id, an engine).
         bar.set_prefix(crate::job::report::shown(label).into_owned());
+        let mode = if super::out::quiet() {
+            Mode::Off
+        } else if std::io::stderr().is_terminal() {
+            Mode::Bar
+        } else {
+            Mode::Lines
+        };
+        let started = Instant::now();
         Progress {
             bar,
             unit: unit_cell,
-            started: Instant::now(),
-            drawable: std::io::stderr().is_terminal(),
+            started,
+            mode,
             shown: AtomicBool::new(false),
+            cleared: AtomicBool::new(false),
+            last_line: Mutex::new((started, 0)),
         }
     }
 
@@ -60,6 +93,7 @@ impl Progress {
         self.reveal_if_slow();
         self.bar.set_length(total);
         self.bar.set_position(done);
+        self.plain_line();
     }
 
     /// Counts from now on in `unit` (a check's phases count different things).
@@ -72,18 +106,20 @@ impl Progress {
         self.reveal_if_slow();
         self.bar
             .set_message(crate::job::report::shown(&msg).into_owned());
+        self.plain_line();
     }
 
     /// Adds `n` finished units.
     pub fn inc(&self, n: u64) {
         self.reveal_if_slow();
         self.bar.inc(n);
+        self.plain_line();
     }
 
-    /// Prints a line on stdout as work completes, the bar (if shown) kept out of its
-    /// way, so a log file gets each line when it happens.
+    /// Prints a verdict line on stdout as work completes, the bar (if shown) kept out
+    /// of its way, so a log file gets each line when it happens.
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| outln!("{line}"));
+        self.bar.suspend(|| statusln!("{line}"));
     }
 
     /// Removes the bar.
@@ -91,14 +127,76 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 
+    /// On a stderr that is not a terminal, a line saying how far the run got, every
+    /// [`LINE_EVERY`] or at each further tenth of the work, once the run proves long.
+    fn plain_line(&self) {
+        if self.mode != Mode::Lines
+            || self.started.elapsed() < SHOW_AFTER
+            || super::signals::stopping()
+        {
+            return;
+        }
+        let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let tenth = (done.min(total) * 10).checked_div(total).unwrap_or(0);
+        let Ok(mut last) = self.last_line.try_lock() else {
+            // Another thread is saying it right now.
+            return;
+        };
+        let since = last.0.elapsed();
+        if since < LINE_EVERY && (tenth <= last.1 || since < LINE_GAP) {
+            return;
+        }
+        *last = (Instant::now(), tenth);
+        drop(last);
+        errln!("{}", self.plain_text());
+    }
+
+    /// The plain line: what the bar shows, without the bar.
+    fn plain_text(&self) -> String {
+        let unit = Unit::ALL[self.unit.load(Ordering::Relaxed) % Unit::ALL.len()];
+        let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let elapsed = self.started.elapsed();
+        let mut text = format!(
+            "{} {}: {}",
+            self.bar.prefix(),
+            duration(elapsed.as_secs_f64()),
+            counts(done, total, unit)
+        );
+        if let Some(left) = time_left(done, total, elapsed) {
+            text.push_str(&format!(", {} left", duration(left.as_secs_f64())));
+        }
+        let note = self.bar.message();
+        if !note.is_empty() {
+            text.push_str(&format!("; {note}"));
+        }
+        text
+    }
+
     fn reveal_if_slow(&self) {
-        if self.drawable
+        if super::signals::stopping() {
+            // Cleared at once, before the run prints what it has: no half bar stays
+            // beside the terminal's `^C`.
+            if !self.cleared.swap(true, Ordering::Relaxed) {
+                self.bar.finish_and_clear();
+                self.bar.set_draw_target(ProgressDrawTarget::hidden());
+            }
+            return;
+        }
+        if self.mode == Mode::Bar
             && !self.shown.load(Ordering::Relaxed)
             && self.started.elapsed() >= SHOW_AFTER
             && !self.shown.swap(true, Ordering::Relaxed)
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
+    }
+}
+
+/// A bar that goes out of scope without [`Progress::finish`] (an error returned on
+/// the way) is cleared all the same.
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
     }
 }
 

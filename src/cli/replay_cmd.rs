@@ -1,7 +1,7 @@
 //! `xqdiff replay`: every corpus case through the oracle.
 
 use super::json::report_of;
-use super::out::{errln, outln};
+use super::out::{errln, outln, statusln};
 use super::{corpus_source, load_known, CliError, CorpusUse, Outcome};
 use crate::diff::finding::replayed;
 use crate::generators::registry;
@@ -57,11 +57,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
             "FAIL"
         };
         for d in disagreements {
-            outln!("{word} {}: {d}", path.display());
+            statusln!("{word} {}: {d}", super::out::path(path));
         }
     }
     for (u, &known) in r.unmet.iter().zip(&found.known_unmet) {
-        outln!("{} {u}", if known { "KNOWN" } else { "FAIL" });
+        statusln!("{} {u}", if known { "KNOWN" } else { "FAIL" });
     }
     let known_cases = match found.known_failures.iter().filter(|&&k| k).count() {
         0 => String::new(),

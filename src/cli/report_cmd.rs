@@ -72,7 +72,7 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Cli
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
     super::write_output(path, text)?;
     if path.as_os_str() != "-" {
-        errln!("xqdiff: wrote {}", path.display());
+        errln!("xqdiff: wrote {}", super::out::path(path));
     }
     Ok(())
 }

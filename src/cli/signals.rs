@@ -92,6 +92,11 @@ pub(super) fn raise(sig: i32) {
     STOP.store(true, Ordering::SeqCst);
 }
 
+/// Whether a signal (or a closed pipe) has asked the run to stop.
+pub(super) fn stopping() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
 /// The signal that stopped the run, if one did.
 pub(super) fn received() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {

@@ -92,7 +92,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     };
     // Named, not written in place: older Rust, the declared rust-version among them,
     // does not extend a borrowed closure temporary's life to the whole `Options`.
-    let checked = |c: &Checked| observer.line(&c.line());
+    let checked = |c: &Checked| observer.checked(c);
     let options = Options {
         subject_dir: config
             .save
@@ -147,7 +147,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     }
     drop(engine);
     if let Some(made) = &fresh {
-        observer.line(&made.summary());
+        observer.note(&made.summary());
     }
     all.elapsed = started.elapsed();
     let asked = Asked {

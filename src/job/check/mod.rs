@@ -194,14 +194,17 @@ impl Unit {
 /// Hears how a check is going. Every method has a default that does nothing; a
 /// command line draws progress bars and prints a line per finished phase.
 pub trait Observer: Sync {
-    /// A phase begins.
-    fn started(&self, _phase: &str) {}
+    /// A phase begins: the `number`-th (from 1) of `of`.
+    fn started(&self, _phase: &str, _number: usize, _of: usize) {}
     /// Work in the running phase: `done` of `total` units of `unit` (a `total` of 0 is
     /// unknown), and what it is doing. Called from worker threads.
     fn progress(&self, _done: u64, _total: u64, _unit: Unit, _note: &str) {}
-    /// A line of the running phase's log, such as a position an engine answered, to
-    /// show as it happens.
-    fn line(&self, _text: &str) {}
+    /// A position the engine phase asked about was answered (and, when it differed,
+    /// its difference named), to show as it happens.
+    fn checked(&self, _target: &crate::subject::crosscheck::Checked) {}
+    /// Lines the running phase has to say beside its numbers (a timed engine run's
+    /// positions made and their feature table).
+    fn note(&self, _text: &str) {}
     /// A phase ended (or was skipped) as `phase` says.
     fn finished(&self, _phase: &Phase) {}
 }
@@ -263,8 +266,9 @@ pub fn run(
         (METAMORPHIC, metamorphic::run),
         (ENGINE, engine::run),
     ];
-    for (name, phase) in phases {
-        observer.started(name);
+    let of = phases.len();
+    for (number, (name, phase)) in phases.into_iter().enumerate() {
+        observer.started(name, number + 1, of);
         let before = report.phases.len();
         if name == ENGINE && config.engine.is_none() {
             report.phases.push(Phase::skipped(
@@ -428,8 +432,10 @@ fn fuzz(report: &mut Report, running: &Running<'_>) {
             total,
             Unit::Seconds,
             &format!(
-                "{cases} cases, {found} disagreements (seed {})",
-                config.seed
+                "seed {}: {}, {}",
+                config.seed,
+                crate::job::report::counted(cases, "case"),
+                crate::job::report::counted(found as u64, "disagreement")
             ),
         );
     });

@@ -314,7 +314,11 @@ fn investigate(
                 done,
                 total,
                 Unit::Subtrees,
-                &format!("{}: descending, {ply} plies down", row.position),
+                &format!(
+                    "{}: descending, {} down",
+                    row.position,
+                    crate::job::report::counted(ply as u64, "ply")
+                ),
             );
         };
         let explained = descent::explain_into(

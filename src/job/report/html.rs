@@ -120,12 +120,12 @@ pub(crate) fn verdict(status: Status) -> &'static str {
 pub(crate) fn headline(report: &Report) -> String {
     let count = |s: Status| report.phases.iter().filter(|p| p.status == s).count();
     let mut line = format!(
-        "{}; {}: {} passed, {} failed, {} error, {} skipped",
+        "{}; {}: {} passed, {} failed, {}, {} skipped",
         counted(report.disagreements.len() as u64, "disagreement"),
         counted(report.phases.len() as u64, "phase"),
         count(Status::Passed),
         count(Status::Failed),
-        count(Status::Error),
+        counted(count(Status::Error) as u64, "error"),
         count(Status::Skipped),
     );
     // Only a run that was stopped has any; a zero on every other run would be noise.

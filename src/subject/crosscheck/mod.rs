@@ -19,8 +19,8 @@ pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
-    diagnosed, join_shared_causes, named_causes, offer_witness, recount_diagnosis, Diagnosed,
-    Finding, Findings, Known, Provenance, Settings,
+    counted, diagnosed, join_shared_causes, named_causes, offer_witness, recount_diagnosis,
+    Diagnosed, Finding, Findings, Known, Provenance, Settings,
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
@@ -75,12 +75,18 @@ impl std::fmt::Display for Stage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Stage::Comparing => f.write_str("comparing"),
-            Stage::Descending { ply } => write!(f, "descending, {ply} plies down"),
+            Stage::Descending { ply } => {
+                write!(f, "descending, {} down", counted(ply as u64, "ply"))
+            }
             Stage::Reproducing { ply, depth } => {
                 write!(f, "reproducing from ply {ply} at depth {depth}")
             }
             Stage::Minimizing { tried, pieces } => {
-                write!(f, "minimizing, {tried} tried, {pieces} pieces")
+                write!(
+                    f,
+                    "minimizing, {tried} tried, {}",
+                    counted(pieces as u64, "piece")
+                )
             }
             Stage::OursDisagree => f.write_str("the built-ins disagree here: descending"),
         }
@@ -255,6 +261,9 @@ pub struct Checked {
     pub verdict: Verdict,
     /// Whether the difference is a known bug's (`--known`).
     pub known: bool,
+    /// The bug the difference belongs to, named as the findings name it (its cause,
+    /// else its signature); `None` before it is named, or when it could not be.
+    pub bug: Option<Signature>,
     /// Whether every built-in counted it (else only the reference, see [`Reference`]).
     pub confirmed: bool,
     /// Time the subject took to answer.
@@ -264,23 +273,53 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The target's line in a log: verdict, depth, the subject's total beside the
-    /// built-ins', time and label (what `xqdiff engine` and `check --engine` print as
-    /// each target is answered).
+    /// The line over [`Checked::line`]'s columns: what each of them is.
+    pub fn header() -> String {
+        Self::columns(
+            "verdict",
+            "depth",
+            "subject",
+            "built-ins",
+            "time",
+            "position",
+        )
+    }
+
+    /// The target's line in a log: verdict (`KNOWN` for a known bug's difference),
+    /// depth, the subject's total beside the built-ins', time, label, and the bug a
+    /// difference belongs to (what `xqdiff engine` and `check --engine` print as each
+    /// target is answered).
     pub fn line(&self) -> String {
         let verdict = match self.verdict {
             Verdict::Agree => "ok",
+            Verdict::Differs if self.known => "KNOWN",
             Verdict::Differs => "DIFFERS",
             Verdict::OursDisagree => "OURS DISAGREE",
         };
-        format!(
-            "{verdict:<13} D{} {:>12} {:>12}  {:>7.2} s  {}",
-            self.depth,
-            self.subject_total,
-            self.consensus_total,
-            self.elapsed.as_secs_f64(),
-            self.label
-        )
+        let line = Self::columns(
+            verdict,
+            &format!("D{}", self.depth),
+            &self.subject_total.to_string(),
+            &self.consensus_total.to_string(),
+            &format!("{:.2} s", self.elapsed.as_secs_f64()),
+            &self.label,
+        );
+        match &self.bug {
+            Some(bug) => format!("{line}  bug {bug}"),
+            None => line,
+        }
+    }
+
+    /// The columns in their widths, shared by the header and each line.
+    fn columns(
+        verdict: &str,
+        depth: &str,
+        subject: &str,
+        builtins: &str,
+        time: &str,
+        label: &str,
+    ) -> String {
+        format!("{verdict:<13} {depth:<5} {subject:>10} {builtins:>10}  {time:>9}  {label}")
     }
 }
 
@@ -731,17 +770,28 @@ fn check_one(
             Verdict::Agree
         },
         known: false,
+        bug: None,
         confirmed,
         subject_time,
         builtins_time,
     });
-    if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
-        hear(c);
-    }
+    // A difference is heard of once it is named (below), or as it is when it cannot be.
+    let hear = |report: &Report| {
+        if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+            hear(c);
+        }
+    };
     if !differs {
+        hear(report);
         return Ok(());
     }
-    let located = locate::descend(subject, engines, root, target.depth, cmp, stage)?;
+    let located = match locate::descend(subject, engines, root, target.depth, cmp, stage) {
+        Ok(located) => located,
+        Err(e) => {
+            hear(report);
+            return Err(e);
+        }
+    };
     let position = located.positions.last().unwrap_or(root).clone();
     let mut finding = SubjectFinding {
         signature: located.comparison.signature(&position),
@@ -840,7 +890,9 @@ fn check_one(
     };
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
+        c.bug = Some(finding.signature.clone());
     }
+    hear(report);
     // A bug seen before is one more hit on it, and one more witness while it has few,
     // kept by the one rule every finding's witnesses follow.
     let seen = report
@@ -1134,6 +1186,7 @@ fn ours_disagree(
         elapsed: started.elapsed(),
         verdict: Verdict::OursDisagree,
         known: false,
+        bug: None,
         confirmed: true,
         subject_time,
         builtins_time,
