@@ -7,7 +7,9 @@ The commands are the lines of its ```sh blocks and the `$ ` lines of its transcr
 line ends with a comment `# exits N`. They run one after another from the checkout's
 root, as a user would, with the release build's folder on the PATH (the README's
 "To have xqdiff on the PATH"), so the builds the commands need are the ones already
-made, and with NO_COLOR=1 and COLUMNS=80, as in a CI log. Files the commands leave that
+made, and with NO_COLOR=1, COLUMNS=80 and XQDIFF_NO_PROGRESS=1 (a terminal's bar
+leaves nothing on screen; the plain lines off a terminal differ with the machine's
+speed), as in a CI log. Files the commands leave that
 git does not know of (jobs files, an edited adapter, a known-bugs list, findings under
 xqdiff-findings/) are removed afterwards, and xqdiff-report/ when it was not there
 before; files that were there before stay.
@@ -634,6 +636,9 @@ def main() -> int:
     env["EDITOR"] = "cp examples/adapters/python/pyffish_adapter.py"
     env["NO_COLOR"] = "1"
     env["COLUMNS"] = "80"
+    # What a terminal leaves on screen: the bar is redrawn in place and gone at the
+    # end, while off a terminal its plain lines would differ with the machine's speed.
+    env["XQDIFF_NO_PROGRESS"] = "1"
     try:
         outcome = check(found, bash_runner(env), skip=skip)
     finally:

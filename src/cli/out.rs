@@ -132,10 +132,16 @@ pub(crate) fn path(path: &std::path::Path) -> String {
         if !path.is_absolute() {
             return None;
         }
+        // Compared as written, never through the path's own links: the report folder
+        // is a link to the set written last, whose hidden name means nothing to a
+        // reader. The working folder may be reached through a link, so it is also
+        // tried as the system resolves it.
         let here = std::env::current_dir().ok()?;
-        let here = here.canonicalize().unwrap_or(here);
-        let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let rel = full.strip_prefix(&here).ok()?;
+        let resolved = here.canonicalize().ok();
+        let rel = path
+            .strip_prefix(&here)
+            .ok()
+            .or_else(|| path.strip_prefix(resolved.as_ref()?).ok())?;
         Some(if rel.as_os_str().is_empty() {
             std::path::PathBuf::from(".")
         } else {
@@ -313,6 +319,8 @@ mod tests {
     #[test]
     fn paths_under_the_working_folder_are_shown_relative_to_it() {
         let here = std::env::current_dir().unwrap();
+        #[cfg(unix)]
+        let _ = std::os::unix::fs::symlink("debug", here.join("target/link-to-debug"));
         let table: &[(std::path::PathBuf, &str)] = &[
             (here.join("corpus"), "corpus"),
             (
@@ -320,6 +328,8 @@ mod tests {
                 "xqdiff-report/report.md",
             ),
             (here.clone(), "."),
+            // Through a link (as the report folder is): the link's name is shown.
+            (here.join("target/link-to-debug"), "target/link-to-debug"),
             ("corpus".into(), "corpus"),
             ("/".into(), "/"),
         ];
