@@ -822,3 +822,41 @@ fn a_check_on_the_built_in_corpus_replays_the_same_cases_and_says_it_cannot_save
     assert!(replays[0].0 > 0);
     assert_eq!(replays[0], replays[1]);
 }
+
+/// The engine phase says what `xqdiff engine` says about a library's rules: under
+/// king-capture rules how many moves into check it set aside, and under the legal
+/// rules, when every difference is a move into check, that the flag exists. Each row:
+/// the check's extra flags, the exit code, and a line stdout must hold.
+#[test]
+fn the_engine_phase_says_what_king_capture_rules_set_aside() {
+    let engine = format!("{} --protocol moves --king-capture", util::TEST_ENGINE);
+    let common = [
+        "--engine",
+        &engine,
+        "--engine-protocol",
+        "moves",
+        "--engine-positions",
+        "5",
+        "--engine-depth",
+        "2",
+    ];
+    let table: &[(&[&str], i32, &str)] = &[
+        (
+            &["--engine-rules", "king-capture"],
+            0,
+            "moves into check set aside, on ",
+        ),
+        (
+            &[],
+            1,
+            "every difference is a move into check: if your generator",
+        ),
+    ];
+    for &(extra, code, says) in table {
+        let dir = Scratch::new("king-capture");
+        let out = xqdiff_check(&dir, &[&common[..], extra].concat());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{extra:?}\n{stdout}");
+        assert!(stdout.contains(says), "{extra:?}: {says:?}\n{stdout}");
+    }
+}

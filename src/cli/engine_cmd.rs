@@ -337,9 +337,6 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
 
 /// The last line of a run under the legal rules whose only differences are moves into
 /// check, which a generator pseudo-legal by design lists.
-pub(crate) const INTO_CHECK_HINT: &str = "every difference is a move into check: if your \
-    generator is pseudo-legal by design, run with --rules king-capture (or --compare \
-    pseudo-legal)";
 
 /// Runs `xqdiff engine`.
 pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
@@ -529,7 +526,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             counted(report.ours.len() as u64, "disagreement")
         );
         if config.protocol == Protocol::Moves(MovesMode::Legal) && report.only_moves_into_check() {
-            outln!("{INTO_CHECK_HINT}");
+            outln!("{}", crate::subject::rules::INTO_CHECK_HINT);
         }
         return outcome;
     }

@@ -111,6 +111,12 @@ fn moves_into_check(pos: &Position) -> u64 {
 /// How many examples of set-aside moves a tally keeps.
 pub const SET_ASIDE_EXAMPLES: usize = 3;
 
+/// What a run under the legal rules whose every difference is a move into check
+/// suggests: a generator that allows them by design is checked under its own rules.
+pub const INTO_CHECK_HINT: &str = "every difference is a move into check: if your \
+    generator is pseudo-legal by design, run with --rules king-capture (or --compare \
+    pseudo-legal)";
+
 /// The moves a king-capture subject listed that leave its own king capturable, set
 /// aside before its lists were compared: counted, so a run says what it did not
 /// compare, with the first few as examples.

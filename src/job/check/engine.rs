@@ -149,6 +149,14 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     if let Some(made) = &fresh {
         observer.note(&made.summary());
     }
+    // What `xqdiff engine` says about a library's rules, said here too.
+    if let Some(set) = &all.set_aside {
+        observer.note(set.to_string().trim_end());
+    }
+    let legal = crate::subject::external::Protocol::Moves(crate::subject::rules::MovesMode::Legal);
+    if check.config.protocol == legal && all.only_moves_into_check() {
+        observer.note(crate::subject::rules::INTO_CHECK_HINT);
+    }
     all.elapsed = started.elapsed();
     let asked = Asked {
         generators: &config.generators,
