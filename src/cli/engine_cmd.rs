@@ -335,9 +335,6 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
     Ok(targets::all(&sources, &registry()))
 }
 
-/// The last line of a run under the legal rules whose only differences are moves into
-/// check, which a generator pseudo-legal by design lists.
-
 /// Runs `xqdiff engine`.
 pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
