@@ -522,8 +522,8 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
             crate::job::report::counted(new, "distinct bug"),
             counted(report.ours.len() as u64, "disagreement")
         );
-        if config.protocol == Protocol::Moves(MovesMode::Legal) && report.only_moves_into_check() {
-            outln!("{}", crate::subject::rules::INTO_CHECK_HINT);
+        if let Some(hint) = report.into_check_hint(config.protocol.moves_mode()) {
+            outln!("{hint}");
         }
         return outcome;
     }

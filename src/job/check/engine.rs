@@ -153,9 +153,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     if let Some(set) = &all.set_aside {
         observer.note(set.to_string().trim_end());
     }
-    let legal = crate::subject::external::Protocol::Moves(crate::subject::rules::MovesMode::Legal);
-    if check.config.protocol == legal && all.only_moves_into_check() {
-        observer.note(crate::subject::rules::INTO_CHECK_HINT);
+    if let Some(hint) = all.into_check_hint(check.config.protocol.moves_mode()) {
+        observer.note(hint);
     }
     all.elapsed = started.elapsed();
     let asked = Asked {

@@ -26,6 +26,7 @@ use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::subject::rules::{MovesMode, INTO_CHECK_HINT};
 use crate::subject::{Subject, SubjectError};
 use compare::{answer, both, consensus, is_fatal, OVERLAP_DEPTH};
 use std::path::{Path, PathBuf};
@@ -481,6 +482,13 @@ impl Report {
                 })
             })
         })
+    }
+
+    /// The line a run ends with when the subject, a library asked under the legal
+    /// rules (`mode`, its moves-protocol mode; `None` for an engine), differs only by
+    /// moves into check: that king-capture rules exist.
+    pub fn into_check_hint(&self, mode: Option<MovesMode>) -> Option<&'static str> {
+        (mode == Some(MovesMode::Legal) && self.only_moves_into_check()).then_some(INTO_CHECK_HINT)
     }
 
     /// Whether every target was answered and agreed.

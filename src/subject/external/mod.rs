@@ -102,6 +102,14 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// The moves protocol's mode; `None` for an engine's protocol.
+    pub fn moves_mode(self) -> Option<MovesMode> {
+        match self {
+            Protocol::Moves(mode) => Some(mode),
+            _ => None,
+        }
+    }
+
     /// The protocol's name, as `--protocol` takes it and reports show it.
     pub fn as_str(self) -> &'static str {
         match self {
