@@ -111,16 +111,38 @@ impl fmt::Display for Cause {
 pub enum AnswerFault {
     /// The subject lists these moves more than once in one move list.
     ListedTwice(Vec<Move>),
-    /// The subject's count below this move in its divide is not what it answers about
-    /// the position after the move asked on its own, and is what it answers once it
-    /// has played the move itself: playing the move leaves its board wrong.
-    DependsOnPath(Move),
-    /// The subject's count below this move in its divide is not what it answers about
-    /// the position after the move, whether asked on its own or after playing the move
+    /// The subject's count below a move in its divide is not what it answers about the
+    /// position after the move asked on its own, and is what it answers once it has
+    /// played the move itself: playing the move leaves its board wrong. The moves from
+    /// the witness, the move blamed last: a count the subject repeats when asked on its
+    /// own is followed down, so the divide may be one at a position below the witness.
+    DependsOnPath(Vec<Move>),
+    /// The subject's count below a move in its divide is not what it answers about the
+    /// position after the move, whether asked on its own or after playing the move
     /// itself: what goes wrong is done in the search before that count, not by the move
     /// (a move taken back earlier that leaves the board wrong, or a count of the last
-    /// ply made without listing the moves).
-    CountedInSearch(Move),
+    /// ply made without listing the moves). The moves as in `DependsOnPath`.
+    CountedInSearch(Vec<Move>),
+}
+
+/// The move a state fault's count is below, and where that count was given: "on the
+/// witness", or in the divide after the moves before it.
+fn count_below(line: &[Move]) -> (String, String) {
+    let text = |moves: &[Move]| {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match line.split_last() {
+        Some((mv, [])) => (mv.to_string(), "on the witness".to_owned()),
+        Some((mv, before)) => (
+            mv.to_string(),
+            format!("in its divide after {} from the witness", text(before)),
+        ),
+        None => (String::new(), "on the witness".to_owned()),
+    }
 }
 
 impl AnswerFault {
@@ -147,19 +169,25 @@ impl AnswerFault {
                     moves.join(" ")
                 )
             }
-            AnswerFault::DependsOnPath(mv) => format!(
-                "the subject's count below {mv} on the witness differs from what it answers \
-                 about the position after {mv} asked on its own, and is what it answers once \
-                 it has played {mv} itself: playing {mv} leaves its board wrong (a state \
-                 bug, not a misread rule)"
-            ),
-            AnswerFault::CountedInSearch(mv) => format!(
-                "the subject's count below {mv} on the witness differs from what it answers \
-                 about the position after {mv}, asked on its own or after playing {mv} \
-                 itself: the count goes wrong in the search before it, not by the move (a \
-                 move taken back earlier that leaves the board wrong, or a count of the last \
-                 ply made without listing the moves; a state bug, not a misread rule)"
-            ),
+            AnswerFault::DependsOnPath(line) => {
+                let (mv, at) = count_below(line);
+                format!(
+                    "the subject's count below {mv} {at} differs from what it answers about \
+                     the position after {mv} asked on its own, and is what it answers once it \
+                     has played {mv} itself: playing {mv} leaves its board wrong (a state \
+                     bug, not a misread rule)"
+                )
+            }
+            AnswerFault::CountedInSearch(line) => {
+                let (mv, at) = count_below(line);
+                format!(
+                    "the subject's count below {mv} {at} differs from what it answers about \
+                     the position after {mv}, asked on its own or after playing {mv} itself: \
+                     the count goes wrong in the search before it, not by the move (a move \
+                     taken back earlier that leaves the board wrong, or a count of the last \
+                     ply made without listing the moves; a state bug, not a misread rule)"
+                )
+            }
         }
     }
 }
@@ -470,8 +498,10 @@ pub struct Bound {
 /// otherwise take the name of the broader variant that fits its witness, and a variant
 /// of one side is told from its both-sides twin. Then, while several variants explain
 /// the witnesses, a deciding position is put to the subject, and the variants that answer
-/// as it did are kept. `ask` returns the subject's answer, or `None` when it could not
-/// answer; at most `most_questions` are asked in all. Returns the diagnosis and the
+/// as it did are kept. Last, a few positions next to the witness where those left
+/// answer otherwise than the rules confirm them (`confirming_positions`). `ask` returns
+/// the subject's answer, or `None` when it could not answer; at most `most_questions`
+/// are asked in all. Returns the diagnosis and the
 /// witnesses it ended with (the questions asked included).
 pub fn diagnose_asking(
     witnesses: &[Witness],
@@ -534,7 +564,7 @@ fn asking(
         }
         diagnosis = diagnose_among(&candidates, &witnesses, agreed);
     }
-    for _ in asked..most_questions {
+    while asked < most_questions {
         if diagnosis.causes.len() < 2 || late() {
             break;
         }
@@ -545,6 +575,7 @@ fn asking(
         else {
             break;
         };
+        asked += 1;
         let Some(answer) = ask(&question) else {
             break;
         };
@@ -554,5 +585,56 @@ fn asking(
         });
         diagnosis = diagnose_among(&candidates, &witnesses, agreed);
     }
+    if !diagnosis.causes.is_empty() && asked < most_questions && !late() {
+        let room = most_questions - asked;
+        for question in confirming_positions(&witnesses, &diagnosis.variants(), room, deadline) {
+            let Some(answer) = ask(&question) else {
+                break;
+            };
+            witnesses.push(Witness {
+                position: question.position,
+                answer,
+            });
+        }
+        diagnosis = diagnose_among(&diagnosis.variants(), &witnesses, agreed);
+    }
     (diagnosis, witnesses)
+}
+
+/// How many positions next to the first witness a diagnosis puts to the subject to
+/// confirm the variants that explain the witnesses.
+const CONFIRMING: usize = 3;
+
+/// Positions one small change away from the first witness where a variant still standing
+/// answers otherwise than the rules, pieces taken off first: a misread rule shows there
+/// too, where a bug that only looks like it on the witness does not. A board left wrong
+/// by a move the subject took back while it tested its moves (a captured horse put back
+/// as a pawn, say) can hide a horse's check on the witness exactly as a check detector
+/// blind to horses would; with the capturing piece taken off, the blind detector still
+/// misses the check and the subject does not. At most `room` of them, fewer than
+/// [`CONFIRMING`] when no more small change shows the variants, none once `deadline`
+/// has passed. The divide is asked at the witness's depth, at most 2.
+fn confirming_positions(
+    witnesses: &[Witness],
+    candidates: &[Variant],
+    room: usize,
+    deadline: Option<Instant>,
+) -> Vec<Question> {
+    let Some(first) = witnesses.first() else {
+        return Vec::new();
+    };
+    let depth = first.answer.normal().0.min(2);
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    neighbours(&first.position)
+        .take_while(|_| !late())
+        .filter(|p| witnesses.iter().all(|w| &w.position != p))
+        .filter(|p| {
+            let rules = divide(NaiveGen, p, depth);
+            candidates
+                .iter()
+                .any(|&v| divide(VariantGen(v), p, depth) != rules)
+        })
+        .take(CONFIRMING.min(room))
+        .map(|position| Question { position, depth })
+        .collect()
 }

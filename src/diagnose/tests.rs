@@ -266,3 +266,29 @@ fn a_bug_the_catalogue_lacks_is_unexplained() {
     let named = diagnose_subject(&subject, &position("w Ke0 kd9 Nb0 Rb1"), 1);
     assert_eq!(named, vec![], "{named:?}");
 }
+
+#[test]
+fn a_state_bug_that_looks_like_a_rule_on_its_witness_is_not_named_by_it() {
+    // A captured horse put back as a pawn, while the subject tests its moves by playing
+    // and taking them back: on each witness, the moves tested after the capture see no
+    // horse, exactly as a check detector blind to horses would (the witness alone is
+    // explained by `check-blind-to-horse`); the positions next to it are not.
+    let subject = Planted::new(Bug::UnmakeBringsBackHorseAsPawn);
+    for text in [
+        "w Ke0 kd9 nc0 Ra0 Pa3",
+        "w Ke0 kd9 nc1 Rc0",
+        "w Ke0 kd9 nf2 Rf1 Bc0",
+        "w Ke0 kd9 nd3 Rd0",
+    ] {
+        let pos = position(text);
+        let seen = witness_of(&subject, &pos, 1);
+        assert!(
+            diagnose(std::slice::from_ref(&seen), &[])
+                .variants()
+                .contains(&CheckBlindToHorse),
+            "{text}: the witness alone should look like a blind check detector"
+        );
+        let named = diagnose_subject(&subject, &pos, 1);
+        assert_eq!(named, vec![], "{text}: named {named:?}");
+    }
+}

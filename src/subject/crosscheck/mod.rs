@@ -1008,15 +1008,21 @@ fn witness(r: &Reproduction) -> Option<Witness> {
     })
 }
 
-/// How many differing moves are asked about on their own.
+/// How many differing moves are asked about on their own at each position.
 const STATE_QUESTIONS: usize = 4;
+
+/// How many questions the search for a state bug asks in all.
+const STATE_BUDGET: usize = 12;
 
 /// A move below which the subject's count in its divide at the reproduction differs from
 /// its own answer about the position after the move, asked from its FEN: its answers
 /// then depend on the moves made before, not on the position, which no reading of the
 /// rules does. Asked once more after playing the move itself, the subject tells where:
 /// the same wrong count blames the move (`DependsOnPath`), the right one the search
-/// before the count (`CountedInSearch`). `None` at depth 1 (nothing is made) and where
+/// before the count (`CountedInSearch`). A wrong count the subject repeats about the
+/// position after the move, asked on its own, is followed down there: a smaller
+/// witness can hold the difference one move deeper than where it was shrunk, and what
+/// it hides there may be a state bug too. `None` at depth 1 (nothing is made) and where
 /// every answer agrees.
 fn depends_on_path(
     subject: &mut dyn Subject,
@@ -1026,29 +1032,90 @@ fn depends_on_path(
     let Some(c) = r.comparison.as_ref().filter(|_| r.depth >= 2) else {
         return Ok(None);
     };
-    let answer = |reply: Result<crate::subject::Divide, SubjectError>| match reply {
-        Ok(d) => Ok(Some(d.total)),
-        Err(e) if is_fatal(&e) => Err(e),
-        Err(_) => Ok(None),
+    let differ: Vec<(Move, u64)> = c.counts_differ.iter().map(|d| (d.mv, d.subject)).collect();
+    let mut probe = StateProbe {
+        subject,
+        engines,
+        root: &r.minimized,
+        line: Vec::new(),
+        budget: STATE_BUDGET,
     };
-    for d in c.counts_differ.iter().take(STATE_QUESTIONS) {
-        let Ok(after) = engines[0].play(&r.minimized, d.mv) else {
-            continue;
-        };
-        let Some(alone) = answer(subject.divide(&after, &[], r.depth - 1))? else {
-            continue;
-        };
-        if alone == d.subject {
-            continue;
+    probe.below(&r.minimized, r.depth, &differ)
+}
+
+/// The walk of [`depends_on_path`]: the witness, the moves from it to the position
+/// probed, and the questions left.
+struct StateProbe<'a, 'b> {
+    subject: &'a mut dyn Subject,
+    engines: &'a [&'b dyn Generator],
+    root: &'a Position,
+    line: Vec<Move>,
+    budget: usize,
+}
+
+impl StateProbe<'_, '_> {
+    /// One question to the subject, within the budget; `None` when it is spent or the
+    /// subject could not answer (a fatal failure is an error).
+    fn ask(
+        &mut self,
+        pos: &Position,
+        path: &[Move],
+        depth: u32,
+    ) -> Result<Option<crate::subject::Divide>, SubjectError> {
+        if self.budget == 0 {
+            return Ok(None);
         }
-        let played = answer(subject.divide(&r.minimized, &[d.mv], r.depth - 1))?;
-        return Ok(Some(if played == Some(d.subject) {
-            AnswerFault::DependsOnPath(d.mv)
-        } else {
-            AnswerFault::CountedInSearch(d.mv)
-        }));
+        self.budget -= 1;
+        match self.subject.divide(pos, path, depth) {
+            Ok(d) => Ok(Some(d)),
+            Err(e) if is_fatal(&e) => Err(e),
+            Err(_) => Ok(None),
+        }
     }
-    Ok(None)
+
+    /// `differ`: the moves at `pos` (reached from the witness by `self.line`) whose
+    /// counts at `depth` the subject gave wrong, with its counts.
+    fn below(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        differ: &[(Move, u64)],
+    ) -> Result<Option<AnswerFault>, SubjectError> {
+        for &(mv, theirs) in differ.iter().take(STATE_QUESTIONS) {
+            let Ok(after) = self.engines[0].play(pos, mv) else {
+                continue;
+            };
+            let Some(alone) = self.ask(&after, &[], depth - 1)? else {
+                continue;
+            };
+            self.line.push(mv);
+            if alone.total != theirs {
+                let line = self.line.clone();
+                let played = self.ask(self.root, &line, depth - 1)?;
+                return Ok(Some(if played.map(|d| d.total) == Some(theirs) {
+                    AnswerFault::DependsOnPath(line)
+                } else {
+                    AnswerFault::CountedInSearch(line)
+                }));
+            }
+            if let (true, Some(theirs)) = (depth >= 3, alone.per_move) {
+                let mut ours = self.engines[0].divide(&after, depth - 1, false, None);
+                ours.sort_unstable();
+                let deeper: Vec<(Move, u64)> = theirs
+                    .into_iter()
+                    .filter(|(m, n)| {
+                        ours.binary_search_by_key(m, |(o, _)| *o)
+                            .is_ok_and(|i| ours[i].1 != *n)
+                    })
+                    .collect();
+                if let Some(fault) = self.below(&after, depth - 1, &deeper)? {
+                    return Ok(Some(fault));
+                }
+            }
+            self.line.pop();
+        }
+        Ok(None)
+    }
 }
 
 /// Reproduction, minimization and the full answer at the minimized position. The
