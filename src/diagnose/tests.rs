@@ -266,3 +266,42 @@ fn a_bug_the_catalogue_lacks_is_unexplained() {
     let named = diagnose_subject(&subject, &position("w Ke0 kd9 Nb0 Rb1"), 1);
     assert_eq!(named, vec![], "{named:?}");
 }
+
+#[test]
+fn real_libraries_bugs_are_named_by_their_rule() {
+    // What real libraries answered on the witnesses of their bugs (docs/real-bugs.md),
+    // and the variant that names the rule their code breaks: each must be named first.
+    let table: &[(&str, &str, &str, Variant)] = &[
+        // The cannon jumps the enemy king (f8) and takes f9.
+        (
+            "xiangqi 1.0.5",
+            "5a3/5k3/9/9/9/9/9/9/5C3/5K3 w - - 0 1",
+            "f1f2 f1f3 f1f4 f1f5 f1f6 f1f7 f1f9 f0e0",
+            KingsFacingCannonOverKing,
+        ),
+        // The cannon jumps its own king (f1) and takes f0.
+        (
+            "xiangqi 1.0.5",
+            "9/5k3/9/9/9/9/5C3/9/5K3/5p3 w - - 0 1",
+            "f3f2 f3f0 f3f4 f3f5 f3f6 f3f7 f1f0 f1e1 f1f2",
+            KingsFacingCannonOverKing,
+        ),
+    ];
+    for &(library, fen, moves, variant) in table {
+        let witness = Witness {
+            position: Position::from_fen(fen).expect("a valid FEN"),
+            answer: Answer::Moves(
+                moves
+                    .split_whitespace()
+                    .map(|m| m.parse().expect("a move"))
+                    .collect(),
+            ),
+        };
+        let named = diagnose(&[witness], &[]).variants();
+        assert_eq!(
+            named.first(),
+            Some(&variant),
+            "{library} on {fen}: named {named:?}"
+        );
+    }
+}
