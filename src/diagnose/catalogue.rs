@@ -139,6 +139,9 @@ catalogue! {
     KingsFacingOnlyForBlack = "kings-facing-only-for-black", 4, "the kings facing each other is a check on Black's king only, so Red may leave them facing";
     /// The facing rule is a check on the king's destination only.
     KingsFacingOnlyForKingMoves = "kings-facing-only-for-king-moves", 4, "the kings facing is checked only when a king moves, so the last piece between them may step aside";
+    /// The facing rule is a test of the mover leaving the kings' file: a move along the
+    /// file is taken to keep them apart, though a cannon there may jump a king.
+    KingsFacingCannonOverKing = "kings-facing-cannon-over-king", 5, "a cannon alone between the kings may capture over one of them as its screen, leaving the kings facing each other (a move along their file is taken to keep them apart)";
 
     // The check detector, per attacking piece: the move list is right, the question "is
     // the king attacked?" is not.

@@ -61,6 +61,7 @@ pub const EXAMPLES: &[(Variant, &str, u32)] = &[
     (KingsFacingOnlyForRed, "b Ke0 kd9", 1),
     (KingsFacingOnlyForBlack, "w Ke0 kd9", 1),
     (KingsFacingOnlyForKingMoves, "w Ke0 ke9 Ne5", 1),
+    (KingsFacingCannonOverKing, "w Kf0 kf8 Cf1 af9", 1),
     (CheckBlindToRook, "w Ke0 kd9 rf9", 1),
     (CheckBlindToHorse, "w Ke0 kd9 ng2", 1),
     (CheckBlindToCannon, "w Ke0 kd9 cf9 Rf5", 1),

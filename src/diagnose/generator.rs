@@ -44,6 +44,16 @@ impl VariantGen {
         setup.checkers(setup.turn).len() + usize::from(setup.kings_facing())
     }
 
+    /// Whether `mv` goes along the file both kings stand on.
+    fn along_kings_file(&self, board: &NaiveBoard<Variant>, mv: Move) -> bool {
+        let setup = self.naive().to_setup(board);
+        let file = mv.from.file();
+        mv.to.file() == file
+            && Color::ALL
+                .into_iter()
+                .all(|c| setup.king(c).is_some_and(|k| k.file() == file))
+    }
+
     /// How many pieces check `color`'s king after `mv`.
     fn checkers_after(&self, board: &mut NaiveBoard<Variant>, mv: Move, color: Color) -> usize {
         let naive = self.naive();
@@ -131,6 +141,9 @@ impl MoveGen for VariantGen {
                     self.survives(board, mv, us, CheckBlindToCannon)
                 }
                 KingsFacingOnlyForKingMoves if !king_moves => {
+                    self.survives(board, mv, us, KingsFacingIgnored)
+                }
+                KingsFacingCannonOverKing if !king_moves && self.along_kings_file(board, mv) => {
                     self.survives(board, mv, us, KingsFacingIgnored)
                 }
                 CheckEvasionKingOnly if in_check && !king_moves => false,

@@ -292,3 +292,61 @@ fn a_state_bug_that_looks_like_a_rule_on_its_witness_is_not_named_by_it() {
         assert_eq!(named, vec![], "{text}: named {named:?}");
     }
 }
+
+#[test]
+fn real_libraries_bugs_are_named_by_their_rule() {
+    // What real libraries answered on the witnesses of their bugs (docs/real-bugs.md):
+    // each row's witnesses, a position and the library's legal moves there, and the
+    // variant that names the rule its code breaks, which must be named first.
+    type Row = (
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        Variant,
+    );
+    let table: &[Row] = &[
+        (
+            "xiangqi 1.0.5",
+            &[
+                // The cannon jumps the enemy king (f8) and takes f9.
+                (
+                    "5a3/5k3/9/9/9/9/9/9/5C3/5K3 w - - 0 1",
+                    "f1f2 f1f3 f1f4 f1f5 f1f6 f1f7 f1f9 f0e0",
+                ),
+                // The cannon jumps its own king (f1) and takes f0.
+                (
+                    "9/5k3/9/9/9/9/5C3/9/5K3/5p3 w - - 0 1",
+                    "f3f2 f3f0 f3f4 f3f5 f3f6 f3f7 f1f0 f1e1 f1f2",
+                ),
+            ],
+            KingsFacingCannonOverKing,
+        ),
+        (
+            "nonebot-plugin-cchess 0.4.2",
+            &[
+                // The black pawn on g1 attacks f1 sideways, unseen.
+                ("3k5/9/9/9/9/9/9/9/4K1p2/9 w - - 0 1", "e1e2 e1f1 e1e0"),
+                // So does the red pawn on g8, colours swapped.
+                ("9/4k1P2/9/9/9/9/9/9/9/3K5 b - - 0 1", "e8e9 e8f8 e8e7"),
+                // The black pawn on e0 "attacks" e1 from behind: the rook may not move.
+                ("3k5/9/9/9/R8/9/9/9/4K4/4p4 w - - 0 1", "e1e2 e1f1 e1e0"),
+            ],
+            CheckPawnWrongWay,
+        ),
+    ];
+    for &(library, witnesses, variant) in table {
+        let witnesses: Vec<Witness> = witnesses
+            .iter()
+            .map(|&(fen, moves)| Witness {
+                position: Position::from_fen(fen).expect("a valid FEN"),
+                answer: Answer::Moves(
+                    moves
+                        .split_whitespace()
+                        .map(|m| m.parse().expect("a move"))
+                        .collect(),
+                ),
+            })
+            .collect();
+        let named = diagnose(&witnesses, &[]).variants();
+        assert_eq!(named.first(), Some(&variant), "{library}: named {named:?}");
+    }
+}
