@@ -119,6 +119,13 @@ catalogue! {
     CannonCapturesWithoutScreenAlsoInCheck = "cannon-captures-without-screen-also-in-check", 2, "a cannon also captures, and gives check, like a rook, without a screen";
     /// [`Variant::CannonCapturesOverTwoScreens`], in the check detector too.
     CannonCapturesOverTwoScreensAlsoInCheck = "cannon-captures-over-two-screens-also-in-check", 2, "a cannon also captures, and gives check, over two screens";
+    /// One row of the horse's table slips a sign: for the jumps two ranks toward Black's
+    /// side the leg is looked for one rank toward Red's (where there is no such point,
+    /// the horse does not jump), in the check detector too.
+    HorseLegBehindTowardBlackAlsoInCheck = "horse-leg-behind-toward-black-also-in-check", 3, "a horse jumping two ranks toward Black's side looks for its leg on the point behind it instead of in front of it, when it moves and when it gives check";
+    /// The cannon's capture is read as a draughts jump: over an enemy piece onto the
+    /// empty point beyond it, taking nothing, so the detector never finds it checking.
+    CannonHopsLikeDraughtsAlsoInCheck = "cannon-hops-like-draughts-also-in-check", 2, "a cannon never captures: it jumps over an enemy piece onto the empty point just beyond it, as in draughts, and so never gives check";
     /// The own-piece test is skipped for rooks.
     RookTakesOwn = "rook-takes-own", 4, "a rook may capture a piece of its own side";
     /// The own-piece test is skipped for cannons.

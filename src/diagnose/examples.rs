@@ -52,6 +52,8 @@ pub const EXAMPLES: &[(Variant, &str, u32)] = &[
         "w Ke0 kd9 cf9 Rf5 Nf3",
         1,
     ),
+    (HorseLegBehindTowardBlackAlsoInCheck, "w Ke0 kd9 Nb0", 1),
+    (CannonHopsLikeDraughtsAlsoInCheck, "w Ke0 kd9 Ca0 pa3", 1),
     (RookTakesOwn, "w Ke0 kd9 Ra0 Pa3", 1),
     (CannonTakesOwn, "w Ke0 kd9 Ca0 Pa3 Pa6", 1),
     (HorseTakesOwn, "w Ke0 kd9 Nb0 Rc2", 1),

@@ -61,6 +61,9 @@ impl Reading for Variant {
                 let (df, dr) = toward(from, to);
                 Some((from.0 + df, from.1 + dr))
             }
+            (HorseLegBehindTowardBlackAlsoInCheck, _) if to.1 - from.1 == 2 => {
+                Some((from.0, from.1 - 1))
+            }
             (CheckHorseLegNextToKing, Detector) => {
                 // Looking out from the king as if it were the horse: one orthogonal step
                 // from the king along the long side of the L.
@@ -104,7 +107,8 @@ impl Reading for Variant {
 
     fn cannon_takes_over(self, screens: u8, by: Asker) -> bool {
         match (self, by) {
-            (CannonCannotCapture, Mover) | (CannonCannotCaptureAlsoInCheck, _) => false,
+            (CannonCannotCapture, Mover)
+            | (CannonCannotCaptureAlsoInCheck | CannonHopsLikeDraughtsAlsoInCheck, _) => false,
             (CannonCapturesWithoutScreen, Mover)
             | (CheckCannonWithoutScreen, Detector)
             | (CannonCapturesWithoutScreenAlsoInCheck, _) => screens <= 1,
@@ -127,6 +131,10 @@ impl Reading for Variant {
     fn cannon_lands_past_screen(self) -> bool {
         // Only the move list lands on empty points; the detector only ever takes a king.
         self == CannonJumpsToEmpty
+    }
+
+    fn cannon_hops_enemy(self, _by: Asker) -> bool {
+        self == CannonHopsLikeDraughtsAlsoInCheck
     }
 
     fn pawn_moves_as(self, color: Color, by: Asker) -> Color {

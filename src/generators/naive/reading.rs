@@ -89,6 +89,13 @@ pub trait Reading: Copy + Send + Sync + 'static {
         screens == 1
     }
 
+    /// Whether a cannon may jump over the first piece in its way, if that is an enemy,
+    /// onto the empty point just beyond it: never, under the contract.
+    #[inline(always)]
+    fn cannon_hops_enemy(self, _by: Asker) -> bool {
+        false
+    }
+
     /// How many screens a cannon looks beyond before it stops: one, under the contract.
     #[inline(always)]
     fn cannon_most_screens(self, _by: Asker) -> u8 {

@@ -159,6 +159,8 @@ fn horse<R: Reading>(
                     .horse_leg_elsewhere((file, rank), (to_file, to_rank), by)
                 {
                     None => leg_blocked,
+                    // A leg looked for off the board is nowhere to step over: no jump.
+                    Some((f, r)) if !NaiveBoard::<R>::on_board(f, r) => true,
                     Some((f, r)) => board.reads.leg_blocks(color, board.get(f, r), by),
                 };
             if !blocked && board.may_land(Role::Horse, color, to_file, to_rank) {
@@ -231,7 +233,16 @@ fn cannon<R: Reading>(
                     }
                 }
                 // The first piece beyond the screen: taken if it is an enemy.
-                Some(_) => {
+                Some(piece) => {
+                    let (hop_file, hop_rank) = (to_file + df, to_rank + dr);
+                    if board.reads.cannon_hops_enemy(by)
+                        && screens == 0
+                        && piece.color != color
+                        && NaiveBoard::<R>::on_board(hop_file, hop_rank)
+                        && board.get(hop_file, hop_rank).is_none()
+                    {
+                        visit(hop_file, hop_rank);
+                    }
                     if board.reads.cannon_takes_over(screens, by)
                         && board.may_land(Role::Cannon, color, to_file, to_rank)
                     {
