@@ -270,6 +270,19 @@ fn compare_modes_check_what_the_adapter_offers() {
             1,
             "BUG cause/subject/cannon-cannot-capture",
         ),
+        // Only moves into check here too, but named by a misread rule of the check
+        // detector: the library tests its moves, and reads a rule wrong.
+        (
+            "--bug check-pawn-wrong-way",
+            &[
+                "--fen",
+                "3k5/9/9/9/9/9/9/9/4K1p2/9 w - - 0 1",
+                "--depth",
+                "1",
+            ],
+            1,
+            "BUG cause/subject/check-pawn-wrong-way",
+        ),
         ("", &pseudo, 2, "does not offer both `pseudo` and `check`"),
     ];
     for &(switches, flags, code, says) in table {

@@ -16,7 +16,7 @@ pub mod targets;
 pub use compare::{Comparison, MoveCounts};
 pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 
-use crate::diagnose::{Answer, AnswerFault, Diagnosis, Witness};
+use crate::diagnose::{Answer, AnswerFault, Diagnosis, Variant, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
     counted, diagnosed, join_shared_causes, named_causes, offer_witness, recount_diagnosis,
@@ -469,18 +469,24 @@ impl Report {
         if new.peek().is_none() || !self.ours.is_empty() || self.crashes.iter().any(|c| !c.known) {
             return false;
         }
+        // A finding named by a rule the subject misreads (a check detector blind to
+        // pawns' sideways checks, say) is a legality test that is there and wrong, not
+        // one left out by design: no hint then.
+        let by_design =
+            |d: &Diagnosis| d.causes.is_empty() || d.variants().contains(&Variant::PseudoLegalOnly);
         new.all(|f| {
-            f.reproduction.as_ref().is_some_and(|r| {
-                r.comparison.as_ref().is_some_and(|c| {
-                    let into_check = crate::subject::rules::into_check(&r.minimized);
-                    c.only_consensus.is_empty()
-                        && c.counts_differ.is_empty()
-                        && c.listed_more_than_once.is_empty()
-                        && c.unnamed() == 0
-                        && !c.only_subject.is_empty()
-                        && c.only_subject.iter().all(|&(m, _)| into_check(m))
+            f.diagnosis.as_ref().is_none_or(by_design)
+                && f.reproduction.as_ref().is_some_and(|r| {
+                    r.comparison.as_ref().is_some_and(|c| {
+                        let into_check = crate::subject::rules::into_check(&r.minimized);
+                        c.only_consensus.is_empty()
+                            && c.counts_differ.is_empty()
+                            && c.listed_more_than_once.is_empty()
+                            && c.unnamed() == 0
+                            && !c.only_subject.is_empty()
+                            && c.only_subject.iter().all(|&(m, _)| into_check(m))
+                    })
                 })
-            })
         })
     }
 
