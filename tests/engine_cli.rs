@@ -480,7 +480,13 @@ fn each_planted_rule_bug_is_one_finding_named_by_its_cause() {
             &["cannon-cannot-capture", "check-pawn-wrong-way"],
             "",
         ),
-        ("--bug left-horse-leg-ignored", &[], "unexplained"),
+        // A rule read differently on one wing: no variant, but the mirrored witness
+        // shows the answer depends on the wing, on every witness alike.
+        (
+            "--bug left-horse-leg-ignored",
+            &[],
+            "the subject answers the witness mirrored left to right otherwise",
+        ),
     ];
     for &(switches, variants, sentence) in table {
         let corpus = Scratch::new("causes");
@@ -495,7 +501,11 @@ fn each_planted_rule_bug_is_one_finding_named_by_its_cause() {
         found.sort();
         if variants.is_empty() {
             assert_eq!(found.len(), 1, "{switches}:\n{stdout}");
-            assert_eq!(found[0].1, ["unexplained"], "{switches}:\n{stdout}");
+            assert_eq!(found[0].0, "asymmetric/subject", "{switches}:\n{stdout}");
+            assert!(
+                found[0].1.first().is_some_and(|c| c.starts_with(sentence)),
+                "{switches}:\n{stdout}"
+            );
             continue;
         }
         let signatures: Vec<String> = variants

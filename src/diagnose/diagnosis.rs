@@ -123,6 +123,12 @@ pub enum AnswerFault {
     /// (a move taken back earlier that leaves the board wrong, or a count of the last
     /// ply made without listing the moves). The moves as in `DependsOnPath`.
     CountedInSearch(Vec<Move>),
+    /// No variant explains the witness, and the subject's answer on the witness mirrored
+    /// left to right is not the mirror image of its answer on the witness: a bug that
+    /// depends on the wing (a rule read differently on one side of the board) or on the
+    /// order the subject tries its moves in (a board left wrong by a move taken back
+    /// while it tests them), which no reading of the rules gives.
+    Asymmetric,
 }
 
 /// The move a state fault's count is below, and where that count was given: "on the
@@ -153,6 +159,7 @@ impl AnswerFault {
             AnswerFault::ListedTwice(_) => None,
             AnswerFault::DependsOnPath(_) => Some("depends-on-path"),
             AnswerFault::CountedInSearch(_) => Some("counted-in-search"),
+            AnswerFault::Asymmetric => Some("asymmetric"),
         }
     }
 }
@@ -178,6 +185,12 @@ impl AnswerFault {
                      bug, not a misread rule)"
                 )
             }
+            AnswerFault::Asymmetric => "the subject answers the witness mirrored left to \
+                 right otherwise than as the mirror image of its answer on the witness, which \
+                 no reading of the rules does (they are the same on both wings): it reads a \
+                 rule differently on one wing, or its answer depends on the order it tries \
+                 its moves in (a board left wrong by a move it took back while testing them)"
+                .to_owned(),
             AnswerFault::CountedInSearch(line) => {
                 let (mv, at) = count_below(line);
                 format!(
@@ -598,7 +611,47 @@ fn asking(
         }
         diagnosis = diagnose_among(&diagnosis.variants(), &witnesses, agreed);
     }
+    if diagnosis.causes.is_empty() && asked < most_questions && !late() {
+        if let Some(fault) = asymmetry(&witnesses, &mut ask) {
+            witnesses.push(fault.1);
+            diagnosis.fault = Some(fault.0);
+        }
+    }
     (diagnosis, witnesses)
+}
+
+/// For a witness no variant explains: the subject is asked about the first witness
+/// mirrored left to right, and [`AnswerFault::Asymmetric`] is the fault when its answer
+/// there is not the mirror image of its answer on the witness (with that answer as one
+/// more witness). `None` for a position its own mirror image, or an answer that is.
+fn asymmetry(
+    witnesses: &[Witness],
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> Option<(AnswerFault, Witness)> {
+    let first = witnesses.first()?;
+    let image = first.position.mirror_files();
+    if image == first.position {
+        return None;
+    }
+    let (depth, counts) = first.answer.normal();
+    let question = Question {
+        position: image,
+        depth,
+    };
+    let answer = ask(&question)?;
+    let mut mirrored: Divide = counts
+        .iter()
+        .map(|&(mv, n)| (mv.mirror_files(), n))
+        .collect();
+    mirrored.sort_unstable();
+    let (their_depth, theirs) = answer.normal();
+    (their_depth == depth && theirs != mirrored).then_some((
+        AnswerFault::Asymmetric,
+        Witness {
+            position: question.position,
+            answer,
+        },
+    ))
 }
 
 /// How many positions next to the first witness a diagnosis puts to the subject to

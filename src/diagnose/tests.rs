@@ -268,6 +268,35 @@ fn a_bug_the_catalogue_lacks_is_unexplained() {
 }
 
 #[test]
+fn an_answer_that_depends_on_the_wing_is_named_asymmetric() {
+    // A horse that ignores its leg on the left wing only answers the mirrored witness
+    // otherwise than as the mirror image of its answer on the witness.
+    let wing = Planted::new(Bug::LeftHorseLegIgnored);
+    let pos = position("w Ke0 kd9 Nb0 Rb1");
+    let (d, _) = diagnose_asking(&[witness_of(&wing, &pos, 1)], &[], 8, |q| {
+        Some(witness_of(&wing, &q.position, 1).answer)
+    });
+    assert!(d.causes.is_empty(), "{d:?}");
+    assert_eq!(d.fault, Some(AnswerFault::Asymmetric));
+    // A bug no variant holds that is the same on both wings (the king on d0 also lists
+    // a step of two points to f0, and on f0, mirrored, one to d0) is not.
+    let pos = position("w Kd0 ke9 Ra5");
+    let two_points = |p: &Position| {
+        let mut w = witness_of(&NaiveGen, p, 1);
+        let extra = if *p == pos { "d0f0" } else { "f0d0" };
+        if let Answer::Divide { counts, .. } = &mut w.answer {
+            counts.push((extra.parse().expect("a move"), 1));
+        }
+        w
+    };
+    let (d, _) = diagnose_asking(&[two_points(&pos)], &[], 8, |q| {
+        Some(two_points(&q.position).answer)
+    });
+    assert!(d.causes.is_empty(), "{d:?}");
+    assert_eq!(d.fault, None);
+}
+
+#[test]
 fn a_state_bug_that_looks_like_a_rule_on_its_witness_is_not_named_by_it() {
     // A captured horse put back as a pawn, while the subject tests its moves by playing
     // and taking them back: on each witness, the moves tested after the capture see no

@@ -23,7 +23,8 @@
 //! findings at any thread count.
 
 use crate::diagnose::{
-    diagnose_among, diagnose_bounded, recount, Answer, Bound, Diagnosis, Question, Variant, Witness,
+    diagnose_among, diagnose_bounded, recount, Answer, AnswerFault, Bound, Diagnosis, Question,
+    Variant, Witness,
 };
 use crate::diff::corpus::{self, Case, Replay, WITNESSES};
 use crate::diff::minimize::minimize;
@@ -919,10 +920,13 @@ pub fn diagnosed(
         None => diagnose_bounded(&witnesses, &[], DIAGNOSIS_BOUND, ask),
     };
     evidence.truncate(MOST_EVIDENCE);
+    let fault = diagnosis.fault.as_ref().and_then(AnswerFault::check_name);
     Diagnosed {
-        signature: diagnosis
-            .first()
-            .map_or_else(|| symptom.clone(), |v| Signature::cause(&symptom.side, v)),
+        signature: match (diagnosis.first(), fault) {
+            (Some(v), _) => Signature::cause(&symptom.side, v),
+            (None, Some(check)) => Signature::plain(check, &symptom.side),
+            (None, None) => symptom.clone(),
+        },
         diagnosis: Some(diagnosis),
         evidence,
     }
