@@ -1088,6 +1088,10 @@ impl StateProbe<'_, '_> {
         differ: &[(Move, u64)],
     ) -> Result<Option<AnswerFault>, SubjectError> {
         for &(mv, theirs) in differ.iter().take(STATE_QUESTIONS) {
+            // Room for the question and the one that tells where a fault lies.
+            if self.budget < 2 {
+                break;
+            }
             let Ok(after) = self.engines[0].play(pos, mv) else {
                 continue;
             };
