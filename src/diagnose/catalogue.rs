@@ -168,6 +168,12 @@ catalogue! {
     CheckPawnWrongWay = "check-pawn-wrong-way", 3, "the check detector moves the enemy's pawns the wrong way, like the pawns of the king's own side";
     /// The detector forgets that a crossed pawn attacks sideways.
     CheckPawnSidewaysBlind = "check-pawn-sideways-blind", 4, "the check detector does not see a pawn's sideways check";
+    /// The detector's table of the points a pawn attacks from leaves out Black's
+    /// sideways steps (one side's row of an attack table gone wrong, as in a bitboard
+    /// engine's pawn-attacks-to table).
+    CheckBlackPawnSidewaysBlind = "check-black-pawn-sideways-blind", 5, "the check detector does not see a sideways check by Black's pawns";
+    /// [`Variant::CheckBlackPawnSidewaysBlind`], for Red's pawns.
+    CheckRedPawnSidewaysBlind = "check-red-pawn-sideways-blind", 5, "the check detector does not see a sideways check by Red's pawns";
     /// The detector lets a horse check over a blocked leg.
     CheckHorseLegIgnored = "check-horse-leg-ignored", 4, "the check detector sees a horse's check even when the horse's leg is blocked";
     /// The detector, looking out from the king, takes the leg next to the king.

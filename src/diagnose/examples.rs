@@ -72,6 +72,8 @@ pub const EXAMPLES: &[(Variant, &str, u32)] = &[
     (CheckRedPawnAsBlack, "b Kd0 ke8 Pe9 ra4", 1),
     (CheckPawnWrongWay, "w Ke1 kd9 pe0 Ra5", 1),
     (CheckPawnSidewaysBlind, "w Ke0 kd9 pd1", 1),
+    (CheckBlackPawnSidewaysBlind, "w Ke0 kd9 pd1", 1),
+    (CheckRedPawnSidewaysBlind, "b Kd0 ke9 Pd8", 1),
     (CheckHorseLegIgnored, "w Ke0 kd9 ng2 Nf2", 1),
     (CheckHorseLegNextToKing, "w Ke0 kd9 ng2 Nf1", 1),
     (CheckCannonWithoutScreen, "w Ke0 kd9 cf9", 1),

@@ -156,7 +156,10 @@ impl Reading for Variant {
             }
             (PawnSidewaysOnRiverBank, Color::Red, _) => rank >= 4,
             (PawnSidewaysOnRiverBank, Color::Black, _) => rank <= 5,
-            (PawnNeverSideways, _, _) | (CheckPawnSidewaysBlind, _, Asker::Detector) => false,
+            (PawnNeverSideways, _, _)
+            | (CheckPawnSidewaysBlind, _, Asker::Detector)
+            | (CheckBlackPawnSidewaysBlind, Color::Black, Asker::Detector)
+            | (CheckRedPawnSidewaysBlind, Color::Red, Asker::Detector) => false,
             _ => AsWritten.pawn_crossed(color, rank, by),
         }
     }
