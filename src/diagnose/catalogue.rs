@@ -91,8 +91,15 @@ catalogue! {
     BlackPawnSidewaysBeforeRiver = "black-pawn-sideways-before-river", 4, "Black's pawns may step sideways before they have crossed the river";
     /// The river test is off by one: the near bank counts as across.
     PawnSidewaysOnRiverBank = "pawn-sideways-on-river-bank", 4, "a pawn on its own bank of the river (Red's rank 4, Black's rank 5) may already step sideways";
+    /// The river test for sideways steps is written for Black only.
+    RedPawnSidewaysBeforeRiver = "red-pawn-sideways-before-river", 4, "Red's pawns may step sideways before they have crossed the river";
     /// The sideways steps are never generated.
     PawnNeverSideways = "pawn-never-sideways", 3, "a pawn never steps sideways, even across the river";
+    /// One side's sideways steps are left out (a pawn table or branch per side, one
+    /// of them wrong).
+    RedPawnNeverSideways = "red-pawn-never-sideways", 4, "Red's pawns never step sideways, even across the river";
+    /// [`Variant::RedPawnNeverSideways`], for Black's pawns.
+    BlackPawnNeverSideways = "black-pawn-never-sideways", 4, "Black's pawns never step sideways, even across the river";
     /// A crossed pawn may also step back.
     PawnStepsBackAfterRiver = "pawn-steps-back-after-river", 3, "a pawn that has crossed the river may also step backward";
     /// Black's pawns use Red's forward and Red's river.
@@ -160,6 +167,11 @@ catalogue! {
     CheckBlindToCannon = "check-blind-to-cannon", 3, "the check detector does not see checks by a cannon";
     /// The detector never asks pawns.
     CheckBlindToPawn = "check-blind-to-pawn", 3, "the check detector does not see checks by a pawn";
+    /// The detector asks one side's pawns only (a pawn-attacks table per side, one of
+    /// them missing).
+    CheckBlindToBlackPawn = "check-blind-to-black-pawn", 4, "the check detector does not see checks by Black's pawns";
+    /// [`Variant::CheckBlindToBlackPawn`], for Red's pawns.
+    CheckBlindToRedPawn = "check-blind-to-red-pawn", 4, "the check detector does not see checks by Red's pawns";
     /// The detector moves Black's pawns up the board.
     CheckBlackPawnAsRed = "check-black-pawn-as-red", 4, "the check detector moves Black's pawns like Red's";
     /// The detector moves Red's pawns down the board.

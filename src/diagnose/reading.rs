@@ -151,12 +151,14 @@ impl Reading for Variant {
 
     fn pawn_crossed(self, color: Color, rank: i8, by: Asker) -> bool {
         match (self, color, by) {
-            (PawnSidewaysBeforeRiver, _, _) | (BlackPawnSidewaysBeforeRiver, Color::Black, _) => {
-                true
-            }
+            (PawnSidewaysBeforeRiver, _, _)
+            | (BlackPawnSidewaysBeforeRiver, Color::Black, _)
+            | (RedPawnSidewaysBeforeRiver, Color::Red, _) => true,
             (PawnSidewaysOnRiverBank, Color::Red, _) => rank >= 4,
             (PawnSidewaysOnRiverBank, Color::Black, _) => rank <= 5,
             (PawnNeverSideways, _, _)
+            | (RedPawnNeverSideways, Color::Red, _)
+            | (BlackPawnNeverSideways, Color::Black, _)
             | (CheckPawnSidewaysBlind, _, Asker::Detector)
             | (CheckBlackPawnSidewaysBlind, Color::Black, Asker::Detector)
             | (CheckRedPawnSidewaysBlind, Color::Red, Asker::Detector) => false,
@@ -193,11 +195,13 @@ impl Reading for Variant {
 
     fn detector_sees(self, attacker: Piece) -> bool {
         !matches!(
-            (self, attacker.role),
-            (CheckBlindToRook, Role::Rook)
-                | (CheckBlindToHorse, Role::Horse)
-                | (CheckBlindToCannon, Role::Cannon)
-                | (CheckBlindToPawn, Role::Pawn)
+            (self, attacker.role, attacker.color),
+            (CheckBlindToRook, Role::Rook, _)
+                | (CheckBlindToHorse, Role::Horse, _)
+                | (CheckBlindToCannon, Role::Cannon, _)
+                | (CheckBlindToPawn, Role::Pawn, _)
+                | (CheckBlindToBlackPawn, Role::Pawn, Color::Black)
+                | (CheckBlindToRedPawn, Role::Pawn, Color::Red)
         )
     }
 
