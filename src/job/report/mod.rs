@@ -682,6 +682,11 @@ pub struct ReportedCause {
     /// ... of how many (the witnesses and the deciding positions the subject was asked
     /// about).
     pub witnesses: usize,
+    /// The cause of another finding that shows beside the first variant on some
+    /// witnesses (the subject has both bugs); absent when the first variant explains
+    /// them alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside: Option<String>,
 }
 
 impl ReportedCause {
@@ -699,6 +704,7 @@ impl ReportedCause {
                 .or_else(|| first.map(|c| c.variant.sentence().to_owned())),
             explained: first.map_or(0, |c| c.explains),
             witnesses: first.map_or(0, |c| c.of),
+            beside: first.and_then(|c| c.beside).map(|v| v.name().to_owned()),
         }
     }
 
@@ -708,10 +714,13 @@ impl ReportedCause {
         match &self.sentence {
             Some(sentence) if self.variants.is_empty() => sentence.clone(),
             Some(sentence) => format!(
-                "{sentence} (variant {}, explains {} of {} witnesses)",
+                "{sentence} (variant {}, explains {} of {} witnesses{})",
                 self.variants.join(", "),
                 self.explained,
-                self.witnesses
+                self.witnesses,
+                self.beside
+                    .as_ref()
+                    .map_or_else(String::new, |b| format!(", with {b} beside it"))
             ),
             None => "unexplained".to_owned(),
         }
