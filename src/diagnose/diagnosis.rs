@@ -331,7 +331,12 @@ fn explaining(candidates: &[VariantGen], witnesses: &[Witness], agreed: &[Witnes
     let mut causes: Vec<Cause> = Vec::new();
     if !witnesses.is_empty() {
         for &g in candidates {
-            let named = causes.iter().any(|c| c.variant == g.variant());
+            // A variant is named once; and two bugs that are each other's beside are
+            // one pair, named by the first found.
+            let named = causes.iter().any(|c| {
+                c.variant == g.variant()
+                    || (Some(c.variant), c.beside) == (g.beside(), Some(g.variant()))
+            });
             if !named
                 && asked
                     .iter()

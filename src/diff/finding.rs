@@ -1134,6 +1134,129 @@ fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Option<Answer
 mod tests {
     use super::*;
 
+    /// A subject with two bugs: three move classes, the third met where both bugs show.
+    /// Each is named by a cause and the third joins the finding of the bug it is named
+    /// by, so the three are two findings, not three (the third unexplained).
+    #[test]
+    fn a_witness_of_two_bugs_joins_the_finding_of_one() {
+        use crate::diagnose::examples::position;
+        use crate::generators::perft;
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::MoveGen;
+        let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+        let answer = |pos: &Position, depth: u32| {
+            let mut board = subject.load(pos);
+            Answer::Divide {
+                depth,
+                counts: perft::divide(&subject, &mut board, depth),
+            }
+        };
+        let rows = [
+            ("extra-cannon", "w Ke0 kd9 Ca0 Pa3 pa6"),
+            ("extra-horse-leg", "w Ke0 kd9 Nb0 Rb1"),
+            (
+                "missing-cannon-and-extra-horse",
+                "w Ke0 kd9 Ca0 Pa3 pa6 Nh0 Rh1",
+            ),
+        ];
+        let mut found: Vec<Diagnosed> = Vec::new();
+        for (symptom, text) in rows {
+            let pos = position(text).expect("a valid position");
+            let causes = named_causes(found.iter().filter_map(|d| d.diagnosis.as_ref()));
+            let witness = Witness {
+                answer: answer(&pos, 1),
+                position: pos,
+            };
+            let named = diagnosed(
+                &Signature::plain(symptom, "subject"),
+                vec![witness],
+                &causes,
+                |q| Some(answer(&q.position, q.depth)),
+            );
+            found.push(named);
+        }
+        let signatures: Vec<String> = found.iter().map(|d| d.signature.to_string()).collect();
+        assert_eq!(
+            signatures,
+            [
+                "cause/subject/cannon-cannot-capture",
+                "cause/subject/horse-leg-ignored",
+                "cause/subject/horse-leg-ignored",
+            ],
+        );
+        let beside = found[2]
+            .diagnosis
+            .as_ref()
+            .and_then(|d| d.causes.first())
+            .and_then(|c| c.beside);
+        assert_eq!(beside, Some(Variant::CannonCannotCapture));
+        join_shared_causes(
+            &mut found,
+            |d| (d.signature.side.as_str(), d.diagnosis.as_ref()),
+            |kept, later, shared| {
+                kept.evidence.extend(later.evidence);
+                kept.diagnosis = Some(shared);
+            },
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        // Counted over both findings' witnesses, the horse explains them all, one of
+        // them with the cannon beside it.
+        let mut joined = found[1].diagnosis.clone();
+        recount_diagnosis(&mut joined, &found[1].evidence);
+        let line = cause_lines(joined.as_ref()).join("\n");
+        assert!(
+            line.contains("variant horse-leg-ignored, explains")
+                && line.contains("with cannon-cannot-capture beside it"),
+            "{line}"
+        );
+    }
+
+    /// A finding left unexplained because the bug beside it was named only later is
+    /// named at the end of the run.
+    #[test]
+    fn an_unexplained_finding_is_paired_with_a_cause_named_after_it() {
+        use crate::diagnose::examples::position;
+        use crate::generators::perft;
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::MoveGen;
+        let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+        let pos = position("w Ke0 kd9 Ca0 Pa3 pa6 Nh0 Rh1").expect("a valid position");
+        let mut board = subject.load(&pos);
+        let witness = Witness {
+            answer: Answer::Moves(
+                perft::divide(&subject, &mut board, 1)
+                    .into_iter()
+                    .map(|(m, _)| m)
+                    .collect(),
+            ),
+            position: pos,
+        };
+        let first = diagnosed(
+            &Signature::plain("extra-horse-leg", "subject"),
+            vec![witness],
+            &[],
+            |q| {
+                let mut board = subject.load(&q.position);
+                Some(Answer::Divide {
+                    depth: q.depth,
+                    counts: perft::divide(&subject, &mut board, q.depth),
+                })
+            },
+        );
+        assert_eq!(first.diagnosis.as_ref().map(|d| d.causes.len()), Some(0));
+        let later = paired_later(
+            first.diagnosis.as_ref(),
+            &first.evidence,
+            &[Variant::HorseLegIgnored],
+        );
+        let named = later.as_ref().and_then(|d| d.causes.first());
+        assert_eq!(
+            named.map(|c| (c.variant, c.beside)),
+            Some((Variant::CannonCannotCapture, Some(Variant::HorseLegIgnored))),
+            "{later:?}"
+        );
+    }
+
     /// Each row: findings as (side, explaining variants by their place in the
     /// catalogue), and which survive the join, each with the variants left it.
     #[test]

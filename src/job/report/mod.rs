@@ -1238,4 +1238,31 @@ mod tests {
             }
         }
     }
+
+    /// Each row: the bug shown beside the cause, if any, and whether the JSON carries
+    /// `beside`. The report's line is the `cause:` line printed under the finding.
+    #[test]
+    fn a_cause_with_a_bug_beside_it_carries_it_in_the_json_and_the_line() {
+        for beside in [None, Some(crate::diagnose::Variant::KingsFacingIgnored)] {
+            let d = crate::diagnose::Diagnosis {
+                causes: vec![crate::diagnose::Cause {
+                    variant: crate::diagnose::Variant::HorseLegIgnored,
+                    beside,
+                    explains: 3,
+                    of: 3,
+                }],
+                ..crate::diagnose::Diagnosis::default()
+            };
+            let reported = ReportedCause::of(&d);
+            let json = serde_json::to_string(&reported).expect("serializes");
+            assert_eq!(
+                json.contains("\"beside\":\"kings-facing-ignored\""),
+                beside.is_some(),
+                "{json}"
+            );
+            assert_eq!(format!("cause: {}", reported.line()), d.to_string());
+            let back: ReportedCause = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(back, reported);
+        }
+    }
 }
