@@ -358,26 +358,34 @@ fn explaining(candidates: &[VariantGen], witnesses: &[Witness], agreed: &[Witnes
     }
 }
 
-/// Every pair of a cause another finding already has (`causes`, each in turn) with
-/// another variant of the catalogue, the cause beside it: what a subject with two bugs
-/// answers where both show.
-fn pairs(causes: &[Variant]) -> Vec<VariantGen> {
+/// Every pair of a cause another finding already has (`causes`, each in turn) with a
+/// variant of `with`, the cause beside it: what a subject with two bugs answers where
+/// both show.
+fn pairs(causes: &[Variant], with: &[Variant]) -> Vec<VariantGen> {
     causes
         .iter()
         .flat_map(|&beside| {
-            Variant::ALL
-                .iter()
+            with.iter()
                 .filter_map(move |&v| VariantGen::pair(v, beside))
         })
         .collect()
 }
 
 /// Diagnosis of witnesses no variant explains alone, by two bugs at once: each pair of a
-/// cause another finding of the subject already has (`causes`) and a variant of the
-/// catalogue that reproduces every witness and agreed position. Each such variant is
-/// named once (beside the first cause in `causes` that fits), most specific first.
+/// cause another finding of the subject already has (`causes`) and a variant that
+/// reproduces every witness and agreed position. Two causes already named are tried
+/// first, and only when no two of them explain the witnesses is the whole catalogue
+/// tried beside them: a subject whose two bugs are both known shows them together, and
+/// the catalogue's narrower variants (one side of the kings facing, say) would
+/// otherwise name again, on a witness that shows only part of it, a bug already named.
+/// Each variant is named once (beside the first cause in `causes` that fits), most
+/// specific first.
 pub fn diagnose_pairs(causes: &[Variant], witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
-    explaining(&pairs(causes), witnesses, agreed)
+    let both_named = explaining(&pairs(causes, causes), witnesses, agreed);
+    if !both_named.causes.is_empty() {
+        return both_named;
+    }
+    explaining(&pairs(causes, Variant::ALL), witnesses, agreed)
 }
 
 /// [`diagnose_pairs`], then, within `bound`, what [`diagnose_asking`] does for a single
