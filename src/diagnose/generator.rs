@@ -1,8 +1,8 @@
 //! A variant as a generator: the naive generator reading the rules the variant's way,
 //! with the variant's own legality test where the variant misreads which moves have to
 //! keep the king safe. Two variants at once are one generator too (a subject with two
-//! bugs): the pair's reading (`reading::Misreading`), and the legality test of the one that
-//! misreads legality, if either does.
+//! bugs): the pair's reading (`reading::Misreading`), and the legality test of the one
+//! that misreads legality, if either does.
 
 use super::catalogue::Variant::{self, *};
 use super::reading::Misreading;
