@@ -32,7 +32,7 @@ fn main() {
         let Some((pos, depth)) = example(variant) else {
             continue;
         };
-        let subject = VariantGen(variant);
+        let subject = VariantGen::new(variant);
         let started = Instant::now();
         let witness = Witness {
             answer: answer(&subject, &pos, depth),

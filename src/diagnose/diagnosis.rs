@@ -81,27 +81,45 @@ pub struct Question {
     pub depth: u32,
 }
 
-/// A variant that explains a finding.
+/// A variant that explains a finding, alone or with a second bug beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cause {
     /// The variant.
     pub variant: Variant,
+    /// A cause of another finding that shows on the same witnesses: the subject has both
+    /// bugs, and only the two read together reproduce its answers there.
+    pub beside: Option<Variant>,
     /// How many witnesses it reproduces ...
     pub explains: usize,
     /// ... of how many.
     pub of: usize,
 }
 
+impl Cause {
+    /// The generator that answers as the cause says: the variant, or the variant with
+    /// the other bug beside it (`None` for a pair no generator reads at once).
+    fn generator(&self) -> Option<VariantGen> {
+        match self.beside {
+            None => Some(VariantGen::new(self.variant)),
+            Some(beside) => VariantGen::pair(self.variant, beside),
+        }
+    }
+}
+
 impl fmt::Display for Cause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "cause: {} (variant {}, explains {} of {} witnesses)",
+            "cause: {} (variant {}, explains {} of {} witnesses",
             self.variant.sentence(),
             self.variant.name(),
             self.explains,
             self.of
-        )
+        )?;
+        if let Some(beside) = self.beside {
+            write!(f, ", with {beside} beside it")?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -273,11 +291,10 @@ fn divide<G: MoveGen>(g: G, pos: &Position, depth: u32) -> Divide {
     counts
 }
 
-/// Whether `variant` answers `expected` (a sorted divide at `depth`) on `pos`. The move
-/// list is compared first and each count as soon as it is known, so most variants are
-/// ruled out for the price of one move list.
-fn reproduces(variant: Variant, pos: &Position, depth: u32, expected: &[(Move, u64)]) -> bool {
-    let g = VariantGen(variant);
+/// Whether `g` answers `expected` (a sorted divide at `depth`) on `pos`. The move list is
+/// compared first and each count as soon as it is known, so most variants are ruled out
+/// for the price of one move list.
+fn reproduces(g: VariantGen, pos: &Position, depth: u32, expected: &[(Move, u64)]) -> bool {
     let mut board = g.load(pos);
     let mut list = MoveList::new();
     g.legal(&mut board, &mut list);
@@ -309,6 +326,13 @@ pub fn diagnose_among(
     witnesses: &[Witness],
     agreed: &[Witness],
 ) -> Diagnosis {
+    let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
+    explaining(&gens, witnesses, agreed)
+}
+
+/// The generators among `candidates` that reproduce every witness and every agreed
+/// position, as causes, most specific first.
+fn explaining(candidates: &[VariantGen], witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
     let asked: Vec<(&Position, u32, Divide)> = witnesses
         .iter()
         .chain(agreed)
@@ -317,24 +341,29 @@ pub fn diagnose_among(
             (&w.position, depth, counts)
         })
         .collect();
-    let mut causes: Vec<Cause> = if witnesses.is_empty() {
-        Vec::new()
-    } else {
-        candidates
-            .iter()
-            .copied()
-            .filter(|&v| {
-                asked
+    let mut causes: Vec<Cause> = Vec::new();
+    if !witnesses.is_empty() {
+        for &g in candidates {
+            // A variant is named once; and two bugs that are each other's beside are
+            // one pair, named by the first found.
+            let named = causes.iter().any(|c| {
+                c.variant == g.variant()
+                    || (Some(c.variant), c.beside) == (g.beside(), Some(g.variant()))
+            });
+            if !named
+                && asked
                     .iter()
-                    .all(|(pos, depth, counts)| reproduces(v, pos, *depth, counts))
-            })
-            .map(|variant| Cause {
-                variant,
-                explains: witnesses.len(),
-                of: witnesses.len(),
-            })
-            .collect()
-    };
+                    .all(|(pos, depth, counts)| reproduces(g, pos, *depth, counts))
+            {
+                causes.push(Cause {
+                    variant: g.variant(),
+                    beside: g.beside(),
+                    explains: witnesses.len(),
+                    of: witnesses.len(),
+                });
+            }
+        }
+    }
     causes.sort_by_key(|c| rank(c.variant));
     Diagnosis {
         causes,
@@ -342,11 +371,96 @@ pub fn diagnose_among(
     }
 }
 
+/// Every pair of a cause another finding already has (`causes`, each in turn) with a
+/// variant of `with`, the cause beside it: what a subject with two bugs answers where
+/// both show.
+fn pairs(causes: &[Variant], with: &[Variant]) -> Vec<VariantGen> {
+    causes
+        .iter()
+        .flat_map(|&beside| {
+            with.iter()
+                .filter_map(move |&v| VariantGen::pair(v, beside))
+        })
+        .collect()
+}
+
+/// Diagnosis of witnesses no variant explains alone, by two bugs at once: each pair of a
+/// cause another finding of the subject already has (`causes`) and a variant that
+/// reproduces every witness and agreed position. Two causes already named are tried
+/// first, and only when no two of them explain the witnesses is the whole catalogue
+/// tried beside them: a subject whose two bugs are both known shows them together, and
+/// the catalogue's narrower variants (one side of the kings facing, say) would
+/// otherwise name again, on a witness that shows only part of it, a bug already named.
+/// Each variant is named once (beside the first cause in `causes` that fits), most
+/// specific first.
+pub fn diagnose_pairs(causes: &[Variant], witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
+    let both_named = explaining(&pairs(causes, causes), witnesses, agreed);
+    if !both_named.causes.is_empty() {
+        return both_named;
+    }
+    explaining(&pairs(causes, Variant::ALL), witnesses, agreed)
+}
+
+/// [`diagnose_pairs`], then, within `bound`, what [`diagnose_asking`] does for a single
+/// variant, asking the subject through `ask`: deciding positions while several pairs
+/// tie, then positions next to the first witness where those left answer otherwise than
+/// the rules, to confirm them. Returns the diagnosis and the witnesses it ended with.
+pub fn diagnose_pairs_asking(
+    causes: &[Variant],
+    witnesses: &[Witness],
+    bound: Bound,
+    mut ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    let deadline = Instant::now().checked_add(bound.time);
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    let room = bound.questions;
+    let mut witnesses = witnesses.to_vec();
+    let mut diagnosis = diagnose_pairs(causes, &witnesses, &[]);
+    let standing = |d: &Diagnosis| -> Vec<VariantGen> {
+        d.causes.iter().filter_map(Cause::generator).collect()
+    };
+    let mut asked = 0;
+    while asked < room && diagnosis.causes.len() >= 2 && !late() {
+        let gens = standing(&diagnosis);
+        let Some(question) = witnesses
+            .iter()
+            .find_map(|w| deciding_position_until(w, &gens, deadline))
+        else {
+            break;
+        };
+        asked += 1;
+        let Some(answer) = ask(&question) else {
+            break;
+        };
+        witnesses.push(Witness {
+            position: question.position,
+            answer,
+        });
+        diagnosis = explaining(&gens, &witnesses, &[]);
+    }
+    let standing = standing(&diagnosis);
+    if standing.is_empty() || asked >= room || late() {
+        return (diagnosis, witnesses);
+    }
+    for question in confirming_positions(&witnesses, &standing, room - asked, deadline) {
+        let Some(answer) = ask(&question) else {
+            break;
+        };
+        witnesses.push(Witness {
+            position: question.position,
+            answer,
+        });
+    }
+    (explaining(&standing, &witnesses, &[]), witnesses)
+}
+
 /// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
 /// at least one, those that explain the most first, then most specific first. What a
 /// finding's `cause:` line counts once its witnesses are all in (some were kept after
 /// the diagnosis was made).
-pub fn recount(candidates: &[Variant], witnesses: &[Witness]) -> Diagnosis {
+/// A cause with a second bug beside it counts the witnesses the two reproduce together
+/// and those its variant reproduces alone.
+pub fn recount(candidates: &[Cause], witnesses: &[Witness]) -> Diagnosis {
     let asked: Vec<(&Position, u32, Divide)> = witnesses
         .iter()
         .map(|w| {
@@ -356,13 +470,19 @@ pub fn recount(candidates: &[Variant], witnesses: &[Witness]) -> Diagnosis {
         .collect();
     let mut causes: Vec<Cause> = candidates
         .iter()
-        .map(|&variant| Cause {
-            variant,
-            explains: asked
-                .iter()
-                .filter(|(pos, depth, counts)| reproduces(variant, pos, *depth, counts))
-                .count(),
-            of: witnesses.len(),
+        .map(|c| {
+            let alone = VariantGen::new(c.variant);
+            let gens: Vec<VariantGen> = std::iter::once(alone).chain(c.generator()).collect();
+            Cause {
+                explains: asked
+                    .iter()
+                    .filter(|(pos, depth, counts)| {
+                        gens.iter().any(|&g| reproduces(g, pos, *depth, counts))
+                    })
+                    .count(),
+                of: witnesses.len(),
+                ..*c
+            }
         })
         .filter(|c| c.explains > 0)
         .collect();
@@ -445,13 +565,14 @@ fn neighbours(pos: &Position) -> impl Iterator<Item = Position> + '_ {
 /// tells every candidate from every other; `None` when no small change tells any two
 /// apart (the candidates may then be the same bug as far as this witness can show).
 pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
-    deciding_position_until(witness, candidates, None)
+    let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
+    deciding_position_until(witness, &gens, None)
 }
 
 /// [`deciding_position`], giving up at `deadline` with the best position found by then.
 fn deciding_position_until(
     witness: &Witness,
-    candidates: &[Variant],
+    candidates: &[VariantGen],
     deadline: Option<Instant>,
 ) -> Option<Question> {
     let late = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -468,7 +589,7 @@ fn deciding_position_until(
             }
             let mut answers: Vec<Divide> = candidates
                 .iter()
-                .map(|&v| divide(VariantGen(v), &position, ask_depth))
+                .map(|&g| divide(g, &position, ask_depth))
                 .collect();
             answers.sort_unstable();
             answers.dedup();
@@ -558,7 +679,7 @@ fn asking(
             let rules = divide(NaiveGen, &image, depth);
             let telling = candidates
                 .iter()
-                .any(|&v| divide(VariantGen(v), &image, depth) != rules);
+                .any(|&v| divide(VariantGen::new(v), &image, depth) != rules);
             if image == first.position || !telling {
                 continue;
             }
@@ -582,9 +703,10 @@ fn asking(
             break;
         }
         let candidates = diagnosis.variants();
+        let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
         let Some(question) = witnesses
             .iter()
-            .find_map(|w| deciding_position_until(w, &candidates, deadline))
+            .find_map(|w| deciding_position_until(w, &gens, deadline))
         else {
             break;
         };
@@ -600,7 +722,12 @@ fn asking(
     }
     if !diagnosis.causes.is_empty() && asked < most_questions && !late() {
         let room = most_questions - asked;
-        for question in confirming_positions(&witnesses, &diagnosis.variants(), room, deadline) {
+        let standing: Vec<VariantGen> = diagnosis
+            .variants()
+            .into_iter()
+            .map(VariantGen::new)
+            .collect();
+        for question in confirming_positions(&witnesses, &standing, room, deadline) {
             let Some(answer) = ask(&question) else {
                 break;
             };
@@ -669,7 +796,7 @@ const CONFIRMING: usize = 3;
 /// has passed. The divide is asked at the witness's depth, at most 2.
 fn confirming_positions(
     witnesses: &[Witness],
-    candidates: &[Variant],
+    candidates: &[VariantGen],
     room: usize,
     deadline: Option<Instant>,
 ) -> Vec<Question> {
@@ -683,9 +810,7 @@ fn confirming_positions(
         .filter(|p| witnesses.iter().all(|w| &w.position != p))
         .filter(|p| {
             let rules = divide(NaiveGen, p, depth);
-            candidates
-                .iter()
-                .any(|&v| divide(VariantGen(v), p, depth) != rules)
+            candidates.iter().any(|&g| divide(g, p, depth) != rules)
         })
         .take(CONFIRMING.min(room))
         .map(|position| Question { position, depth })

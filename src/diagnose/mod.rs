@@ -10,7 +10,8 @@
 //! - [`generator`]: a variant as a [`crate::generators::MoveGen`], with its own legality
 //!   test for the variants that misread which moves must keep the king safe.
 //! - [`diagnosis`]: [`diagnose`] a finding's witnesses, build a [`deciding_position`] for
-//!   candidates that tie, and print `cause:` lines.
+//!   candidates that tie, [`diagnose_pairs`] witnesses where two bugs show at once, and
+//!   print `cause:` lines.
 //!
 //! May use the vocabulary and [`crate::generators`]; the findings path (the campaign,
 //! the engine check, the reports) uses it.
@@ -26,8 +27,9 @@ mod tests;
 
 pub use catalogue::Variant;
 pub use diagnosis::{
-    deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, recount,
-    Answer, AnswerFault, Bound, Cause, Diagnosis, Question, Witness,
+    deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, diagnose_pairs,
+    diagnose_pairs_asking, recount, Answer, AnswerFault, Bound, Cause, Diagnosis, Question,
+    Witness,
 };
 pub use generator::VariantGen;
 pub use page::catalogue_page;

@@ -223,3 +223,156 @@ impl Reading for Variant {
         }
     }
 }
+
+/// One variant's reading of the rules, or two at once: a subject with two bugs may show
+/// both on one witness, and no single variant answers it. Each question is answered by
+/// `variant` where its answer differs from the rules as written, else by `beside`, so
+/// two misreadings of different rules each keep their own; where both misread the same
+/// question, `variant`'s answer stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Misreading {
+    /// The misreading that answers first.
+    pub variant: Variant,
+    /// A second misreading, asked where the first reads the rules as written.
+    pub beside: Option<Variant>,
+}
+
+impl From<Variant> for Misreading {
+    fn from(variant: Variant) -> Misreading {
+        Misreading {
+            variant,
+            beside: None,
+        }
+    }
+}
+
+impl Misreading {
+    /// `variant`'s answer where it is not the rules' (`written`), else `beside`'s.
+    fn answer<T: PartialEq>(self, written: T, ask: impl Fn(Variant) -> T) -> T {
+        let first = ask(self.variant);
+        match self.beside {
+            Some(beside) if first == written => ask(beside),
+            _ => first,
+        }
+    }
+}
+
+impl Reading for Misreading {
+    fn name(self) -> &'static str {
+        Variant::name(self.variant)
+    }
+
+    fn stays_in_palace(self, role: Role, color: Color, file: i8, rank: i8, by: Asker) -> bool {
+        self.answer(
+            AsWritten.stays_in_palace(role, color, file, rank, by),
+            |v| v.stays_in_palace(role, color, file, rank, by),
+        )
+    }
+
+    fn elephant_may_land(self, color: Color, rank: i8, by: Asker) -> bool {
+        self.answer(AsWritten.elephant_may_land(color, rank, by), |v| {
+            v.elephant_may_land(color, rank, by)
+        })
+    }
+
+    fn eye_blocks(self, color: Color, eye: Option<Piece>, by: Asker) -> bool {
+        self.answer(AsWritten.eye_blocks(color, eye, by), |v| {
+            v.eye_blocks(color, eye, by)
+        })
+    }
+
+    fn horse_leg_elsewhere(self, from: (i8, i8), to: (i8, i8), by: Asker) -> Option<(i8, i8)> {
+        self.answer(AsWritten.horse_leg_elsewhere(from, to, by), |v| {
+            v.horse_leg_elsewhere(from, to, by)
+        })
+    }
+
+    fn leg_blocks(self, color: Color, leg: Option<Piece>, by: Asker) -> bool {
+        self.answer(AsWritten.leg_blocks(color, leg, by), |v| {
+            v.leg_blocks(color, leg, by)
+        })
+    }
+
+    fn rook_jumps(self, by: Asker) -> u8 {
+        self.answer(AsWritten.rook_jumps(by), |v| v.rook_jumps(by))
+    }
+
+    fn rook_stops_after_jump(self, by: Asker) -> bool {
+        self.answer(AsWritten.rook_stops_after_jump(by), |v| {
+            v.rook_stops_after_jump(by)
+        })
+    }
+
+    fn cannon_takes_over(self, screens: u8, by: Asker) -> bool {
+        self.answer(AsWritten.cannon_takes_over(screens, by), |v| {
+            v.cannon_takes_over(screens, by)
+        })
+    }
+
+    fn cannon_hops_enemy(self, by: Asker) -> bool {
+        self.answer(AsWritten.cannon_hops_enemy(by), |v| v.cannon_hops_enemy(by))
+    }
+
+    fn cannon_most_screens(self, by: Asker) -> u8 {
+        self.answer(AsWritten.cannon_most_screens(by), |v| {
+            v.cannon_most_screens(by)
+        })
+    }
+
+    fn cannon_lands_past_screen(self) -> bool {
+        self.answer(AsWritten.cannon_lands_past_screen(), |v| {
+            v.cannon_lands_past_screen()
+        })
+    }
+
+    fn pawn_moves_as(self, color: Color, by: Asker) -> Color {
+        self.answer(AsWritten.pawn_moves_as(color, by), |v| {
+            v.pawn_moves_as(color, by)
+        })
+    }
+
+    fn pawn_crossed(self, color: Color, rank: i8, by: Asker) -> bool {
+        self.answer(AsWritten.pawn_crossed(color, rank, by), |v| {
+            v.pawn_crossed(color, rank, by)
+        })
+    }
+
+    fn pawn_steps_back(self, crossed: bool, by: Asker) -> bool {
+        self.answer(AsWritten.pawn_steps_back(crossed, by), |v| {
+            v.pawn_steps_back(crossed, by)
+        })
+    }
+
+    fn takes_own(self, role: Role) -> bool {
+        self.answer(AsWritten.takes_own(role), |v| v.takes_own(role))
+    }
+
+    fn kings_face(self, asked_for: Color, same_file: bool, open: impl FnOnce() -> bool) -> bool {
+        // Whether the file between them is open is asked once, and only for kings on one
+        // file: no reading looks at the file between kings on two files.
+        let open = same_file && open();
+        self.answer(AsWritten.kings_face(asked_for, same_file, || open), |v| {
+            v.kings_face(asked_for, same_file, || open)
+        })
+    }
+
+    fn detector_sees(self, attacker: Piece) -> bool {
+        self.answer(AsWritten.detector_sees(attacker), |v| {
+            v.detector_sees(attacker)
+        })
+    }
+
+    fn reads_turn(self, turn: Color) -> Color {
+        self.answer(AsWritten.reads_turn(turn), |v| v.reads_turn(turn))
+    }
+
+    fn passes_turn(self) -> bool {
+        self.answer(AsWritten.passes_turn(), |v| v.passes_turn())
+    }
+
+    fn moves_at_clock(self, halfmoves: u32) -> bool {
+        self.answer(AsWritten.moves_at_clock(halfmoves), |v| {
+            v.moves_at_clock(halfmoves)
+        })
+    }
+}

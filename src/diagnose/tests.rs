@@ -71,7 +71,7 @@ fn each_variant_changes_the_answer_on_its_witness() {
     for &(v, text, depth) in EXAMPLES {
         let pos = position(text);
         assert_ne!(
-            divide(&VariantGen(v), &pos, depth),
+            divide(&VariantGen::new(v), &pos, depth),
             divide(&NaiveGen, &pos, depth),
             "{v} answers as the rules do on {text}"
         );
@@ -88,7 +88,7 @@ fn no_two_variants_are_the_same_bug() {
         .map(|&v| {
             positions
                 .iter()
-                .map(|(p, d)| divide(&VariantGen(v), p, *d))
+                .map(|(p, d)| divide(&VariantGen::new(v), p, *d))
                 .collect()
         })
         .collect();
@@ -108,7 +108,7 @@ fn the_rules_read_as_written_are_the_naive_generator() {
     // answers as the naive generator, through every hook at once (perft 3 of the start).
     let start = Position::startpos();
     assert_eq!(
-        divide(&VariantGen(ClockEndsMoves), &start, 3),
+        divide(&VariantGen::new(ClockEndsMoves), &start, 3),
         divide(&NaiveGen, &start, 3)
     );
 }
@@ -135,6 +135,7 @@ fn cause_lines_say_the_sentence_the_name_and_the_count() {
     let d = Diagnosis {
         causes: vec![Cause {
             variant: CannonCapturesOverTwoScreens,
+            beside: None,
             explains: 3,
             of: 3,
         }],
@@ -159,7 +160,7 @@ fn equal_explanations_are_named_most_specific_first_and_agreement_rules_out() {
     // A black pawn steps sideways before the river: both the black-only and the
     // both-sides variant explain it, the narrower first.
     let pos = position("b Ke0 kd9 pc6");
-    let seen = witness_of(&VariantGen(BlackPawnSidewaysBeforeRiver), &pos, 1);
+    let seen = witness_of(&VariantGen::new(BlackPawnSidewaysBeforeRiver), &pos, 1);
     let both = diagnose(std::slice::from_ref(&seen), &[]).variants();
     let (black, any) = (
         both.iter().position(|&v| v == BlackPawnSidewaysBeforeRiver),
@@ -197,7 +198,7 @@ fn diagnose_subject<G: MoveGen>(subject: &G, pos: &Position, depth: u32) -> Vec<
 #[test]
 fn each_variant_as_a_subject_is_named_first() {
     for &(v, text, depth) in EXAMPLES {
-        let named = diagnose_subject(&VariantGen(v), &position(text), depth);
+        let named = diagnose_subject(&VariantGen::new(v), &position(text), depth);
         assert_eq!(named.first(), Some(&v), "{v} on {text}: named {named:?}");
     }
 }
@@ -206,11 +207,11 @@ fn each_variant_as_a_subject_is_named_first() {
 fn deciding_positions_tell_tied_candidates_apart() {
     let pos = position("w Ke0 kd9 Nb0 Rb1");
     let tied = [HorseLegIgnored, HorseLegBlockedOnlyByEnemy];
-    let witness = witness_of(&VariantGen(HorseLegIgnored), &pos, 1);
+    let witness = witness_of(&VariantGen::new(HorseLegIgnored), &pos, 1);
     let q = deciding_position(&witness, &tied).expect("a change of the witness tells them apart");
     assert_ne!(
-        divide(&VariantGen(tied[0]), &q.position, q.depth),
-        divide(&VariantGen(tied[1]), &q.position, q.depth)
+        divide(&VariantGen::new(tied[0]), &q.position, q.depth),
+        divide(&VariantGen::new(tied[1]), &q.position, q.depth)
     );
     // One candidate, or candidates no change of this witness can tell apart: nothing to ask.
     assert_eq!(deciding_position(&witness, &tied[..1]), None);
@@ -377,5 +378,188 @@ fn real_libraries_bugs_are_named_by_their_rule() {
             .collect();
         let named = diagnose(&witnesses, &[]).variants();
         assert_eq!(named.first(), Some(&variant), "{library}: named {named:?}");
+    }
+}
+
+/// What a pair diagnosis may spend in these tests: as many questions as a finding's, and
+/// time enough for a slow machine.
+const BOUND: Bound = Bound {
+    questions: 24,
+    time: std::time::Duration::from_secs(60),
+};
+
+#[test]
+fn two_bugs_on_one_witness_are_named_by_a_pair() {
+    // A cannon that cannot capture and a horse that ignores its leg, both on the board:
+    // no one variant answers the subject's list, each beside the other does.
+    let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+    let pos = position("w Ke0 kd9 Ca0 Pa3 pa6 Nh0 Rh1");
+    let seen = witness_of(&subject, &pos, 1);
+    assert_eq!(diagnose(std::slice::from_ref(&seen), &[]).causes, vec![]);
+    for (named, beside) in [
+        (HorseLegIgnored, CannonCannotCapture),
+        (CannonCannotCapture, HorseLegIgnored),
+    ] {
+        let (diagnosis, _) =
+            diagnose_pairs_asking(&[beside], std::slice::from_ref(&seen), BOUND, |q| {
+                Some(witness_of(&subject, &q.position, q.depth).answer)
+            });
+        let first = diagnosis.causes.first();
+        assert_eq!(
+            first.map(|c| (c.variant, c.beside)),
+            Some((named, Some(beside))),
+            "beside {beside}: {diagnosis}"
+        );
+    }
+    // A pair reads each rule as the variant that misreads it, whichever comes first.
+    let pair = VariantGen::pair(HorseLegIgnored, CannonCannotCapture).expect("a pair");
+    let swapped = VariantGen::pair(CannonCannotCapture, HorseLegIgnored).expect("a pair");
+    assert_eq!(divide(&pair, &pos, 2), divide(&subject, &pos, 2));
+    assert_eq!(divide(&swapped, &pos, 2), divide(&subject, &pos, 2));
+    // Two legality misreadings are not one generator; a variant is not its own pair.
+    assert_eq!(VariantGen::pair(PinsIgnored, DoubleCheckKingOnly), None);
+    assert_eq!(VariantGen::pair(HorseLegIgnored, HorseLegIgnored), None);
+}
+
+#[test]
+fn a_legality_variant_pairs_with_a_misread_rule() {
+    // The kings facing checked only when a king moves, with a horse that ignores its leg:
+    // the horse between the kings steps aside (the legality rule) over its blocked leg,
+    // d4 (the reading), and neither variant alone lists that.
+    let pos = position("w Ke0 ke9 Ne4 pd4");
+    let pair = VariantGen::pair(HorseLegIgnored, KingsFacingOnlyForKingMoves).expect("a pair");
+    let list = |g: &VariantGen| -> Vec<String> {
+        divide(g, &pos, 1)
+            .into_iter()
+            .map(|(m, _)| m.to_string())
+            .collect()
+    };
+    let both = list(&pair);
+    assert!(both.contains(&"e4c5".to_owned()), "{both:?}");
+    for alone in [HorseLegIgnored, KingsFacingOnlyForKingMoves] {
+        assert!(
+            !list(&VariantGen::new(alone)).contains(&"e4c5".to_owned()),
+            "{alone}"
+        );
+    }
+}
+
+#[test]
+fn a_cause_beside_another_says_so() {
+    let d = Diagnosis {
+        causes: vec![Cause {
+            variant: HorseLegIgnored,
+            beside: Some(KingsFacingIgnored),
+            explains: 2,
+            of: 2,
+        }],
+        ..Diagnosis::default()
+    };
+    assert_eq!(
+        d.to_string(),
+        "cause: a horse jumps even when its leg is blocked (variant horse-leg-ignored, \
+         explains 2 of 2 witnesses, with kings-facing-ignored beside it)"
+    );
+}
+
+#[test]
+fn jxiangqis_witnesses_of_two_bugs_are_named_beside_the_kings_facing() {
+    // What jxiangqi (docs/real-bugs.md) answered on the witnesses of the findings that
+    // stayed unexplained: its horse or cannon bug and its kings-facing bug at once. With
+    // the kings facing ignored named by another finding, each is named by its piece.
+    type Row = (&'static [(&'static str, &'static str)], Variant);
+    let table: &[Row] = &[
+        (
+            &[
+                // The horse between the kings steps off their file, over its leg (d7).
+                (
+                    "9/9/3k5/3n5/9/9/9/9/9/3K5 b - - 0 1",
+                    "d7d8 d7e7 d6c8 d6e8 d6f7 d6f5 d6c4 d6e4 d6b7 d6b5",
+                ),
+                // The horse jumps over its leg (a3); the king steps to face the other.
+                (
+                    "4k4/9/9/9/9/9/P8/N8/9/3K5 w - - 0 1",
+                    "a3a4 a2b4 a2c3 a2c1 a2b0 d0d1 d0e0",
+                ),
+                (
+                    "4k4/9/9/9/9/9/6P2/6N2/9/3K5 w - - 0 1",
+                    "g3g4 g2f4 g2h4 g2i3 g2i1 g2f0 g2h0 g2e3 g2e1 d0d1 d0e0",
+                ),
+            ],
+            HorseLegBehindTowardBlackAlsoInCheck,
+        ),
+        (
+            &[
+                // The cannon hops the king onto f9; the king steps to face the other.
+                (
+                    "C3k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+                    "a9b9 a9c9 a9d9 a9a8 a9a7 a9a6 a9a5 a9a4 a9a3 a9a2 a9a1 a9a0 a9f9 d0d1 d0e0",
+                ),
+                (
+                    "9/9/C3k4/9/9/9/9/9/9/3K5 w - - 0 1",
+                    "a7a9 a7a8 a7b7 a7c7 a7d7 a7a6 a7a5 a7a4 a7a3 a7a2 a7a1 a7a0 a7f7 d0d1 d0e0",
+                ),
+                (
+                    "C2k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+                    "a9b9 a9c9 a9a8 a9a7 a9a6 a9a5 a9a4 a9a3 a9a2 a9a1 a9a0 a9e9 e0e1 e0d0 e0f0",
+                ),
+            ],
+            CannonHopsLikeDraughtsAlsoInCheck,
+        ),
+    ];
+    // Its answers to the questions the diagnosis asks: a deciding position for the tied
+    // pairs (the first), then the positions that confirm the pair left.
+    let asked: &[(&str, &str)] = &[
+        (
+            "9/9/3k5/3n5/3N5/9/9/9/9/3K5 b - - 0 1",
+            "d7d8 d6f7 d6f5 d6b7 d6b5",
+        ),
+        (
+            "9/9/3k5/3n5/9/9/9/9/9/4K4 b - - 0 1",
+            "d7d8 d7e7 d6c8 d6e8 d6f7 d6f5 d6c4 d6e4 d6b7 d6b5",
+        ),
+        (
+            "9/9/3k5/3n5/9/9/9/9/9/5K3 b - - 0 1",
+            "d7d8 d7e7 d6c8 d6e8 d6f7 d6f5 d6c4 d6e4 d6b7 d6b5",
+        ),
+        (
+            "9/9/3k5/3n5/9/9/9/9/3K5/9 b - - 0 1",
+            "d7d8 d7e7 d6c8 d6e8 d6f7 d6f5 d6c4 d6e4 d6b7 d6b5",
+        ),
+        ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "d0d1 d0e0"),
+        ("C3k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1", "e9d9 e9f9 e9e8"),
+        (
+            "C3k4/9/9/9/9/9/9/9/9/5K3 w - - 0 1",
+            "a9b9 a9c9 a9d9 a9a8 a9a7 a9a6 a9a5 a9a4 a9a3 a9a2 a9a1 a9a0 a9f9 f0f1 f0e0",
+        ),
+    ];
+    let witness = |&(fen, moves): &(&str, &str)| Witness {
+        position: Position::from_fen(fen).expect("a valid FEN"),
+        answer: Answer::Moves(
+            moves
+                .split_whitespace()
+                .map(|m| m.parse().expect("a move"))
+                .collect(),
+        ),
+    };
+    for &(witnesses, variant) in table {
+        let witnesses: Vec<Witness> = witnesses.iter().map(witness).collect();
+        assert_eq!(diagnose(&witnesses, &[]).causes, vec![], "{variant}");
+        let (named, _) = diagnose_pairs_asking(&[KingsFacingIgnored], &witnesses, BOUND, |q| {
+            let fen = q.position.fen();
+            let recorded = asked.iter().find(|(f, _)| *f == fen);
+            assert!(
+                q.depth == 1 && recorded.is_some(),
+                "not recorded: {fen} at depth {}",
+                q.depth
+            );
+            recorded.map(witness).map(|w| w.answer)
+        });
+        let first = named.causes.first();
+        assert_eq!(
+            first.map(|c| (c.variant, c.beside)),
+            Some((variant, Some(KingsFacingIgnored))),
+            "{named}"
+        );
     }
 }

@@ -23,8 +23,8 @@
 //! findings at any thread count.
 
 use crate::diagnose::{
-    diagnose_among, diagnose_bounded, recount, Answer, AnswerFault, Bound, Diagnosis, Question,
-    Variant, Witness,
+    diagnose_among, diagnose_bounded, diagnose_pairs, diagnose_pairs_asking, recount, Answer,
+    AnswerFault, Bound, Cause, Diagnosis, Question, Variant, Witness,
 };
 use crate::diff::corpus::{self, Case, Replay, WITNESSES};
 use crate::diff::minimize::minimize;
@@ -525,6 +525,7 @@ impl Findings {
     /// The findings, in the order of their first sightings, each cause counted over
     /// all its evidence.
     pub fn into_list(mut self) -> Vec<Finding> {
+        self.pair_unexplained();
         self.list.sort_by_key(|f| f.first);
         for f in &mut self.list {
             recount_diagnosis(&mut f.diagnosis, &f.evidence);
@@ -626,6 +627,24 @@ impl Findings {
             let (kept, smaller) = finding.offer(&sighting, &minimized, &disagreement);
             if kept {
                 self.save(index, &sighting, &disagreement, smaller);
+            }
+        }
+        self.join_shared_causes();
+    }
+
+    /// Names the findings left unexplained by two bugs at once where they can be now
+    /// ([`paired_later`]: a cause found after them, beside another), and joins them to
+    /// the findings of the variant they are named by.
+    fn pair_unexplained(&mut self) {
+        let causes = named_causes(self.list.iter().filter_map(|f| f.diagnosis.as_ref()));
+        let known = &self.settings.known;
+        for f in &mut self.list {
+            if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+                if let Some(v) = d.first() {
+                    f.signature = Signature::cause(&f.signature.side, v);
+                }
+                f.diagnosis = Some(d);
+                f.known = f.known || known.names(&f.signature, &f.symptoms);
             }
         }
         self.join_shared_causes();
@@ -896,13 +915,18 @@ impl Diagnosed {
 /// (`causes`) is tried first, alone: when it explains these witnesses too, the two are
 /// one bug and no question is asked. Otherwise the whole catalogue is tried, and while
 /// several variants tie, deciding positions are put to the subject through `ask`, within
-/// [`DIAGNOSIS_BOUND`]. Only witnesses where the subject's answer differs from the rules'
-/// are used: on any other, every variant that happens to answer right would explain it.
+/// [`DIAGNOSIS_BOUND`]. When no variant explains them alone, the subject may have two bugs
+/// that show on one witness: each cause another finding has is tried beside each variant
+/// of the catalogue ([`diagnose_pairs_asking`], confirmed with the questions left), and
+/// the variant that explains them with one beside it names the finding, so it joins that
+/// variant's own finding. Only witnesses where the subject's answer differs from the
+/// rules' are used: on any other, every variant that happens to answer right would
+/// explain it.
 pub fn diagnosed(
     symptom: &Signature,
     witnesses: Vec<Witness>,
     causes: &[Variant],
-    ask: impl FnMut(&Question) -> Option<Answer>,
+    mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> Diagnosed {
     let witnesses: Vec<Witness> = witnesses
         .into_iter()
@@ -915,10 +939,25 @@ pub fn diagnosed(
         .iter()
         .map(|&v| diagnose_among(&[v], &witnesses, &[]))
         .find(|d| !d.causes.is_empty());
-    let (diagnosis, mut evidence) = match seen {
-        Some(d) => (d, witnesses),
-        None => diagnose_bounded(&witnesses, &[], DIAGNOSIS_BOUND, ask),
+    let (mut diagnosis, mut evidence) = match seen {
+        Some(d) => (d, witnesses.clone()),
+        None => diagnose_bounded(&witnesses, &[], DIAGNOSIS_BOUND, &mut ask),
     };
+    if diagnosis.causes.is_empty() && diagnosis.fault.is_none() && !causes.is_empty() {
+        // Every answer the subject gave counts, those to questions included: a variant
+        // ruled out by a confirming position may be back beside another bug there.
+        let asked = evidence.len().saturating_sub(witnesses.len());
+        let room = DIAGNOSIS_BOUND.questions.saturating_sub(asked);
+        let bound = Bound {
+            questions: room,
+            ..DIAGNOSIS_BOUND
+        };
+        let (paired, seen) = diagnose_pairs_asking(causes, &evidence, bound, ask);
+        if !paired.causes.is_empty() {
+            diagnosis = paired;
+            evidence = seen;
+        }
+    }
     evidence.truncate(MOST_EVIDENCE);
     let fault = diagnosis.fault.as_ref().and_then(AnswerFault::check_name);
     Diagnosed {
@@ -932,6 +971,23 @@ pub fn diagnosed(
     }
 }
 
+/// A finding that was unexplained when diagnosed, named now by two bugs at once: a cause
+/// of the subject's other findings (`causes`, some named after it was) beside a variant
+/// of the catalogue, on the answers it holds (`evidence`; no question is asked). `None`
+/// when it was explained, or is not now.
+pub fn paired_later(
+    diagnosis: Option<&Diagnosis>,
+    evidence: &[Witness],
+    causes: &[Variant],
+) -> Option<Diagnosis> {
+    let unexplained = diagnosis.is_some_and(|d| d.causes.is_empty() && d.fault.is_none());
+    if !unexplained || causes.is_empty() || evidence.is_empty() {
+        return None;
+    }
+    let paired = diagnose_pairs(causes, evidence, &[]);
+    (!paired.causes.is_empty()).then_some(paired)
+}
+
 /// The variants that explain two findings alike, most specific first: `None` when the
 /// two have no cause in common (or either was not explained). Two findings one variant
 /// explains are one bug: a misreading that touches the moves and the check detector
@@ -939,11 +995,17 @@ pub fn diagnosed(
 /// causes it cannot yet tell apart.
 pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Diagnosis> {
     let (a, b) = (a?, b?);
+    // The same variant is the same bug, whatever shows beside it on some witnesses.
     let causes: Vec<_> = a
         .causes
         .iter()
-        .filter(|c| b.causes.iter().any(|d| d.variant == c.variant))
-        .copied()
+        .filter_map(|c| {
+            let theirs = b.causes.iter().find(|d| d.variant == c.variant)?;
+            Some(Cause {
+                beside: c.beside.or(theirs.beside),
+                ..*c
+            })
+        })
         .collect();
     (!causes.is_empty()).then_some(Diagnosis {
         causes,
@@ -1004,7 +1066,7 @@ pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) 
 pub fn recount_diagnosis(diagnosis: &mut Option<Diagnosis>, evidence: &[Witness]) {
     if let Some(d) = diagnosis.as_mut().filter(|d| !d.causes.is_empty()) {
         let evidence = &evidence[..evidence.len().min(MOST_EVIDENCE)];
-        let counted = recount(&d.variants(), evidence);
+        let counted = recount(&d.causes, evidence);
         if !counted.causes.is_empty() {
             *d = counted;
         }
@@ -1075,6 +1137,129 @@ fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Option<Answer
 mod tests {
     use super::*;
 
+    /// A subject with two bugs: three move classes, the third met where both bugs show.
+    /// Each is named by a cause and the third joins the finding of the bug it is named
+    /// by, so the three are two findings, not three (the third unexplained).
+    #[test]
+    fn a_witness_of_two_bugs_joins_the_finding_of_one() {
+        use crate::diagnose::examples::position;
+        use crate::generators::perft;
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::MoveGen;
+        let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+        let answer = |pos: &Position, depth: u32| {
+            let mut board = subject.load(pos);
+            Answer::Divide {
+                depth,
+                counts: perft::divide(&subject, &mut board, depth),
+            }
+        };
+        let rows = [
+            ("extra-cannon", "w Ke0 kd9 Ca0 Pa3 pa6"),
+            ("extra-horse-leg", "w Ke0 kd9 Nb0 Rb1"),
+            (
+                "missing-cannon-and-extra-horse",
+                "w Ke0 kd9 Ca0 Pa3 pa6 Nh0 Rh1",
+            ),
+        ];
+        let mut found: Vec<Diagnosed> = Vec::new();
+        for (symptom, text) in rows {
+            let pos = position(text).expect("a valid position");
+            let causes = named_causes(found.iter().filter_map(|d| d.diagnosis.as_ref()));
+            let witness = Witness {
+                answer: answer(&pos, 1),
+                position: pos,
+            };
+            let named = diagnosed(
+                &Signature::plain(symptom, "subject"),
+                vec![witness],
+                &causes,
+                |q| Some(answer(&q.position, q.depth)),
+            );
+            found.push(named);
+        }
+        let signatures: Vec<String> = found.iter().map(|d| d.signature.to_string()).collect();
+        assert_eq!(
+            signatures,
+            [
+                "cause/subject/cannon-cannot-capture",
+                "cause/subject/horse-leg-ignored",
+                "cause/subject/horse-leg-ignored",
+            ],
+        );
+        let beside = found[2]
+            .diagnosis
+            .as_ref()
+            .and_then(|d| d.causes.first())
+            .and_then(|c| c.beside);
+        assert_eq!(beside, Some(Variant::CannonCannotCapture));
+        join_shared_causes(
+            &mut found,
+            |d| (d.signature.side.as_str(), d.diagnosis.as_ref()),
+            |kept, later, shared| {
+                kept.evidence.extend(later.evidence);
+                kept.diagnosis = Some(shared);
+            },
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        // Counted over both findings' witnesses, the horse explains them all, one of
+        // them with the cannon beside it.
+        let mut joined = found[1].diagnosis.clone();
+        recount_diagnosis(&mut joined, &found[1].evidence);
+        let line = cause_lines(joined.as_ref()).join("\n");
+        assert!(
+            line.contains("variant horse-leg-ignored, explains")
+                && line.contains("with cannon-cannot-capture beside it"),
+            "{line}"
+        );
+    }
+
+    /// A finding left unexplained because the bug beside it was named only later is
+    /// named at the end of the run.
+    #[test]
+    fn an_unexplained_finding_is_paired_with_a_cause_named_after_it() {
+        use crate::diagnose::examples::position;
+        use crate::generators::perft;
+        use crate::generators::planted::{Bug, Planted};
+        use crate::generators::MoveGen;
+        let subject = Planted::with(&[Bug::CannonCannotCapture, Bug::HorseLegIgnored]);
+        let pos = position("w Ke0 kd9 Ca0 Pa3 pa6 Nh0 Rh1").expect("a valid position");
+        let mut board = subject.load(&pos);
+        let witness = Witness {
+            answer: Answer::Moves(
+                perft::divide(&subject, &mut board, 1)
+                    .into_iter()
+                    .map(|(m, _)| m)
+                    .collect(),
+            ),
+            position: pos,
+        };
+        let first = diagnosed(
+            &Signature::plain("extra-horse-leg", "subject"),
+            vec![witness],
+            &[],
+            |q| {
+                let mut board = subject.load(&q.position);
+                Some(Answer::Divide {
+                    depth: q.depth,
+                    counts: perft::divide(&subject, &mut board, q.depth),
+                })
+            },
+        );
+        assert_eq!(first.diagnosis.as_ref().map(|d| d.causes.len()), Some(0));
+        let later = paired_later(
+            first.diagnosis.as_ref(),
+            &first.evidence,
+            &[Variant::HorseLegIgnored],
+        );
+        let named = later.as_ref().and_then(|d| d.causes.first());
+        assert_eq!(
+            named.map(|c| (c.variant, c.beside)),
+            Some((Variant::CannonCannotCapture, Some(Variant::HorseLegIgnored))),
+            "{later:?}"
+        );
+    }
+
     /// Each row: findings as (side, explaining variants by their place in the
     /// catalogue), and which survive the join, each with the variants left it.
     #[test]
@@ -1119,6 +1304,7 @@ mod tests {
                 causes: places
                     .iter()
                     .map(|&p| crate::diagnose::Cause {
+                        beside: None,
                         variant: all[p],
                         explains: 1,
                         of: 1,

@@ -682,6 +682,11 @@ pub struct ReportedCause {
     /// ... of how many (the witnesses and the deciding positions the subject was asked
     /// about).
     pub witnesses: usize,
+    /// The cause of another finding that shows beside the first variant on some
+    /// witnesses (the subject has both bugs); absent when the first variant explains
+    /// them alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside: Option<String>,
 }
 
 impl ReportedCause {
@@ -699,6 +704,7 @@ impl ReportedCause {
                 .or_else(|| first.map(|c| c.variant.sentence().to_owned())),
             explained: first.map_or(0, |c| c.explains),
             witnesses: first.map_or(0, |c| c.of),
+            beside: first.and_then(|c| c.beside).map(|v| v.name().to_owned()),
         }
     }
 
@@ -708,10 +714,13 @@ impl ReportedCause {
         match &self.sentence {
             Some(sentence) if self.variants.is_empty() => sentence.clone(),
             Some(sentence) => format!(
-                "{sentence} (variant {}, explains {} of {} witnesses)",
+                "{sentence} (variant {}, explains {} of {} witnesses{})",
                 self.variants.join(", "),
                 self.explained,
-                self.witnesses
+                self.witnesses,
+                self.beside
+                    .as_ref()
+                    .map_or_else(String::new, |b| format!(", with {b} beside it"))
             ),
             None => "unexplained".to_owned(),
         }
@@ -1227,6 +1236,33 @@ mod tests {
                     "{schema}"
                 );
             }
+        }
+    }
+
+    /// Each row: the bug shown beside the cause, if any, and whether the JSON carries
+    /// `beside`. The report's line is the `cause:` line printed under the finding.
+    #[test]
+    fn a_cause_with_a_bug_beside_it_carries_it_in_the_json_and_the_line() {
+        for beside in [None, Some(crate::diagnose::Variant::KingsFacingIgnored)] {
+            let d = crate::diagnose::Diagnosis {
+                causes: vec![crate::diagnose::Cause {
+                    variant: crate::diagnose::Variant::HorseLegIgnored,
+                    beside,
+                    explains: 3,
+                    of: 3,
+                }],
+                ..crate::diagnose::Diagnosis::default()
+            };
+            let reported = ReportedCause::of(&d);
+            let json = serde_json::to_string(&reported).expect("serializes");
+            assert_eq!(
+                json.contains("\"beside\":\"kings-facing-ignored\""),
+                beside.is_some(),
+                "{json}"
+            );
+            assert_eq!(format!("cause: {}", reported.line()), d.to_string());
+            let back: ReportedCause = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(back, reported);
         }
     }
 }

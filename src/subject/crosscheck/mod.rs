@@ -19,8 +19,8 @@ pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 use crate::diagnose::{Answer, AnswerFault, Diagnosis, Variant, Witness};
 use crate::diff::descent;
 use crate::diff::finding::{
-    counted, diagnosed, join_shared_causes, named_causes, offer_witness, recount_diagnosis,
-    Diagnosed, Finding, Findings, Known, Provenance, Settings,
+    counted, diagnosed, join_shared_causes, named_causes, offer_witness, paired_later,
+    recount_diagnosis, Diagnosed, Finding, Findings, Known, Provenance, Settings,
 };
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
@@ -655,6 +655,18 @@ pub fn check_stream(
         }
         if options.max_findings > 0 && report.new_findings().count() >= options.max_findings {
             break;
+        }
+    }
+    // A finding unexplained when it was met may show a cause named only after it
+    // beside another: named now, it joins that cause's finding.
+    let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
+    for f in &mut report.findings {
+        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+            if let Some(v) = d.first() {
+                f.signature = Signature::cause(&f.signature.side, v);
+            }
+            f.diagnosis = Some(d);
+            f.known = f.known || options.known.names(&f.signature, f.symptoms.iter());
         }
     }
     join_causes(&mut report.findings, &options.known);
