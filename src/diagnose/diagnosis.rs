@@ -412,10 +412,34 @@ pub fn diagnose_pairs_asking(
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
     let deadline = Instant::now().checked_add(bound.time);
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
-    let room = bound.questions;
     let mut witnesses = witnesses.to_vec();
-    let mut diagnosis = diagnose_pairs(causes, &witnesses, &[]);
+    let diagnosis = diagnose_pairs(causes, &witnesses, &[]);
+    let (diagnosis, _) = narrow_and_confirm(
+        diagnosis,
+        &mut witnesses,
+        &[],
+        bound.questions,
+        deadline,
+        &mut ask,
+    );
+    (diagnosis, witnesses)
+}
+
+/// What a diagnosis asks once it has its candidates, for single variants and pairs
+/// alike: deciding positions while several causes tie, then positions next to the first
+/// witness where those left answer otherwise than the rules, to confirm them
+/// (`confirming_positions`). At most `room` questions; each answer joins `witnesses`.
+/// Returns the causes that explain every witness and agreed position, and how many
+/// questions were asked.
+fn narrow_and_confirm(
+    mut diagnosis: Diagnosis,
+    witnesses: &mut Vec<Witness>,
+    agreed: &[Witness],
+    room: usize,
+    deadline: Option<Instant>,
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, usize) {
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let standing = |d: &Diagnosis| -> Vec<VariantGen> {
         d.causes.iter().filter_map(Cause::generator).collect()
     };
@@ -436,13 +460,14 @@ pub fn diagnose_pairs_asking(
             position: question.position,
             answer,
         });
-        diagnosis = explaining(&gens, &witnesses, &[]);
+        diagnosis = explaining(&gens, witnesses, agreed);
     }
     let standing = standing(&diagnosis);
     if standing.is_empty() || asked >= room || late() {
-        return (diagnosis, witnesses);
+        return (diagnosis, asked);
     }
-    for question in confirming_positions(&witnesses, &standing, room - asked, deadline) {
+    for question in confirming_positions(witnesses, &standing, room - asked, deadline) {
+        asked += 1;
         let Some(answer) = ask(&question) else {
             break;
         };
@@ -451,7 +476,7 @@ pub fn diagnose_pairs_asking(
             answer,
         });
     }
-    (explaining(&standing, &witnesses, &[]), witnesses)
+    (explaining(&standing, witnesses, agreed), asked)
 }
 
 /// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
@@ -698,46 +723,16 @@ fn asking(
         }
         diagnosis = diagnose_among(&candidates, &witnesses, agreed);
     }
-    while asked < most_questions {
-        if diagnosis.causes.len() < 2 || late() {
-            break;
-        }
-        let candidates = diagnosis.variants();
-        let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
-        let Some(question) = witnesses
-            .iter()
-            .find_map(|w| deciding_position_until(w, &gens, deadline))
-        else {
-            break;
-        };
-        asked += 1;
-        let Some(answer) = ask(&question) else {
-            break;
-        };
-        witnesses.push(Witness {
-            position: question.position,
-            answer,
-        });
-        diagnosis = diagnose_among(&candidates, &witnesses, agreed);
-    }
-    if !diagnosis.causes.is_empty() && asked < most_questions && !late() {
-        let room = most_questions - asked;
-        let standing: Vec<VariantGen> = diagnosis
-            .variants()
-            .into_iter()
-            .map(VariantGen::new)
-            .collect();
-        for question in confirming_positions(&witnesses, &standing, room, deadline) {
-            let Some(answer) = ask(&question) else {
-                break;
-            };
-            witnesses.push(Witness {
-                position: question.position,
-                answer,
-            });
-        }
-        diagnosis = diagnose_among(&diagnosis.variants(), &witnesses, agreed);
-    }
+    let (narrowed, more) = narrow_and_confirm(
+        diagnosis,
+        &mut witnesses,
+        agreed,
+        most_questions.saturating_sub(asked),
+        deadline,
+        &mut ask,
+    );
+    diagnosis = narrowed;
+    asked += more;
     if diagnosis.causes.is_empty() && asked < most_questions && !late() {
         if let Some(fault) = asymmetry(&witnesses, &mut ask) {
             witnesses.push(fault.1);
