@@ -24,6 +24,19 @@ fn divide<G: MoveGen>(g: &G, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     counts
 }
 
+/// A library's recorded answer: a FEN and the legal moves it listed there.
+fn recorded(&(fen, moves): &(&str, &str)) -> Witness {
+    Witness {
+        position: Position::from_fen(fen).expect("a valid FEN"),
+        answer: Answer::Moves(
+            moves
+                .split_whitespace()
+                .map(|m| m.parse().expect("a move"))
+                .collect(),
+        ),
+    }
+}
+
 /// What `g` answers at a witness's position and depth, as a witness.
 fn witness_of<G: MoveGen>(g: &G, pos: &Position, depth: u32) -> Witness {
     Witness {
@@ -364,18 +377,7 @@ fn real_libraries_bugs_are_named_by_their_rule() {
         ),
     ];
     for &(library, witnesses, variant) in table {
-        let witnesses: Vec<Witness> = witnesses
-            .iter()
-            .map(|&(fen, moves)| Witness {
-                position: Position::from_fen(fen).expect("a valid FEN"),
-                answer: Answer::Moves(
-                    moves
-                        .split_whitespace()
-                        .map(|m| m.parse().expect("a move"))
-                        .collect(),
-                ),
-            })
-            .collect();
+        let witnesses: Vec<Witness> = witnesses.iter().map(recorded).collect();
         let named = diagnose(&witnesses, &[]).variants();
         assert_eq!(named.first(), Some(&variant), "{library}: named {named:?}");
     }
@@ -533,27 +535,18 @@ fn jxiangqis_witnesses_of_two_bugs_are_named_beside_the_kings_facing() {
             "a9b9 a9c9 a9d9 a9a8 a9a7 a9a6 a9a5 a9a4 a9a3 a9a2 a9a1 a9a0 a9f9 f0f1 f0e0",
         ),
     ];
-    let witness = |&(fen, moves): &(&str, &str)| Witness {
-        position: Position::from_fen(fen).expect("a valid FEN"),
-        answer: Answer::Moves(
-            moves
-                .split_whitespace()
-                .map(|m| m.parse().expect("a move"))
-                .collect(),
-        ),
-    };
     for &(witnesses, variant) in table {
-        let witnesses: Vec<Witness> = witnesses.iter().map(witness).collect();
+        let witnesses: Vec<Witness> = witnesses.iter().map(recorded).collect();
         assert_eq!(diagnose(&witnesses, &[]).causes, vec![], "{variant}");
         let (named, _) = diagnose_pairs_asking(&[KingsFacingIgnored], &witnesses, BOUND, |q| {
             let fen = q.position.fen();
-            let recorded = asked.iter().find(|(f, _)| *f == fen);
+            let answer = asked.iter().find(|(f, _)| *f == fen);
             assert!(
-                q.depth == 1 && recorded.is_some(),
+                q.depth == 1 && answer.is_some(),
                 "not recorded: {fen} at depth {}",
                 q.depth
             );
-            recorded.map(witness).map(|w| w.answer)
+            answer.map(recorded).map(|w| w.answer)
         });
         let first = named.causes.first();
         assert_eq!(
