@@ -10,8 +10,8 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, Setup};
 use crate::square::Square;
+use std::cell::Cell;
 use std::fmt;
-use std::time::{Duration, Instant};
 
 /// What a subject answered about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -411,7 +411,7 @@ pub fn diagnose_pairs_asking(
     bound: Bound,
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    let deadline = Instant::now().checked_add(bound.time);
+    let work = Work::new(bound.work);
     let mut witnesses = witnesses.to_vec();
     let diagnosis = diagnose_pairs(causes, &witnesses, &[]);
     let (diagnosis, _) = narrow_and_confirm(
@@ -419,7 +419,7 @@ pub fn diagnose_pairs_asking(
         &mut witnesses,
         &[],
         bound.questions,
-        deadline,
+        &work,
         &mut ask,
     );
     (diagnosis, witnesses)
@@ -436,19 +436,18 @@ fn narrow_and_confirm(
     witnesses: &mut Vec<Witness>,
     agreed: &[Witness],
     room: usize,
-    deadline: Option<Instant>,
+    work: &Work,
     ask: &mut impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, usize) {
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let standing = |d: &Diagnosis| -> Vec<VariantGen> {
         d.causes.iter().filter_map(Cause::generator).collect()
     };
     let mut asked = 0;
-    while asked < room && diagnosis.causes.len() >= 2 && !late() {
+    while asked < room && diagnosis.causes.len() >= 2 && !work.spent() {
         let gens = standing(&diagnosis);
         let Some(question) = witnesses
             .iter()
-            .find_map(|w| deciding_position_until(w, &gens, deadline))
+            .find_map(|w| deciding_position_within(w, &gens, work))
         else {
             break;
         };
@@ -463,10 +462,10 @@ fn narrow_and_confirm(
         diagnosis = explaining(&gens, witnesses, agreed);
     }
     let standing = standing(&diagnosis);
-    if standing.is_empty() || asked >= room || late() {
+    if standing.is_empty() || asked >= room || work.spent() {
         return (diagnosis, asked);
     }
-    for question in confirming_positions(witnesses, &standing, room - asked, deadline) {
+    for question in confirming_positions(witnesses, &standing, room - asked, work) {
         asked += 1;
         let Some(answer) = ask(&question) else {
             break;
@@ -591,16 +590,16 @@ fn neighbours(pos: &Position) -> impl Iterator<Item = Position> + '_ {
 /// apart (the candidates may then be the same bug as far as this witness can show).
 pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
     let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
-    deciding_position_until(witness, &gens, None)
+    deciding_position_within(witness, &gens, &Work::unbounded())
 }
 
-/// [`deciding_position`], giving up at `deadline` with the best position found by then.
-fn deciding_position_until(
+/// [`deciding_position`], giving up once `work` is spent with the best position found
+/// by then.
+fn deciding_position_within(
     witness: &Witness,
     candidates: &[VariantGen],
-    deadline: Option<Instant>,
+    work: &Work,
 ) -> Option<Question> {
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     if candidates.len() < 2 {
         return None;
     }
@@ -609,9 +608,10 @@ fn deciding_position_until(
         for position in
             std::iter::once(witness.position.clone()).chain(neighbours(&witness.position))
         {
-            if late() {
+            if work.spent() {
                 return best.map(|(_, q)| q);
             }
+            work.spend(candidates.len());
             let mut answers: Vec<Divide> = candidates
                 .iter()
                 .map(|&g| divide(g, &position, ask_depth))
@@ -640,15 +640,42 @@ fn deciding_position_until(
     best.map(|(_, q)| q)
 }
 
-/// What one diagnosis may spend: questions put to the subject, and time (finding the
-/// deciding positions and the subject's answers both count).
+/// What one diagnosis may spend: questions put to the subject, and work of its own
+/// (the positions it examines looking for deciding and confirming ones). Work is
+/// counted, not timed, so a diagnosis names the same cause on a busy machine as on an
+/// idle one, and a seed gives the same findings from run to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
     /// At most this many questions.
     pub questions: usize,
-    /// Questions stop being asked after this long; the diagnosis then names every
-    /// variant still standing.
-    pub time: Duration,
+    /// At most this many divides of candidate generators (one candidate on one position
+    /// is one); once they are spent no more questions are looked for, and the diagnosis
+    /// names every variant still standing.
+    pub work: usize,
+}
+
+/// The work a diagnosis has left: shared by every search it makes, so the searches
+/// together stay within the bound.
+struct Work(Cell<usize>);
+
+impl Work {
+    fn new(bound: usize) -> Work {
+        Work(Cell::new(bound))
+    }
+
+    /// Unbounded: for the callers that ask for one search by itself.
+    fn unbounded() -> Work {
+        Work::new(usize::MAX)
+    }
+
+    fn spent(&self) -> bool {
+        self.0.get() == 0
+    }
+
+    /// Takes `n` units, or whatever is left.
+    fn spend(&self, n: usize) {
+        self.0.set(self.0.get().saturating_sub(n));
+    }
 }
 
 /// Diagnosis that asks the subject. First the images of the first witness (mirrored,
@@ -668,28 +695,32 @@ pub fn diagnose_asking(
     most_questions: usize,
     ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    asking(witnesses, agreed, most_questions, None, ask)
+    asking(witnesses, agreed, most_questions, &Work::unbounded(), ask)
 }
 
-/// [`diagnose_asking`] within a [`Bound`] of questions and time.
+/// [`diagnose_asking`] within a [`Bound`] of questions and work.
 pub fn diagnose_bounded(
     witnesses: &[Witness],
     agreed: &[Witness],
     bound: Bound,
     ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    let deadline = Instant::now().checked_add(bound.time);
-    asking(witnesses, agreed, bound.questions, deadline, ask)
+    asking(
+        witnesses,
+        agreed,
+        bound.questions,
+        &Work::new(bound.work),
+        ask,
+    )
 }
 
 fn asking(
     witnesses: &[Witness],
     agreed: &[Witness],
     most_questions: usize,
-    deadline: Option<Instant>,
+    work: &Work,
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let mut witnesses = witnesses.to_vec();
     let mut diagnosis = diagnose(&witnesses, agreed);
     let mut asked = 0;
@@ -698,9 +729,10 @@ fn asking(
         let (depth, _) = first.answer.normal();
         let images = [first.position.mirror_files(), first.position.swap_colors()];
         for image in images {
-            if asked >= most_questions || late() {
+            if asked >= most_questions || work.spent() {
                 break;
             }
+            work.spend(candidates.len() + 1);
             let rules = divide(NaiveGen, &image, depth);
             let telling = candidates
                 .iter()
@@ -728,12 +760,12 @@ fn asking(
         &mut witnesses,
         agreed,
         most_questions.saturating_sub(asked),
-        deadline,
+        work,
         &mut ask,
     );
     diagnosis = narrowed;
     asked += more;
-    if diagnosis.causes.is_empty() && asked < most_questions && !late() {
+    if diagnosis.causes.is_empty() && asked < most_questions && !work.spent() {
         if let Some(fault) = asymmetry(&witnesses, &mut ask) {
             witnesses.push(fault.1);
             diagnosis.fault = Some(fault.0);
@@ -787,23 +819,23 @@ const CONFIRMING: usize = 3;
 /// as a pawn, say) can hide a horse's check on the witness exactly as a check detector
 /// blind to horses would; with the capturing piece taken off, the blind detector still
 /// misses the check and the subject does not. At most `room` of them, fewer than
-/// [`CONFIRMING`] when no more small change shows the variants, none once `deadline`
-/// has passed. The divide is asked at the witness's depth, at most 2.
+/// [`CONFIRMING`] when no more small change shows the variants, none once `work` is
+/// spent. The divide is asked at the witness's depth, at most 2.
 fn confirming_positions(
     witnesses: &[Witness],
     candidates: &[VariantGen],
     room: usize,
-    deadline: Option<Instant>,
+    work: &Work,
 ) -> Vec<Question> {
     let Some(first) = witnesses.first() else {
         return Vec::new();
     };
     let depth = first.answer.normal().0.min(2);
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     neighbours(&first.position)
-        .take_while(|_| !late())
+        .take_while(|_| !work.spent())
         .filter(|p| witnesses.iter().all(|w| &w.position != p))
         .filter(|p| {
+            work.spend(candidates.len() + 1);
             let rules = divide(NaiveGen, p, depth);
             candidates.iter().any(|&g| divide(g, p, depth) != rules)
         })
