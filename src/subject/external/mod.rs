@@ -17,6 +17,7 @@
 
 mod answer;
 mod detect;
+mod drain;
 mod driver;
 #[cfg(target_os = "linux")]
 mod guard;

@@ -299,22 +299,44 @@ impl Asker<'_> {
         Ok(words)
     }
 
-    /// The adapter's answer to `request`, in words.
-    fn answer(&mut self, request: &str) -> Result<Vec<String>, SubjectError> {
+    /// The adapter's next answer line to `request`, sent now.
+    fn answer_line(&mut self, request: &str) -> Result<String, SubjectError> {
         // A line already waiting was asked by nobody: read as this request's answer,
         // it would shift every later answer by one.
         let stray = self.p.pending_lines();
         in_step(&stray, request, self.p)?;
         self.p.ask(&format!("{request}\n"), request)?;
         let deadline = self.p.deadline();
-        let line = loop {
+        loop {
             let line = self.p.line_by(deadline, request)?;
             if !line.trim_start().starts_with('#') {
-                break line;
+                return Ok(line);
             }
-        };
+        }
+    }
+
+    /// The adapter's answer to `request`, in words.
+    fn answer(&mut self, request: &str) -> Result<Vec<String>, SubjectError> {
+        let line = self.answer_line(request)?;
         let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
         if words.first().is_some_and(|w| w == "error") {
+            // A line printed twice puts every later answer one request late, and the
+            // stray line may arrive only after the next request was sent, where no
+            // look at what is waiting can see it. Asked again, an adapter in step
+            // refuses again; one out of step gives the answer it owed the first time.
+            let again = self.answer_line(request)?;
+            if again.trim() != line.trim() {
+                return Err(SubjectError::OutOfStep {
+                    request: request.to_owned(),
+                    problem: format!(
+                        "asked twice, it answered {:?} and then {:?} (a line out of step \
+                         with its request, or answers that change from one asking to the next)",
+                        cut(line.trim()),
+                        cut(again.trim())
+                    ),
+                    last: self.p.last(),
+                });
+            }
             return Err(SubjectError::Refused {
                 what: request.to_owned(),
                 reason: cut(line.trim()),

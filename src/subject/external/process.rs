@@ -16,6 +16,7 @@
 //! [`MAX_LINE`]. An engine past a limit is ended: what it says next could not be told
 //! apart from the rest of that answer.
 
+use super::drain::{self, Asked, Readable, Waker};
 use crate::subject::SubjectError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -50,8 +51,10 @@ const QUEUE: usize = 256;
 /// How often a wait looks at the stop flag and at whether the engine still runs.
 const POLL: Duration = Duration::from_millis(50);
 
-/// How long the output of an engine seen exiting is still read for its last lines.
-const EXIT_GRACE: Duration = Duration::from_millis(250);
+/// How long the reader threads get to pass on what an engine seen exiting had printed:
+/// they answer at once (see [`Process::exit_fault`]); this bounds only a reader that
+/// cannot (a grandchild flooding the pipe it inherited).
+const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// How many lines of output error messages quote.
 const KEEP_LINES: usize = 10;
@@ -99,6 +102,10 @@ enum Event {
     Overlong { stderr: bool },
     /// Stdout closed: the engine exited or will.
     Eof,
+    /// The reader of stdout (`false`) or stderr (`true`) has passed on everything its
+    /// stream held when it was asked to (by [`Process::exit_fault`]); stderr's reader
+    /// says it also when its stream closes, as stdout's says [`Event::Eof`].
+    Drained { stderr: bool },
 }
 
 /// Why a wait or a write came to nothing, before it is named in a [`SubjectError`].
@@ -148,6 +155,9 @@ pub(crate) struct Process {
     /// Every line sent while set up, until [`Process::said`] takes them: the
     /// handshake and options a user types before asking anything.
     said: Option<Vec<String>>,
+    /// One byte written here asks a reader thread to pass on everything its stream
+    /// holds and say [`Event::Drained`]: stdout's reader, and stderr's.
+    drain: [Option<Waker>; 2],
 }
 
 /// `wait` from now, or as far ahead as the clock goes when that is past its end (a
@@ -209,13 +219,18 @@ impl Process {
             cmd.spawn().map_err(spawn_error)?
         };
         let (tx, events) = mpsc::sync_channel(QUEUE);
+        let mut drain = [None, None];
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
-            thread::spawn(move || read_lines(out, &tx, false));
+            let (waker, asked) = drain::asked_for(&out);
+            drain[0] = waker;
+            thread::spawn(move || read_lines(out, &tx, false, asked));
         }
         if let Some(err) = child.stderr.take() {
             let tx = tx.clone();
-            thread::spawn(move || read_lines(err, &tx, true));
+            let (waker, asked) = drain::asked_for(&err);
+            drain[1] = waker;
+            thread::spawn(move || read_lines(err, &tx, true, asked));
         }
         let write_error = Arc::new(Mutex::new(None));
         let writer = child.stdin.take().map(|mut stdin| {
@@ -255,6 +270,7 @@ impl Process {
             },
             stop,
             program,
+            drain,
             timeout,
             said: Some(Vec::new()),
         })
@@ -431,27 +447,44 @@ impl Process {
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Fault::Exited(self.note_exit()))
                 }
+                Ok(Event::Drained { .. }) => {}
                 Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }
 
     /// Why the wait ends now that the engine exited with `status`. What it printed
-    /// before is still read (a queue's worth) for the error's last lines, and an overlong
-    /// line among it is the error: the reader closes the pipe at such a line, and the
-    /// engine may well have died of that.
+    /// before is still read for the error's last lines, and an overlong line among it
+    /// is the error: the reader closes the pipe at such a line, and the engine may well
+    /// have died of that.
     fn exit_fault(&mut self, status: ExitStatus) -> Fault {
-        // The engine may be seen gone before the reader thread has passed on its last
-        // lines (a refusal printed just before exiting): wait for the end of its
-        // output, briefly, since a grandchild may still hold the pipe open.
+        // The engine may be seen gone before the reader threads have passed on its last
+        // lines (a refusal printed just before exiting). Everything it wrote is in the
+        // pipes now, so each reader is asked to pass on what its pipe holds and say so:
+        // an event, however busy the machine, where waiting a while for the end of the
+        // output would depend on the reader's speed, and on no grandchild holding the
+        // pipe open.
+        // A reader that cannot be asked has ended: what it passed on is all queued.
+        let mut waiting = self
+            .drain
+            .each_ref()
+            .map(|w| w.as_ref().is_some_and(Waker::wake));
         let until = after(EXIT_GRACE);
-        for _ in 0..QUEUE {
-            let wait = until.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(wait) {
-                Ok(Event::Out(line)) => self.remember(line),
-                Ok(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
-                Ok(Event::Overlong { stderr }) => return self.overrun(overlong(stderr)),
-                Ok(Event::Eof) | Err(_) => break,
+        loop {
+            let event = if waiting.contains(&true) {
+                let wait = until.saturating_duration_since(Instant::now());
+                self.events.recv_timeout(wait).ok()
+            } else {
+                self.events.try_recv().ok()
+            };
+            match event {
+                None => break,
+                Some(Event::Out(line)) => self.remember(line),
+                Some(Event::Err(line)) => self.remember(format!("[stderr] {line}")),
+                Some(Event::Overlong { stderr }) => return self.overrun(overlong(stderr)),
+                // A reader whose stream closed has passed on all it ever will.
+                Some(Event::Drained { stderr }) => waiting[usize::from(stderr)] = false,
+                Some(Event::Eof) => waiting[0] = false,
             }
         }
         Fault::Exited(self.gone(status))
@@ -498,6 +531,7 @@ impl Process {
                 Ok(Event::Eof) | Err(TryRecvError::Disconnected) => {
                     self.note_exit();
                 }
+                Ok(Event::Drained { .. }) => {}
                 Err(TryRecvError::Empty) => break,
             }
         }
@@ -887,43 +921,65 @@ fn quote(line: &str) -> String {
 
 /// Sends each line of `stream` as an event until it closes, or until a line is longer
 /// than [`MAX_LINE`]. Bytes that are not UTF-8 are replaced rather than ending the
-/// stream. Blocks while the queue is full, which holds the engine back.
-fn read_lines(stream: impl Read, tx: &SyncSender<Event>, stderr: bool) {
+/// stream. Blocks while the queue is full, which holds the engine back. Asked through
+/// `asked`, it passes on everything the stream holds and says [`Event::Drained`].
+fn read_lines(stream: impl Read + Readable, tx: &SyncSender<Event>, stderr: bool, asked: Asked) {
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
-    loop {
-        let (complete, used) = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    line.extend_from_slice(&buf[..i]);
-                    (true, i + 1)
+    while let Ok(drain) = asked.wait(reader.get_ref()) {
+        // Everything the stream holds now, then back to waiting; a blocking stream
+        // (where a reader cannot be asked) is read until it closes.
+        loop {
+            let (complete, used) = match reader.fill_buf() {
+                Ok([]) => {
+                    if !line.is_empty() && !send_line(tx, &mut line, stderr) {
+                        return;
+                    }
+                    closed(tx, stderr);
+                    return;
                 }
-                None => {
-                    line.extend_from_slice(buf);
-                    (false, buf.len())
+                Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        line.extend_from_slice(&buf[..i]);
+                        (true, i + 1)
+                    }
+                    None => {
+                        line.extend_from_slice(buf);
+                        (false, buf.len())
+                    }
+                },
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    closed(tx, stderr);
+                    return;
                 }
-            },
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        reader.consume(used);
-        // A `\r` may still be the line ending's first half.
-        let content = line.len() - usize::from(line.last() == Some(&b'\r'));
-        if content > MAX_LINE {
-            let _ = tx.send(Event::Overlong { stderr });
+            };
+            reader.consume(used);
+            // A `\r` may still be the line ending's first half.
+            let content = line.len() - usize::from(line.last() == Some(&b'\r'));
+            if content > MAX_LINE {
+                let _ = tx.send(Event::Overlong { stderr });
+                return;
+            }
+            if complete && !send_line(tx, &mut line, stderr) {
+                return;
+            }
+        }
+        if drain && tx.send(Event::Drained { stderr }).is_err() {
             return;
         }
-        if complete && !send_line(tx, &mut line, stderr) {
-            return;
-        }
     }
-    if !line.is_empty() && !send_line(tx, &mut line, stderr) {
-        return;
-    }
-    if !stderr {
-        let _ = tx.send(Event::Eof);
-    }
+    closed(tx, stderr);
+}
+
+/// Says that `stderr`'s (or stdout's) stream closed: nothing more will come of it.
+fn closed(tx: &SyncSender<Event>, stderr: bool) {
+    let _ = tx.send(if stderr {
+        Event::Drained { stderr }
+    } else {
+        Event::Eof
+    });
 }
 
 /// Sends `line` (emptied) as a line of its stream; whether anyone still listens.
@@ -947,26 +1003,37 @@ mod tests {
 
     /// An engine seen gone before its last line has been passed on still has that line
     /// among the error's last lines: a refusal printed just before exiting is how
-    /// HoiXiangqi answers, and it must not read as a crash. The line here comes a
-    /// moment after the exit, so it always loses the race it could lose by chance.
+    /// HoiXiangqi answers, and it must not read as a crash. Here the engine has printed
+    /// a thousand lines and exited before anything is read, so its last line is
+    /// certainly not yet passed on when the exit is seen, however fast or slow the
+    /// machine is: more lines than the queue holds, so reading a queue's worth or
+    /// waiting a moment for the end of the output is not enough.
+    #[cfg(target_os = "linux")]
     #[test]
     fn the_last_line_before_an_exit_is_kept() {
-        let cmd = r#"sh -c '(sleep 0.1; echo "Error (refused): late") & echo early; exit 1'"#;
+        let cmd = r#"sh -c 'i=0; while [ $i -lt 1000 ]; do echo "info $i"; i=$((i+1)); done; echo "Error (refused): last"; exit 1'"#;
         let mut p = Process::spawn(cmd, Duration::from_secs(5), None).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            match p.line_by(deadline, "q") {
-                Ok(_) => {}
-                Err(SubjectError::Exited { last, .. }) => {
-                    assert_eq!(
-                        last.last().map(String::as_str),
-                        Some("Error (refused): late"),
-                        "{last:?}"
-                    );
-                    break;
-                }
-                Err(e) => panic!("{e}"),
-            }
+        // Exited and not yet reaped: a zombie.
+        let stat = format!("/proc/{}/stat", p.child.id());
+        let exited = || {
+            std::fs::read_to_string(&stat)
+                .ok()
+                .and_then(|s| s.rsplit_once(") ").map(|(_, rest)| rest.starts_with('Z')))
+                .unwrap_or(false)
+        };
+        let until = Instant::now() + Duration::from_secs(60);
+        while !exited() {
+            assert!(Instant::now() < until, "the engine never exited");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        match p.line_by(deadline, "q") {
+            Err(SubjectError::Exited { last, .. }) => assert_eq!(
+                last.last().map(String::as_str),
+                Some("Error (refused): last"),
+                "{last:?}"
+            ),
+            other => panic!("not seen as exited: {other:?}"),
         }
     }
 
