@@ -22,7 +22,7 @@ use xqdiff::subject::{Subject, SubjectError};
 use xqdiff::{Move, Position};
 
 mod util;
-use util::{gone, Scratch, XQDIFF};
+use util::{cpu_time, exited, gone, wait_until, Scratch, PATIENCE, XQDIFF};
 
 /// The most a case may use, in kB of resident memory (the acceptance bound, 200 MB).
 const MAX_KB: u64 = 200 * 1000;
@@ -86,15 +86,14 @@ enum Phase {
 
 /// Starts the engine and, for [`Phase::Question`], asks one question; the error, how
 /// long the failing call took, and the PID of the engine's direct child when it started.
-/// On a thread watched from here, so a driver that hangs, or that lets the test's
-/// memory grow past [`MAX_KB`] more, fails the case (after its processes are killed)
-/// instead of the whole run.
+/// On a thread watched from here, so a driver that hangs (no error within
+/// [`PATIENCE`]), or that lets the test's memory grow past [`MAX_KB`] more, fails the
+/// case (after its processes are killed) instead of the whole run.
 fn run_case(
     scratch: &Scratch,
     name: &str,
     config: EngineConfig,
     phase: Phase,
-    limit: Duration,
 ) -> (SubjectError, Duration, Option<u32>) {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -137,7 +136,7 @@ fn run_case(
         let grown = status_kb(std::process::id(), "VmRSS:")
             .unwrap_or(0)
             .saturating_sub(base);
-        if started.elapsed() > limit + Duration::from_secs(5) || grown > MAX_KB {
+        if started.elapsed() > PATIENCE || grown > MAX_KB {
             scratch.kill_leftovers();
             panic!(
                 "{name}: no error after {:.1?} ({grown} kB more memory)",
@@ -157,30 +156,30 @@ struct Flood {
     phase: Phase,
     /// A phrase the error must contain.
     says: &'static str,
-    /// The longest the failing call may take.
-    limit: Duration,
 }
 
-/// A UCI engine that floods its first answer after start-up, with a 5 s timeout.
+/// A UCI engine that floods its first answer after start-up, with a 60 s timeout: a
+/// limit of the answer's size must stop it, never the timeout.
 fn flood(name: &'static str, switches: impl Into<String>, says: &'static str) -> Flood {
     Flood {
         name,
         protocol: Protocol::Uci,
         switches: switches.into(),
-        timeout: Duration::from_secs(5),
+        timeout: Duration::from_secs(60),
         phase: Phase::Question,
         says,
-        limit: Duration::from_secs(3),
     }
 }
 
 const TOO_MANY_LINES: &str = "more than 100000 lines";
 
 /// An engine that prints without end, or an answer that never ends, is cut off by a
-/// limit of one answer in good time: lines, bytes, the longest line, the whole
+/// limit of one answer, not by the timeout: lines, bytes, the longest line, the whole
 /// answer's deadline (10 timeouts). Chatter from the very first line, mid-answer
 /// chatter, endless count lines (each of them progress) in UCI and xboard, one
-/// endless line, long lines, a slow trickle of count lines.
+/// endless line, long lines, a slow trickle of count lines (a line every 20 ms, each
+/// within a timeout of a second however busy the machine, until ten timeouts have
+/// passed).
 #[test]
 fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
     let long = format!("info string {}", "x".repeat(1000));
@@ -197,7 +196,7 @@ fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
             "a line longer than 65536 bytes on its stdout"),
         flood("long lines", format!("--spam-after 8 --spam-line '{long}'"),
             "more than 16777216 bytes"),
-        Flood { timeout: Duration::from_millis(300), limit: Duration::from_secs(5),
+        Flood { timeout: Duration::from_secs(1),
             ..flood("a slow trickle of counts",
                 "--spam-after 8 --spam-line 'h2e2: 1' --spam-interval 20", "10 times the timeout") },
     ];
@@ -205,13 +204,12 @@ fn endless_output_is_cut_off_by_the_limits_of_an_answer() {
         let scratch = Scratch::new(name);
         let command = scratch.engine("engine", &c.switches);
         let config = config(command, c.protocol, c.timeout);
-        let (e, took, _) = run_case(&scratch, name, config, c.phase, c.limit);
+        let (e, took, _) = run_case(&scratch, name, config, c.phase);
         let text = e.to_string();
         println!("{name}: {} in {took:.2?}: {text}", variant(&e));
         assert_eq!(variant(&e), "Overrun", "{name}: {text}");
         assert!(text.contains(c.says), "{name}: {text:?} lacks {:?}", c.says);
         assert!(!text.contains('\n'), "{name}: not one line: {text:?}");
-        assert!(took <= c.limit, "{name}: took {took:?}");
         let pid = scratch.pid("engine").expect("the engine wrote its pid");
         assert!(gone(pid), "{name}: engine {pid} is still there");
         scratch.assert_clean(name);
@@ -246,22 +244,21 @@ fn wrapper_without_exec(case: &str) {
     let timeout = Duration::from_secs(1);
     let scratch = Scratch::new(case);
     let wrapper = scratch.script("engine.sh", &scratch.engine("engine", "--hang-after 3"));
-    let (e, took, _) = run_case(
+    let (e, _, _) = run_case(
         &scratch,
         case,
         config(wrapper, Protocol::Uci, timeout),
         Phase::Start,
-        timeout * 3,
     );
     assert_eq!(variant(&e), "Timeout", "{case}: {e}");
-    assert!(took <= timeout * 3, "{case}: took {took:?}");
     scratch.assert_clean(case);
 }
 
 /// A helper in the background, holding stdout, beside an engine that crashes when
-/// asked: the crash is seen at once although the pipe stays open.
+/// asked: the crash is seen at once although the pipe stays open, long before the
+/// timeout (half of it is time enough on any machine).
 fn helper_holds_the_pipe(case: &str) {
-    let timeout = Duration::from_secs(5);
+    let timeout = Duration::from_secs(60);
     let scratch = Scratch::new(case);
     let body = format!(
         "{} &\nexec {}",
@@ -274,11 +271,10 @@ fn helper_holds_the_pipe(case: &str) {
         case,
         config(script, Protocol::Uci, timeout),
         Phase::Question,
-        timeout,
     );
     assert_eq!(variant(&e), "Exited", "{case}: {e}");
     assert!(e.to_string().contains("exit status: 3"), "{case}: {e}");
-    assert!(took < Duration::from_secs(2), "{case}: took {took:?}");
+    assert!(took < timeout / 2, "{case}: took {took:?}");
     scratch.assert_clean(case);
 }
 
@@ -287,7 +283,7 @@ fn helper_holds_the_pipe(case: &str) {
 fn killed_wrapper(case: &str) {
     let scratch = Scratch::new(case);
     let wrapper = scratch.script("engine.sh", &scratch.engine("engine", ""));
-    let started = ExternalEngine::start(&config(wrapper, Protocol::Uci, Duration::from_secs(1)));
+    let started = ExternalEngine::start(&config(wrapper, Protocol::Uci, Duration::from_secs(30)));
     let mut engine = started.unwrap_or_else(|e| panic!("{case}: {e}"));
     let wrapper_pid = engine.pid();
     kill(
@@ -295,7 +291,9 @@ fn killed_wrapper(case: &str) {
         Signal::SIGKILL,
     )
     .expect("kill the wrapper");
-    thread::sleep(Duration::from_millis(100));
+    wait_until(&format!("{case}: the wrapper dying"), || {
+        exited(wrapper_pid)
+    });
     let asked = engine.divide(&Position::startpos(), &[], 1);
     drop(engine);
     match asked {
@@ -308,14 +306,13 @@ fn killed_wrapper(case: &str) {
 
 /// `xqdiff engine` against `cmd` with `extra` flags, its output read on threads while
 /// its peak memory is sampled; the exit code (`None`: killed by a signal), stdout,
-/// stderr, how long it ran and its peak resident memory in kB. Past `limit`, or past
-/// [`MAX_KB`], it is killed and the case fails.
+/// stderr, how long it ran and its peak resident memory in kB. Past [`PATIENCE`], or
+/// past [`MAX_KB`], it is killed and the case fails.
 fn xqdiff_engine(
     scratch: &Scratch,
     case: &str,
     cmd: &str,
     extra: &[&str],
-    limit: Duration,
 ) -> (Option<i32>, String, String, Duration, u64) {
     let corpus = scratch.path("corpus");
     std::fs::create_dir_all(&corpus).expect("corpus folder");
@@ -328,17 +325,17 @@ fn xqdiff_engine(
         .stderr(Stdio::piped())
         .spawn()
         .expect("run xqdiff");
-    watch(scratch, case, child, started, limit, |_| {})
+    watch(scratch, case, child, started, |_| {})
 }
 
 /// Waits for `child` (an `xqdiff` run), reading its output and sampling its peak
-/// memory; `poke` is called on each sample with the time since `started`.
+/// memory; `poke` is called on each sample with the time since `started`. Past
+/// [`PATIENCE`] it is killed and the case fails.
 fn watch(
     scratch: &Scratch,
     case: &str,
     mut child: Child,
     started: Instant,
-    limit: Duration,
     mut poke: impl FnMut(Duration),
 ) -> (Option<i32>, String, String, Duration, u64) {
     let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
@@ -359,7 +356,7 @@ fn watch(
             break status;
         }
         peak = peak.max(status_kb(pid, "VmHWM:").unwrap_or(0));
-        if started.elapsed() > limit || peak > MAX_KB {
+        if started.elapsed() > PATIENCE || peak > MAX_KB {
             let _ = child.kill();
             let _ = child.wait();
             scratch.kill_leftovers();
@@ -378,8 +375,8 @@ fn watch(
 }
 
 /// The acceptance case: endless output, from a shell script or from the test engine
-/// mid-check, with `--timeout 3`, is exit 2 with a one-line message within 10 s, in
-/// under 200 MB, and nothing of the engine is left.
+/// mid-check, with `--timeout 30`, is exit 2 with a one-line message saying a limit was
+/// overrun (not the timeout), in under 200 MB, and nothing of the engine is left.
 #[test]
 fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
     let scratch = Scratch::new("cli endless");
@@ -400,13 +397,8 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
     ];
     let cases = cases.map(|(case, cmd)| (case.to_string(), cmd));
     each(cases, |case, cmd| {
-        let (code, _, stderr, took, peak) = xqdiff_engine(
-            &scratch,
-            case,
-            &cmd,
-            &["--timeout", "3"],
-            Duration::from_secs(10),
-        );
+        let (code, _, stderr, took, peak) =
+            xqdiff_engine(&scratch, case, &cmd, &["--timeout", "30"]);
         println!("{case}: exit {code:?} in {took:.2?}, peak {peak} kB: {stderr}");
         assert_eq!(code, Some(2), "{case}: {stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{case}: {stderr}");
@@ -418,8 +410,9 @@ fn endless_output_ends_xqdiff_engine_in_seconds_and_small() {
 
 /// SIGTERM, SIGHUP or SIGINT while the engine is mid-answer (hanging behind a wrapper
 /// without exec, trickling counts that are each progress) or still starting (no
-/// handshake) ends `xqdiff engine` within about a second with 128 + the signal, and
-/// the engine's whole group with it, although the timeout is 30 s.
+/// handshake) ends `xqdiff engine` at once with 128 + the signal, and the engine's
+/// whole group with it: well before the timeout of 120 s (a sixth of it is time enough
+/// on any machine), where it would end if it waited the question out.
 #[test]
 fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
     let scratch = Scratch::new("cli signal");
@@ -453,37 +446,26 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
         let started = Instant::now();
         let child = Command::new(XQDIFF)
             .args(["engine", "--cmd", &cmd, "--seed", "7", "--no-save"])
-            .args(["--timeout", "30", "--suite", "none", "--positions", "3"])
+            .args(["--timeout", "120", "--suite", "none", "--positions", "3"])
             .args(["--corpus", &corpus])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("run xqdiff");
         let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
-        // The engine is mid-answer (or mid-handshake) a moment after it wrote its pid.
-        let mut due = None;
+        // Signalled once the engine has begun its fault: mid-answer, or mid-handshake.
         let mut sent = None;
-        let (code, _, stderr, took, _) = watch(
-            &scratch,
-            case,
-            child,
-            started,
-            Duration::from_secs(15),
-            |at| {
-                if due.is_none() && scratch.pid(pid_name).is_some() {
-                    due = Some(at + Duration::from_millis(700));
-                }
-                if sent.is_none() && due.is_some_and(|due| at >= due) {
-                    kill(xqdiff, signal).expect("signal xqdiff");
-                    sent = Some(at);
-                }
-            },
-        );
+        let (code, _, stderr, took, _) = watch(&scratch, case, child, started, |at| {
+            if sent.is_none() && scratch.logged(pid_name, "fault ") {
+                kill(xqdiff, signal).expect("signal xqdiff");
+                sent = Some(at);
+            }
+        });
         let sent = sent.expect("the engine started and xqdiff was signalled");
         let after = took.saturating_sub(sent);
         println!("{case}: exit {code:?} {after:.2?} after {signal}: {stderr}");
         assert_eq!(code, Some(128 + signal as i32), "{case}: {stderr}");
-        assert!(after < Duration::from_secs(2), "{case}: took {after:?}");
+        assert!(after < Duration::from_secs(20), "{case}: took {after:?}");
         scratch.assert_clean(case);
     });
 }
@@ -505,7 +487,6 @@ fn a_background_helper_goes_with_an_agreeing_engine() {
         case,
         &script,
         &["--suite", "none", "--positions", "2", "--depth", "2"],
-        Duration::from_secs(30),
     );
     assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
     assert!(stdout.contains("agreement"), "{case}: {stdout}");
@@ -525,7 +506,8 @@ fn scratch_sees_its_own_processes() {
         .args(&words[1..])
         .spawn()
         .expect("run the test engine");
-    thread::sleep(Duration::from_millis(100));
+    // Seen once it runs with its command line (written as it starts).
+    scratch.wait_logged("sleeper", "fault hang");
     let left = scratch.leftovers();
     let _ = child.kill();
     let _ = child.wait();
@@ -562,7 +544,6 @@ fn a_helper_in_a_session_of_its_own_goes_with_the_engine() {
         case,
         &script,
         &["--suite", "none", "--positions", "2", "--depth", "2"],
-        Duration::from_secs(30),
     );
     assert_eq!(code, Some(0), "{case}: {stdout}{stderr}");
     assert!(
@@ -594,15 +575,8 @@ fn the_engine_dies_with_xqdiff_whatever_kills_it() {
                 .stderr(Stdio::null())
                 .spawn()
                 .expect("run xqdiff");
-            let until = Instant::now() + Duration::from_secs(20);
-            let engine = loop {
-                if let Some(pid) = scratch.pid("engine") {
-                    break pid;
-                }
-                assert!(Instant::now() < until, "{case}: the engine never started");
-                thread::sleep(Duration::from_millis(20));
-            };
-            thread::sleep(Duration::from_millis(300));
+            scratch.wait_logged("engine", "fault hang");
+            let engine = scratch.pid("engine").expect("the engine wrote its pid");
             let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
             for &signal in signals {
                 kill(xqdiff, signal).expect("signal xqdiff");
@@ -615,9 +589,9 @@ fn the_engine_dies_with_xqdiff_whatever_kills_it() {
     );
 }
 
-/// Whether `pid` goes within two seconds; reaps it if it comes to this process.
+/// Whether `pid` goes, within [`PATIENCE`]; reaps it if it comes to this process.
 fn goes_soon(pid: u32) -> bool {
-    let until = Instant::now() + Duration::from_secs(2);
+    let until = Instant::now() + PATIENCE;
     while !gone(pid) && Instant::now() < until {
         // Other cases here drive engines in this process, which makes it their
         // subreaper: xqdiff's orphans then come here, and are reaped here.
@@ -645,15 +619,9 @@ fn a_helper_in_its_own_session_dies_with_a_killed_xqdiff() {
         .stderr(Stdio::null())
         .spawn()
         .expect("run xqdiff");
-    let until = Instant::now() + Duration::from_secs(20);
-    let (engine, helper) = loop {
-        if let (Some(engine), Some(helper)) = (scratch.pid("engine"), scratch.pid("helper")) {
-            break (engine, helper);
-        }
-        assert!(Instant::now() < until, "{case}: the engine never started");
-        thread::sleep(Duration::from_millis(20));
-    };
-    thread::sleep(Duration::from_millis(300));
+    scratch.wait_logged("engine", "fault hang");
+    let engine = scratch.pid("engine").expect("the engine wrote its pid");
+    let helper = scratch.pid("helper").expect("the helper wrote its pid");
     let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
     kill(xqdiff, Signal::SIGKILL).expect("SIGKILL xqdiff");
     let _ = child.wait();
@@ -663,8 +631,9 @@ fn a_helper_in_its_own_session_dies_with_a_killed_xqdiff() {
 }
 
 /// Issue 26, case 11: `xqdiff engine` deep in the built-ins' count (depth 8 from the
-/// start position: minutes of counting) ends within a second of SIGTERM, exit 143,
-/// with the engine gone. Before, the count ran on, the signal unheard.
+/// start position: hours of counting; signalled once it has spent half a second of
+/// CPU on it) ends at once on SIGTERM, exit 143, with the engine gone. Before, the
+/// count ran on, the signal unheard.
 #[test]
 fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
     let case = "signal while the built-ins count";
@@ -677,12 +646,12 @@ fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
         .stderr(Stdio::null())
         .spawn()
         .expect("run xqdiff");
-    let until = Instant::now() + Duration::from_secs(20);
-    while scratch.pid("engine").is_none() {
-        assert!(Instant::now() < until, "{case}: the engine never started");
-        thread::sleep(Duration::from_millis(20));
-    }
-    thread::sleep(Duration::from_secs(3));
+    scratch.wait_logged("engine", "> go perft 8");
+    // Nothing but the count takes xqdiff's CPU once the engine is asked.
+    let spent = cpu_time(child.id());
+    wait_until(&format!("{case}: xqdiff counting"), || {
+        cpu_time(child.id()) >= spent + Duration::from_millis(500)
+    });
     let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
     kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
     let sent = Instant::now();
@@ -690,19 +659,14 @@ fn a_signal_ends_xqdiff_engine_while_the_built_ins_count() {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if sent.elapsed() > Duration::from_secs(10) {
+        if sent.elapsed() > PATIENCE {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{case}: still running 10 s after SIGTERM");
+            panic!("{case}: still running {PATIENCE:?} after SIGTERM");
         }
         thread::sleep(Duration::from_millis(10));
     };
     assert_eq!(status.code(), Some(143), "{case}");
-    assert!(
-        sent.elapsed() < Duration::from_secs(2),
-        "{case}: {:?}",
-        sent.elapsed()
-    );
     scratch.assert_clean(case);
 }
 
@@ -782,12 +746,7 @@ fn two_signals_still_end_the_engine_and_write_the_report() {
         .stderr(Stdio::null())
         .spawn()
         .expect("run xqdiff");
-    let until = Instant::now() + Duration::from_secs(120);
-    while scratch.pid("engine").is_none() {
-        assert!(Instant::now() < until, "{case}: the engine never started");
-        thread::sleep(Duration::from_millis(20));
-    }
-    thread::sleep(Duration::from_millis(500));
+    scratch.wait_logged("engine", "fault hang");
     let xqdiff = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
     kill(xqdiff, Signal::SIGTERM).expect("signal xqdiff");
     thread::sleep(Duration::from_millis(20));
@@ -797,10 +756,10 @@ fn two_signals_still_end_the_engine_and_write_the_report() {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if sent.elapsed() > Duration::from_secs(10) {
+        if sent.elapsed() > PATIENCE {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{case}: still running 10 s after two signals");
+            panic!("{case}: still running {PATIENCE:?} after two signals");
         }
         thread::sleep(Duration::from_millis(10));
     };

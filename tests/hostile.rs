@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod util;
-use util::{xqdiff, Scratch};
+use util::{cpu_time, xqdiff, Scratch, PATIENCE};
 
 /// Runs `args`, killing the run if it passes `limit`; returns (code, stdout, stderr).
 fn run_bounded(args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
@@ -59,7 +59,7 @@ type Row<'a> = (Vec<String>, i32, &'a str);
 fn check_rows(rows: &[Row<'_>]) {
     for (args, code, says) in rows {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (got, _, stderr) = run_bounded(&args, Duration::from_secs(30));
+        let (got, _, stderr) = run_bounded(&args, PATIENCE);
         assert_eq!(got, Some(*code), "{args:?}: {stderr}");
         let lines: Vec<&str> = stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{args:?}: one line, got:\n{stderr}");
@@ -141,7 +141,7 @@ fn inputs_that_are_not_files_are_refused_quickly() {
         (vec!["report", "--from", "/dev/zero"], "a device"),
         (vec!["minimize", "--from-artifact", "/dev/zero"], "a device"),
     ] {
-        let (code, stdout, stderr) = run_bounded(&args, Duration::from_secs(30));
+        let (code, stdout, stderr) = run_bounded(&args, PATIENCE);
         assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
@@ -271,10 +271,8 @@ fn writers_never_replace_special_files() {
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
     };
     let fifo_arg = fifo.to_string_lossy().into_owned();
-    let (code, _, stderr) = run_bounded(
-        &["report", "--from", &from, "--html", &fifo_arg],
-        Duration::from_secs(30),
-    );
+    let (code, _, stderr) =
+        run_bounded(&["report", "--from", &from, "--html", &fifo_arg], PATIENCE);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         reader.join().unwrap().contains("<html"),
@@ -289,7 +287,7 @@ fn writers_never_replace_special_files() {
     let link_arg = link.to_string_lossy().into_owned();
     let (code, _, stderr) = run_bounded(
         &["report", "--from", &from, "--markdown", &link_arg],
-        Duration::from_secs(30),
+        PATIENCE,
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(std::fs::symlink_metadata(&link)
@@ -298,10 +296,7 @@ fn writers_never_replace_special_files() {
         .is_symlink());
     assert!(std::fs::read_to_string(&target).unwrap().contains('#'));
 
-    let (code, stdout, stderr) = run_bounded(
-        &["report", "--from", &from, "--html", "-"],
-        Duration::from_secs(30),
-    );
+    let (code, stdout, stderr) = run_bounded(&["report", "--from", &from, "--html", "-"], PATIENCE);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("<html"), "{stdout}");
 }
@@ -477,14 +472,14 @@ fn a_report_read_back_is_validated() {
             text.replacen("\"tool\"", "\"phases\": [], \"tool\"", 1)
         };
         std::fs::write(&path, &text).unwrap();
-        let (code, _, stderr) = run_bounded(&["report", "--from", &arg], Duration::from_secs(30));
+        let (code, _, stderr) = run_bounded(&["report", "--from", &arg], PATIENCE);
         assert_eq!(code, Some(2), "{why}: {text}\n{stderr}");
         assert!(stderr.contains(names), "{why}: {stderr}");
     }
     // The same file with values a run writes is read.
     let fine = EMPTY_REPORT.replacen("{\"schema\"", "{\"status\": \"passed\", \"schema\"", 1);
     std::fs::write(&path, fine).unwrap();
-    let (code, _, stderr) = run_bounded(&["report", "--from", &arg], Duration::from_secs(30));
+    let (code, _, stderr) = run_bounded(&["report", "--from", &arg], PATIENCE);
     assert_eq!(code, Some(0), "{stderr}");
 }
 
@@ -501,7 +496,8 @@ fn thread_counts_from_the_environment_are_capped() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("RAYON_NUM_THREADS"), "{stderr}");
-    assert!(started.elapsed() < Duration::from_secs(10));
+    // At once: not after starting a hundred thousand threads.
+    assert!(started.elapsed() < PATIENCE / 2, "{:?}", started.elapsed());
     let out = xqdiff()
         .args(["perft", "--depth", "1"])
         .env("RAYON_NUM_THREADS", "2")
@@ -557,9 +553,10 @@ fn the_built_in_corpus_is_named_from_the_checkout_built() {
     );
 }
 
-/// Sends `signal` to a run of `args` once it has worked for `after`, and returns its
-/// exit code and how long it took to end after the signal; a run still going 10 s
-/// later is killed and the case fails.
+/// Sends `signal` to a run of `args` once it has spent `after` of CPU time, deep in its
+/// count however busy the machine, and returns its exit code and how long it took to
+/// end after the signal; a run still going [`PATIENCE`] later is killed and the case
+/// fails.
 #[cfg(unix)]
 fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Duration) {
     let mut child = xqdiff()
@@ -569,7 +566,9 @@ fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Dura
         .stderr(Stdio::null())
         .spawn()
         .expect("run xqdiff");
-    std::thread::sleep(after);
+    util::wait_until(&format!("{args:?} counting"), || {
+        cpu_time(child.id()) >= after
+    });
     let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
     let signal = nix::sys::signal::Signal::try_from(signal).expect("a signal");
     nix::sys::signal::kill(pid, signal).expect("signal xqdiff");
@@ -578,18 +577,19 @@ fn stop_after(args: &[&str], after: Duration, signal: i32) -> (Option<i32>, Dura
         if let Some(status) = child.try_wait().expect("wait") {
             return (status.code(), sent.elapsed());
         }
-        if sent.elapsed() > Duration::from_secs(10) {
+        if sent.elapsed() > PATIENCE {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{args:?} still running 10 s after {signal}");
+            panic!("{args:?} still running {PATIENCE:?} after {signal}");
         }
         std::thread::sleep(Duration::from_millis(10));
     }
 }
 
 /// Issue 26, cases 10 and 11: every long count polls the stop flag, so a signal ends
-/// it within a second at any depth (before, perft ran to the end of its count, and a
-/// shard to the end of its job), and a closed pipe ends it as soon as it is seen.
+/// it at once at any depth (before, perft ran to the end of its count, and a shard to
+/// the end of its job: hours here, where a busy machine's second is plenty), and a
+/// closed pipe ends it as soon as it is seen.
 #[cfg(unix)]
 #[test]
 fn long_counts_stop_within_a_second() {
@@ -611,25 +611,21 @@ fn long_counts_stop_within_a_second() {
         &["perft", "--jobs", &jobs],
     ];
     for args in table {
-        let (code, took) = stop_after(args, Duration::from_millis(1500), 15);
+        let (code, took) = stop_after(args, Duration::from_millis(300), 15);
         assert_eq!(code, Some(143), "{args:?}");
-        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+        assert!(took < PATIENCE / 4, "{args:?}: {took:?}");
     }
     // The shard stopped with whole lines only: the file is still its results file.
     let (code, took) = stop_after(
         &["perft", "--jobs", &jobs, "--output", &out],
-        Duration::from_millis(500),
+        Duration::from_millis(300),
         2,
     );
     assert_eq!(code, Some(130), "{took:?}");
     let started = Instant::now();
     let (code, stderr) = first_line_then_close(&["perft", "--depth", "9"]);
     assert_eq!(code, Some(141), "{stderr}");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < PATIENCE / 4, "{:?}", started.elapsed());
 }
 
 /// Issue 26, case 8: text from outside is shown with its control characters escaped,
@@ -644,7 +640,7 @@ fn outside_text_is_shown_with_control_characters_escaped() {
     let known_arg = known.to_string_lossy().into_owned();
     let (code, stdout, stderr) = run_bounded(
         &["fuzz", "--cases", "1", "--no-save", "--known", &known_arg],
-        Duration::from_secs(30),
+        PATIENCE,
     );
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
@@ -678,10 +674,10 @@ fn outside_text_is_shown_with_control_characters_escaped() {
             "--markdown",
             &md_arg,
         ],
-        Duration::from_secs(30),
+        PATIENCE,
     );
     assert_eq!(code, Some(0), "{stderr}");
-    let (code, terminal, _) = run_bounded(&["report", "--from", &from], Duration::from_secs(30));
+    let (code, terminal, _) = run_bounded(&["report", "--from", &from], PATIENCE);
     assert_eq!(code, Some(0));
     for (what, text) in [
         ("html", std::fs::read_to_string(&html).unwrap()),

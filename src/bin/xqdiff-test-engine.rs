@@ -121,6 +121,40 @@ struct Args {
     /// Write the process id to this file first (tests check the process is gone).
     #[arg(long)]
     pid_file: Option<PathBuf>,
+    /// Append to this file each command read, as `> COMMAND`, and `fault KIND` as a
+    /// fault begins (hang, spam, crash, no-handshake): tests wait for these lines, not
+    /// for a time.
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+/// Appends `line` to the `--log` file, if any. Written before the fault acts, so a
+/// test that sees it knows the engine is at that point.
+fn log(args: &Args, line: &str) {
+    if let Some(path) = &args.log {
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| writeln!(f, "{line}"));
+        if let Err(e) = written {
+            eprintln!("cannot write {}: {e}", path.display());
+        }
+    }
+}
+
+/// Ends the engine with `status`, logging the crash first.
+fn crash(args: &Args, status: i32) -> ! {
+    log(args, "fault crash");
+    std::process::exit(status);
+}
+
+/// Stops answering for good, logging the hang first.
+fn hang(args: &Args) -> ! {
+    log(args, "fault hang");
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -172,20 +206,20 @@ fn main() {
     let mut stdout = io::stdout().lock();
     for commands in 0u64.. {
         if args.crash_after == Some(commands) {
-            std::process::exit(3);
+            crash(&args, 3);
         }
         if args.hang_after == Some(commands) {
-            loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            }
+            hang(&args);
         }
         if args.spam_after == Some(commands) {
+            log(&args, "fault spam");
             spam(&args, &mut stdout);
             return;
         }
         let Some(Ok(line)) = input.next() else {
             return;
         };
+        log(&args, &format!("> {line}"));
         let reply = match args.protocol {
             Protocol::Xboard | Protocol::XboardMoves => engine.xboard(&line),
             Protocol::Uci | Protocol::Ucci => engine.uci(&line),
@@ -202,7 +236,7 @@ fn main() {
             return;
         }
         if args.exit_on_error && reply.lines().any(|l| l.starts_with("Error")) {
-            std::process::exit(1);
+            crash(&args, 1);
         }
     }
 }
@@ -240,7 +274,9 @@ impl TestEngine<'_> {
         let mut out = String::new();
         match words.as_slice() {
             [hello @ ("uci" | "ucci")] => {
-                if !self.args.no_handshake {
+                if self.args.no_handshake {
+                    log(self.args, "fault no-handshake");
+                } else {
                     out += &format!("id name {NAME}\nid author xqdiff\n{hello}ok\n");
                 }
             }
@@ -317,7 +353,9 @@ impl TestEngine<'_> {
         let mut out = String::new();
         match words.as_slice() {
             ["protover", _] => {
-                if !self.args.no_handshake {
+                if self.args.no_handshake {
+                    log(self.args, "fault no-handshake");
+                } else {
                     let setboard = u8::from(!self.args.no_setboard);
                     out +=
                         &format!("feature myname=\"{NAME}\" setboard={setboard} ping=1 done=1\n");
@@ -420,7 +458,10 @@ impl TestEngine<'_> {
     fn moves(&mut self, line: &str) -> Option<String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["xqdiff", "moves", _] if self.args.no_handshake => Some(String::new()),
+            ["xqdiff", "moves", _] if self.args.no_handshake => {
+                log(self.args, "fault no-handshake");
+                Some(String::new())
+            }
             ["xqdiff", "moves", _] => {
                 let play = if self.args.fen_only { "" } else { " play" };
                 let pseudo = if self.args.offer_pseudo {
@@ -480,12 +521,10 @@ impl TestEngine<'_> {
     fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
         let in_check = !self.pos.setup().checkers(self.pos.turn()).is_empty();
         if in_check && self.args.crash_in_check {
-            std::process::exit(4);
+            crash(self.args, 4);
         }
         if in_check && self.args.hang_in_check {
-            loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            }
+            hang(self.args);
         }
         let mut counts = self.generator().divide(&self.pos, depth, false, None);
         if self.args.list_illegal {

@@ -12,6 +12,20 @@ use std::process::{Child, Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// How long a test waits for an event (a line, a file, an exit) before it fails: long,
+/// since a busy machine is slow, and spent only when the event never comes.
+pub const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Waits until `done` holds, looking every few milliseconds; fails naming `what` after
+/// [`PATIENCE`].
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let until = Instant::now() + PATIENCE;
+    while !done() {
+        assert!(Instant::now() < until, "{what}: not within {PATIENCE:?}");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// The xqdiff binary this build made.
 pub const XQDIFF: &str = env!("CARGO_BIN_EXE_xqdiff");
 /// The test engine, a UCI/xboard engine over the built-in generators that can carry
@@ -98,12 +112,28 @@ impl Scratch {
         path
     }
 
-    /// The test engine's command line with `switches`, writing its PID to `name`.pid.
+    /// The test engine's command line with `switches`, writing its PID to `name`.pid
+    /// and logging its commands and faults to `name`.log.
     pub fn engine(&self, name: &str, switches: &str) -> String {
         format!(
-            "'{TEST_ENGINE}' {switches} --pid-file '{}'",
-            self.path(&format!("{name}.pid"))
+            "'{TEST_ENGINE}' {switches} --pid-file '{}' --log '{}'",
+            self.path(&format!("{name}.pid")),
+            self.path(&format!("{name}.log"))
         )
+    }
+
+    /// Whether the engine `name` has logged a line that begins with `line`: a command
+    /// it read (`> go perft`), or a fault it began (`fault hang`).
+    pub fn logged(&self, name: &str, line: &str) -> bool {
+        std::fs::read_to_string(self.file(&format!("{name}.log")))
+            .is_ok_and(|t| t.lines().any(|l| l.starts_with(line)))
+    }
+
+    /// Waits until the engine `name` has logged a line that begins with `line`.
+    pub fn wait_logged(&self, name: &str, line: &str) {
+        wait_until(&format!("{name} logging {line:?}"), || {
+            self.logged(name, line)
+        });
     }
 
     /// The PID in `name`.pid, once the process wrote it.
@@ -133,9 +163,9 @@ impl Scratch {
     }
 
     /// Fails unless every process of the case is gone (a process killed a moment ago
-    /// may take that moment to go).
+    /// may take that moment to go, longer on a busy machine).
     pub fn assert_clean(&self, case: &str) {
-        let until = Instant::now() + Duration::from_secs(2);
+        let until = Instant::now() + Duration::from_secs(30);
         loop {
             let left = self.leftovers();
             if left.is_empty() {
@@ -234,5 +264,35 @@ fn a_folder_is_not_named_by_a_longer_one() {
     ];
     for (cmdline, named) in table {
         assert_eq!(names(cmdline, "/tmp/x-cli"), named, "{cmdline}");
+    }
+}
+
+/// The CPU time `pid` has used so far (user and system), from `/proc`; zero once it is
+/// gone. A test that needs a run to be deep in its work waits for CPU time spent, which
+/// a busy machine delays but cannot fake, rather than for time passed.
+pub fn cpu_time(pid: u32) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let Some((_, rest)) = stat.rsplit_once(") ") else {
+        return Duration::ZERO;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    // In USER_HZ, which Linux keeps at 100 for what it shows user space.
+    Duration::from_millis(ticks * 10)
+}
+
+/// Whether `pid` has exited: gone, or a zombie waiting to be reaped (by anyone).
+pub fn exited(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
     }
 }
