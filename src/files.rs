@@ -5,7 +5,8 @@
 //! old file or the new one, never a torn one, and no temporary behind. Only regular
 //! files are replaced: a device or FIFO given as an output is written to, a symlink's
 //! target is replaced (the link kept), and `-` is standard output. Files that are read
-//! together are replaced together ([`replace_set`]).
+//! together are replaced together ([`replace_set`]). Waiting on a FIFO (for a reader to
+//! open it, for room in it) ends when the run is asked to stop ([`stop_waiting_on`]).
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -112,6 +113,93 @@ pub fn staged(path: &Path, bytes: &[u8]) -> io::Result<Output> {
     Ok(out)
 }
 
+/// Raised when the run is to stop: a wait on a FIFO gives up then. Set once, by
+/// [`stop_waiting_on`].
+static STOP: std::sync::OnceLock<&'static std::sync::atomic::AtomicBool> =
+    std::sync::OnceLock::new();
+
+/// From now on, waiting for a FIFO's reader, or for room in a FIFO, gives up within a
+/// moment of `flag` going up (a signal's stop flag), with an error of kind
+/// [`io::ErrorKind::Interrupted`]. Without it such a wait lasts until a reader comes.
+pub fn stop_waiting_on(flag: &'static std::sync::atomic::AtomicBool) {
+    let _ = STOP.set(flag);
+}
+
+/// Whether the run was asked to stop ([`stop_waiting_on`]).
+#[cfg(unix)]
+fn stop_asked() -> bool {
+    STOP.get()
+        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// How often a wait on a FIFO looks at the stop flag.
+#[cfg(unix)]
+const FIFO_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// The error a wait on a FIFO gives up with when the run is to stop.
+#[cfg(unix)]
+fn stopped_waiting(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Interrupted,
+        format!("stopped while waiting for {what}"),
+    )
+}
+
+/// Opens a device, FIFO or socket for writing, without blocking: a FIFO nobody reads
+/// is opened once a reader comes, looked for every [`FIFO_POLL`] until the run is asked
+/// to stop. The file stays non-blocking; [`Output`]'s writes wait for room the same way.
+#[cfg(unix)]
+fn open_special(at: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    loop {
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(at);
+        match opened {
+            // ENXIO: a FIFO with no reader yet.
+            Err(e) if e.raw_os_error() == Some(nix::libc::ENXIO) => {
+                if stop_asked() {
+                    return Err(stopped_waiting("a reader of the FIFO"));
+                }
+                std::thread::sleep(FIFO_POLL);
+            }
+            other => return other,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn open_special(at: &Path) -> io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).open(at)
+}
+
+/// Writes to a non-blocking special file: when it is full (a FIFO whose reader is
+/// slow, or reads nothing), waits for room until the run is asked to stop.
+fn write_special(f: &mut std::fs::File, buf: &[u8]) -> io::Result<usize> {
+    loop {
+        match f.write(buf) {
+            #[cfg(unix)]
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+                use std::os::fd::AsFd;
+                if stop_asked() {
+                    return Err(stopped_waiting(
+                        "room in the FIFO (its reader reads nothing)",
+                    ));
+                }
+                let mut fds = [PollFd::new(f.as_fd(), PollFlags::POLLOUT)];
+                let wait = u16::try_from(FIFO_POLL.as_millis()).unwrap_or(u16::MAX);
+                match poll(&mut fds, PollTimeout::from(wait)) {
+                    Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Where a written file really goes, decided once before writing.
 enum Destination {
     /// `-`: standard output.
@@ -184,9 +272,7 @@ impl Output {
         let sink = match destination(path)? {
             Destination::Stdout => Sink::Stdout(io::stdout()),
             // Not truncated: a device has no length and a FIFO nothing to cut.
-            Destination::Special(at) => {
-                Sink::Special(std::fs::OpenOptions::new().write(true).open(at)?)
-            }
+            Destination::Special(at) => Sink::Special(open_special(&at)?),
             Destination::Regular(target) => Sink::Staged {
                 tmp: temporary_beside(&target)?,
                 target,
@@ -214,7 +300,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
             Sink::Staged { tmp, .. } => tmp.write(buf),
-            Sink::Special(f) => f.write(buf),
+            Sink::Special(f) => write_special(f, buf),
             Sink::Stdout(s) => s.write(buf),
         }
     }

@@ -286,7 +286,12 @@ pub fn main() -> ExitCode {
         Err(e) if broken_pipe(&e) => ExitCode::from(128 + out::SIGPIPE as u8),
         Err(e) => {
             errln!("xqdiff: error: {}", cut(&e.to_string()));
-            ExitCode::from(2)
+            // An error met on the way out of a run a signal stopped (an output given
+            // up on) ends it as the signal does.
+            match signals::received() {
+                Some(sig) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(255)),
+                None => ExitCode::from(2),
+            }
         }
     };
     finish(code)

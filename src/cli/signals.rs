@@ -46,6 +46,8 @@ pub(super) fn install() -> &'static AtomicBool {
             }
         }
         watch_for_a_second_signal();
+        // An output that is a FIFO nobody reads must not hold the run past a signal.
+        crate::files::stop_waiting_on(&STOP);
     });
     &STOP
 }

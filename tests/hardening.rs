@@ -1,0 +1,202 @@
+//! Issue 42, hardening round 4: what a hostile user still broke. Signals in a row and an
+//! engine's helpers, a hanging engine under `--seconds`, a restart that fails in the
+//! middle of shrinking, the report's folder holding the user's own `.report.*` files,
+//! durations past what a clock holds, a saved report's status, and an output that is a
+//! FIFO nobody reads. Each case waits for events (a line, a file, an exit) with a
+//! generous bound, never for a fixed time, and leaves no process behind.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+mod util;
+use util::{Scratch, XQDIFF};
+
+/// A generous bound on a run that must end by itself: far above what it takes, so only
+/// a run that would not end (or would take minutes) reaches it.
+const ENDS_WITHIN: Duration = Duration::from_secs(120);
+
+/// A running `xqdiff`: its stdout lines as they come, its stderr, and its exit, each
+/// waited for with a bound. Killed (by its PID) if the test ends before it does.
+struct Run {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    stdout: Vec<String>,
+    stderr: Option<thread::JoinHandle<String>>,
+}
+
+impl Run {
+    fn start(args: &[&str]) -> Run {
+        let mut child = Command::new(XQDIFF)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run xqdiff");
+        let (tx, lines) = mpsc::channel();
+        let out = child.stdout.take().expect("stdout");
+        thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut err = child.stderr.take().expect("stderr");
+        let stderr = thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text);
+            text
+        });
+        Run {
+            child,
+            lines,
+            stdout: Vec::new(),
+            stderr: Some(stderr),
+        }
+    }
+
+    fn pid(&self) -> nix::unistd::Pid {
+        nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).expect("a pid"))
+    }
+
+    /// Waits for a stdout line that `wanted` accepts; fails the case past `limit`.
+    fn line(&mut self, case: &str, wanted: impl Fn(&str) -> bool, limit: Duration) {
+        let until = Instant::now() + limit;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = wanted(&line);
+                    self.stdout.push(line);
+                    if found {
+                        return;
+                    }
+                }
+                Err(_) => panic!(
+                    "{case}: the line never came; stdout:\n{}",
+                    self.stdout.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Waits for the run to end by itself within `limit` (else kills it and fails the
+    /// case); its exit code, stdout and stderr.
+    fn end(mut self, case: &str, limit: Duration) -> (Option<i32>, String, String) {
+        let until = Instant::now() + limit;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait for xqdiff") {
+                break status;
+            }
+            if Instant::now() >= until {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!(
+                    "{case}: still running after {limit:?}; stdout so far:\n{}",
+                    self.stdout.join("\n")
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        // The pipe closes when the run (and anything that held it) is gone.
+        self.stdout.extend(self.lines.iter());
+        let stderr = self.stderr.take().map(|h| h.join().unwrap_or_default());
+        (
+            status.code(),
+            self.stdout.join("\n"),
+            stderr.unwrap_or_default(),
+        )
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Item 9: an output that is a FIFO nobody reads does not hold the run past a stop
+/// signal: the wait for a reader gives up, the run says which output it could not
+/// write, and it ends as the signal does. Before, opening the FIFO blocked in the
+/// kernel and the first signal went unheard. One row writes through `--write-known`,
+/// the other as the report's page in `--report-dir`.
+#[test]
+fn a_fifo_nobody_reads_does_not_outlast_a_signal() {
+    use nix::sys::signal::{kill, Signal};
+    let scratch = Scratch::new("unread fifo");
+    let fifo = |name: &str| {
+        let path = scratch.file(name);
+        let made = Command::new("mkfifo").arg(&path).status().expect("mkfifo");
+        assert!(made.success(), "mkfifo {name}");
+        path.display().to_string()
+    };
+    let known = fifo("known.txt");
+    let report = scratch.file("report");
+    std::fs::create_dir_all(&report).expect("report folder");
+    fifo("report/report.html");
+    let empty = scratch.file("corpus");
+    std::fs::create_dir_all(&empty).expect("corpus folder");
+    let engine = scratch.engine("engine", "");
+    let (empty, report) = (empty.display().to_string(), report.display().to_string());
+    let table: [(&str, Vec<&str>, &str); 2] = [
+        (
+            "engine --write-known FIFO",
+            vec![
+                "engine",
+                "--cmd",
+                &engine,
+                "--suite",
+                "none",
+                "--positions",
+                "1",
+                "--depth",
+                "1",
+                "--corpus",
+                &empty,
+                "--no-save",
+                "--write-known",
+                &known,
+            ],
+            "engine ",
+        ),
+        (
+            "check, report.html a FIFO",
+            vec![
+                "check",
+                "--quick",
+                "--seconds",
+                "0",
+                "--max-nodes",
+                "0",
+                "--threads",
+                "1",
+                "--no-save",
+                "--corpus",
+                &empty,
+                "--report-dir",
+                &report,
+            ],
+            "xqdiff check: ",
+        ),
+    ];
+    for (case, args, first) in table {
+        let mut run = Run::start(&args);
+        // Printed once the signal handlers are in place.
+        run.line(case, |l| l.starts_with(first), ENDS_WITHIN);
+        kill(run.pid(), Signal::SIGTERM).expect("signal xqdiff");
+        let (code, stdout, stderr) = run.end(case, ENDS_WITHIN);
+        assert_eq!(code, Some(143), "{case}:\n{stdout}\n{stderr}");
+        assert!(
+            stderr.contains("stopped while waiting for a reader of the FIFO"),
+            "{case}: {stderr}"
+        );
+    }
+    scratch.assert_clean("unread fifo");
+}
