@@ -122,6 +122,46 @@ impl Drop for Run {
     }
 }
 
+/// Item 8: `report --from` renders and exits by the status the report states, when that
+/// is worse than what its phases say: a report that says it failed, errored or was
+/// interrupted is never a pass, and one that states no status at all (every version 2
+/// report does) is refused. Before, each of them rendered PASSED with exit 0.
+#[test]
+fn a_saved_reports_status_is_honoured() {
+    let scratch = Scratch::new("stated status");
+    let report = |status: &str| {
+        format!(
+            r#"{{"schema": "xqdiff-report/2", "tool": {{"name": "xqdiff", "version": "0.1.0"}}, "phases": [{{"name": "perft", "status": "passed", "seconds": 0.5}}]{status}}}"#
+        )
+    };
+    // (the status field, the exit code, what the output says)
+    let table = [
+        (r#", "status": "passed""#, 0, "PASSED"),
+        (r#", "status": "failed""#, 1, "FAILED"),
+        (r#", "status": "error""#, 2, "ERROR"),
+        (r#", "status": "interrupted""#, 2, "INTERRUPTED"),
+        (
+            r#", "status": "interrupted", "signal": 15"#,
+            143,
+            "INTERRUPTED",
+        ),
+        ("", 2, "field status: missing"),
+    ];
+    let path = scratch.file("report.json");
+    let from = path.display().to_string();
+    for (status, want, says) in table {
+        std::fs::write(&path, report(status)).expect("write the report");
+        let case = format!("stated {status:?}");
+        let (code, stdout, stderr) =
+            Run::start(&["report", "--from", &from]).end(&case, ENDS_WITHIN);
+        assert_eq!(code, Some(want), "{case}:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains(says) || stderr.contains(says),
+            "{case}:\n{stdout}\n{stderr}"
+        );
+    }
+}
+
 /// Item 9: an output that is a FIFO nobody reads does not hold the run past a stop
 /// signal: the wait for a reader gives up, the run says which output it could not
 /// write, and it ends as the signal does. Before, opening the FIFO blocked in the

@@ -132,6 +132,13 @@ pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outc
                     format!("{}: {}", p.name, crate::job::check::first_line(why))
                 })
                 .collect();
+            if broken.is_empty() {
+                // Only the status the report states says so.
+                return Err(CliError::Incomplete(format!(
+                    "the report says the run ended {}",
+                    report.status().as_str()
+                )));
+            }
             Err(CliError::Incomplete(broken.join("; ")))
         }
     }
