@@ -314,11 +314,45 @@ impl Write for Output {
     }
 }
 
-/// The name of the link in a set's folder that points at the set's current version, and
-/// the prefix of each version's folder (`.report.XXXXXX`) and of every temporary the set
-/// leaves when killed.
+/// The name of the link in a set's folder that points at the set's current version.
 fn set_link(set: &str) -> String {
     format!(".{set}")
+}
+
+/// The prefix of each of a set's version folders (`.report.xqdiff-XXXXXX`) and of every
+/// temporary link it makes (`.report.xqdiff-XXXXXX.link`): what a killed run may leave,
+/// and all a later run removes. The user's own files beside the set (`.report.md.swp`,
+/// `.report.bak/`) never have this form.
+#[cfg(unix)]
+fn set_prefix(set: &str) -> String {
+    format!(".{set}.xqdiff-")
+}
+
+/// The random part of those names: this many letters and digits.
+#[cfg(unix)]
+const SET_RANDOM: usize = 6;
+
+/// Whether `name` is one of the names a save of `set` makes ([`set_prefix`]): the
+/// prefix, [`SET_RANDOM`] letters and digits, and for a link `.link`.
+#[cfg(unix)]
+fn set_made(name: &std::ffi::OsStr, set: &str) -> Option<SetName> {
+    let rest = name.to_str()?.strip_prefix(&set_prefix(set))?;
+    let (random, kind) = match rest.strip_suffix(".link") {
+        Some(random) => (random, SetName::Link),
+        None => (rest, SetName::Version),
+    };
+    (random.len() == SET_RANDOM && random.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then_some(kind)
+}
+
+/// What a name [`set_made`] recognises is.
+#[cfg(unix)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SetName {
+    /// A version folder.
+    Version,
+    /// A temporary link.
+    Link,
 }
 
 /// Replaces the files `files` (name, bytes) in `dir` as one set: a kill at any moment
@@ -328,8 +362,9 @@ fn set_link(set: &str) -> String {
 /// folder holding the whole version (`.report.XXXXXX`); a new version is written into
 /// a new folder and `.report` is swapped to it by one rename. Whatever a killed run
 /// left (a version never swapped in, an old one not yet removed, an earlier version's
-/// temporaries) starts with `.report.` and is removed by the next run into `dir`,
-/// which holds a lock on the folder so two runs never remove each other's work. A name
+/// temporaries) is named as only a save names things ([`set_prefix`]) and is removed by
+/// the next run into `dir`, which holds a lock on the folder so two runs never remove
+/// each other's work; nothing else in `dir` is touched. A name
 /// that is a regular file (a set written before the names were links) is turned into
 /// its link first, pointing at a copy of the old set, so even that step is never a
 /// mix. A name that is a device, a FIFO or a symlink to elsewhere is the user's: it is
@@ -359,7 +394,7 @@ pub fn replace_set(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result
 
 #[cfg(unix)]
 mod set_unix {
-    use super::set_link;
+    use super::{set_link, set_made, set_prefix, SetName, SET_RANDOM};
     use std::ffi::OsString;
     use std::io::{self, Write};
     use std::os::unix::fs::symlink;
@@ -409,9 +444,9 @@ mod set_unix {
         .map_err(|(_, e)| io::Error::from(e))?;
         let link = set_link(set);
         let current = current_version(dir, &link)?;
-        sweep(dir, &link, current.as_deref())?;
+        sweep(dir, set, current.as_deref())?;
 
-        let version = new_version(dir, &link)?;
+        let version = new_version(dir, set)?;
         for (i, (name, bytes)) in files.iter().enumerate() {
             let mut f = std::fs::File::create(version.path().join(name))?;
             f.write_all(bytes)?;
@@ -429,12 +464,12 @@ mod set_unix {
         let mut current = current;
         if states.iter().any(|s| matches!(s, Name::Plain)) {
             if current.is_none() {
-                current = Some(adopt_plain_files(dir, &link, files)?);
+                current = Some(adopt_plain_files(dir, set, files)?);
             }
             let mut first = true;
             for ((name, _), state) in files.iter().zip(&states) {
                 if matches!(state, Name::Plain) {
-                    swap_link(dir, &link, &Path::new(&link).join(name), name)?;
+                    swap_link(dir, set, &Path::new(&link).join(name), name)?;
                     if std::mem::take(&mut first) {
                         pause("between-links");
                     }
@@ -444,7 +479,7 @@ mod set_unix {
 
         pause("before-swap");
         let kept = kept_name(version)?;
-        swap_link(dir, &link, Path::new(&kept), &link)?;
+        swap_link(dir, set, Path::new(&kept), &link)?;
         std::fs::File::open(dir)?.sync_all()?;
         pause("after-swap");
         if let Some(old) = current {
@@ -492,29 +527,33 @@ mod set_unix {
         }
     }
 
-    /// Removes what killed runs left: every `.report.*` but the current version.
-    fn sweep(dir: &Path, link: &str, current: Option<&std::ffi::OsStr>) -> io::Result<()> {
-        let prefix = format!("{link}.");
+    /// Removes what killed runs left: every version folder and temporary link a save
+    /// of `set` made ([`set_made`], each of the type it was made as) but the current
+    /// version. A file of the user's is never one of them, whatever its name begins
+    /// with.
+    fn sweep(dir: &Path, set: &str, current: Option<&std::ffi::OsStr>) -> io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             let name = entry.file_name();
-            if !name.to_string_lossy().starts_with(&prefix) || Some(name.as_os_str()) == current {
+            if Some(name.as_os_str()) == current {
                 continue;
             }
-            if entry.file_type()?.is_dir() {
-                std::fs::remove_dir_all(entry.path())?;
-            } else {
-                std::fs::remove_file(entry.path())?;
+            let kind = entry.file_type()?;
+            match set_made(&name, set) {
+                Some(SetName::Version) if kind.is_dir() => std::fs::remove_dir_all(entry.path())?,
+                Some(SetName::Link) if kind.is_symlink() => std::fs::remove_file(entry.path())?,
+                _ => {}
             }
         }
         Ok(())
     }
 
     /// A new, empty version folder, readable as a plainly made folder is.
-    fn new_version(dir: &Path, link: &str) -> io::Result<tempfile::TempDir> {
+    fn new_version(dir: &Path, set: &str) -> io::Result<tempfile::TempDir> {
         use std::os::unix::fs::PermissionsExt;
         tempfile::Builder::new()
-            .prefix(&format!("{link}."))
+            .prefix(&set_prefix(set))
+            .rand_bytes(SET_RANDOM)
             .permissions(std::fs::Permissions::from_mode(0o777))
             .tempdir_in(dir)
     }
@@ -522,8 +561,9 @@ mod set_unix {
     /// Makes `.report` point at a version holding the regular files the names are now
     /// (hard links, so nothing is copied), before the names become links: the set read
     /// through the names stays the old one while they change.
-    fn adopt_plain_files(dir: &Path, link: &str, files: &[(&str, &[u8])]) -> io::Result<OsString> {
-        let old = new_version(dir, link)?;
+    fn adopt_plain_files(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result<OsString> {
+        let link = set_link(set);
+        let old = new_version(dir, set)?;
         for (name, _) in files {
             let path = dir.join(name);
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
@@ -531,7 +571,7 @@ mod set_unix {
             }
         }
         let kept = kept_name(old)?;
-        swap_link(dir, link, Path::new(&kept), link)?;
+        swap_link(dir, set, Path::new(&kept), &link)?;
         Ok(kept)
     }
 
@@ -548,9 +588,10 @@ mod set_unix {
 
     /// Points `dir/name` at `target` in one rename, through a link made beside it under
     /// a name the sweep removes.
-    fn swap_link(dir: &Path, link: &str, target: &Path, name: &str) -> io::Result<()> {
+    fn swap_link(dir: &Path, set: &str, target: &Path, name: &str) -> io::Result<()> {
         let tmp = tempfile::Builder::new()
-            .prefix(&format!("{link}."))
+            .prefix(&set_prefix(set))
+            .rand_bytes(SET_RANDOM)
             .suffix(".link")
             .make_in(dir, |path| symlink(target, path))?;
         tmp.persist(dir.join(name)).map_err(|e| e.error)?;

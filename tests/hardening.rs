@@ -122,6 +122,60 @@ impl Drop for Run {
     }
 }
 
+/// Item 4: saving the report removes only what a save left (a killed run's versions
+/// and links), never the user's own files beside it, however their names begin. Before,
+/// every name starting with `.report.` went: an editor's swap file, a backup folder with
+/// its contents, a settings file.
+#[test]
+fn saving_the_report_leaves_the_users_files_alone() {
+    let case = "report folder with the user's files";
+    let scratch = Scratch::new(case);
+    let dir = scratch.file("report");
+    std::fs::create_dir_all(dir.join(".report.bak")).expect("folder");
+    std::fs::create_dir_all(dir.join(".report.backup")).expect("folder");
+    let files = [
+        ".report.md.swp",
+        ".report.yml",
+        ".report.bak/report.json",
+        ".report.backup/notes",
+    ];
+    for name in files {
+        std::fs::write(dir.join(name), name).expect("a file of the user's");
+    }
+    let empty = scratch.file("corpus");
+    std::fs::create_dir_all(&empty).expect("corpus folder");
+    // Twice: the second save also replaces the first's version.
+    for round in 1..=2 {
+        let (code, stdout, stderr) = Run::start(&[
+            "check",
+            "--quick",
+            "--seconds",
+            "0",
+            "--max-nodes",
+            "0",
+            "--threads",
+            "1",
+            "--no-save",
+            "--corpus",
+            &empty.display().to_string(),
+            "--report-dir",
+            &dir.display().to_string(),
+        ])
+        .end(case, ENDS_WITHIN);
+        // Nothing to check (no count, no case, no fuzzing): an error, but a report.
+        assert_eq!(code, Some(2), "{case} {round}:\n{stdout}\n{stderr}");
+        assert!(
+            dir.join("report.json").exists(),
+            "{case} {round}: no report"
+        );
+        for name in files {
+            let kept = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            assert_eq!(kept, name, "{case} {round}: {name} was removed");
+        }
+    }
+    scratch.assert_clean(case);
+}
+
 /// Item 8: `report --from` renders and exits by the status the report states, when that
 /// is worse than what its phases say: a report that says it failed, errored or was
 /// interrupted is never a pass, and one that states no status at all (every version 2
