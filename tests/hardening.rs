@@ -176,6 +176,58 @@ fn saving_the_report_leaves_the_users_files_alone() {
     scratch.assert_clean(case);
 }
 
+/// Item 7: a time too long for any clock (2^63 seconds and more, as any flag that takes
+/// one) is refused with exit 2 and one line naming the bound, never a panic. Before,
+/// `--seconds` of 2^63 panicked adding it to the clock (exit 101) and `check` wrote no
+/// report.
+#[test]
+fn times_past_the_bound_are_refused() {
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["engine", "--cmd", "x", "--seconds", "9223372036854775808"],
+            "more than the most a run is given",
+        ),
+        (
+            &[
+                "check",
+                "--engine",
+                "x",
+                "--engine-seconds",
+                "18446744073709551615",
+            ],
+            "more than the most a run is given",
+        ),
+        (
+            &["check", "--seconds", "99999999999999999999999"],
+            "more than the most a run is given",
+        ),
+        (
+            &["fuzz", "--seconds", "315360001"],
+            "more than the most a run is given",
+        ),
+        (
+            &["engine", "--cmd", "x", "--timeout", "1e300"],
+            "more than the longest wait",
+        ),
+        (
+            &[
+                "check",
+                "--engine",
+                "x",
+                "--engine-timeout",
+                "9223372036854775808",
+            ],
+            "more than the longest wait",
+        ),
+    ];
+    for (args, says) in table {
+        let (code, stdout, stderr) = Run::start(args).end(&args.join(" "), ENDS_WITHIN);
+        assert_eq!(code, Some(2), "{args:?}:\n{stdout}\n{stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
 /// Item 8: `report --from` renders and exits by the status the report states, when that
 /// is worse than what its phases say: a report that says it failed, errored or was
 /// interrupted is never a pass, and one that states no status at all (every version 2

@@ -82,7 +82,12 @@ pub(crate) struct RunFlags {
     /// Check for this many seconds: after the start, suite and corpus positions, fresh
     /// positions made as the run goes (random bytes read as positions, and playouts,
     /// rare features sought on purpose), instead of random positions made beforehand.
-    #[arg(id = "engine_seconds", long = "engine-seconds", value_name = "SECONDS")]
+    #[arg(
+        id = "engine_seconds",
+        long = "engine-seconds",
+        value_name = "SECONDS",
+        value_parser = super::parse_seconds
+    )]
     pub seconds: Option<u64>,
     /// How many times an engine that crashes or hangs on a position is started again
     /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
@@ -247,10 +252,22 @@ fn parse_option(s: &str) -> Result<(String, String), String> {
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
-    s.trim()
+    let secs = s
+        .trim()
         .parse::<f64>()
         .ok()
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|secs| *secs > 0.0)
+        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))?;
+    // Compared as numbers first: past the bound may be past what a duration holds.
+    if secs > super::MAX_SECONDS as f64 {
+        return Err(format!(
+            "{} seconds is more than the longest wait xqdiff takes, {} (ten years)",
+            s.trim(),
+            super::MAX_SECONDS
+        ));
+    }
+    Duration::try_from_secs_f64(secs)
+        .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }

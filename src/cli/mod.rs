@@ -524,6 +524,29 @@ const THREADS_PER_CORE: usize = 8;
 /// before the first is asked, so a billion would compute for days before starting.
 const MAX_POSITIONS: usize = 1_000_000;
 
+/// The longest time a flag takes, in seconds (ten years): far beyond any run, and far
+/// within what a clock reading can be moved by, so a deadline computed from it is a time
+/// and never an overflow.
+pub(crate) const MAX_SECONDS: u64 = 10 * 365 * 24 * 60 * 60;
+
+/// Reads a whole number of seconds (`--seconds`, `--engine-seconds`), as a flag's value
+/// parser: at most [`MAX_SECONDS`].
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        let shown: String = t.chars().take(40).collect();
+        return Err(format!("{shown:?} is not a whole number of seconds"));
+    }
+    // All digits, so only the size can fail.
+    match t.parse::<u64>() {
+        Ok(secs) if secs <= MAX_SECONDS => Ok(secs),
+        _ => Err(format!(
+            "{} seconds is more than the most a run is given, {MAX_SECONDS} (ten years)",
+            t.chars().take(40).collect::<String>()
+        )),
+    }
+}
+
 /// `--positions N` (or `flag`'s), refused above [`MAX_POSITIONS`].
 fn positions(flag: &str, n: usize) -> Result<usize, CliError> {
     if n > MAX_POSITIONS {
