@@ -122,6 +122,90 @@ impl Drop for Run {
     }
 }
 
+/// Whether `pid` is gone: no process, or a zombie whose parent is not this test.
+fn gone(pid: u32) -> bool {
+    util::gone(pid)
+}
+
+/// Waits up to `limit` for `pid` to be gone.
+fn goes(pid: u32, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    while !gone(pid) && Instant::now() < until {
+        thread::sleep(Duration::from_millis(20));
+    }
+    gone(pid)
+}
+
+/// Item 1: any number of stop signals in a row, however close together, leave nothing
+/// an engine started behind, a helper it started in a session of its own (out of reach
+/// of any signal to its group) included. Before, the second signal killed the engine's
+/// group with the guard that watches for its helpers, and the third ended xqdiff before
+/// its own sweep: the helper ran on under PID 1. The signals are sent back to back, with
+/// nothing between them, once the engine and its helper run.
+#[test]
+fn signals_in_a_row_leave_no_helper_behind() {
+    use nix::sys::signal::{kill, Signal};
+    let table: [(&str, &[Signal]); 3] = [
+        ("three SIGTERMs", &[Signal::SIGTERM; 3]),
+        (
+            "SIGINT, SIGTERM, SIGHUP",
+            &[Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP],
+        ),
+        ("six SIGTERMs", &[Signal::SIGTERM; 6]),
+    ];
+    for (case, signals) in table {
+        let scratch = Scratch::new(case);
+        // A helper in a session of its own, then the engine, which hangs once it has
+        // three commands: both run while xqdiff waits for the engine.
+        let body = format!(
+            "setsid {} &\nwhile [ ! -s '{}' ]; do sleep 0.05; done\nexec {}",
+            scratch.engine("helper", "--hang-after 0"),
+            scratch.path("helper.pid"),
+            scratch.engine("engine", "--hang-after 3")
+        );
+        let script = scratch.script("engine.sh", &body);
+        let run = Run::start(&[
+            "engine",
+            "--cmd",
+            &script,
+            "--suite",
+            "none",
+            "--positions",
+            "1",
+            "--timeout",
+            "60",
+            "--no-save",
+        ]);
+        let until = Instant::now() + ENDS_WITHIN;
+        let (engine, helper) = loop {
+            if let (Some(e), Some(h)) = (scratch.pid("engine"), scratch.pid("helper")) {
+                break (e, h);
+            }
+            assert!(Instant::now() < until, "{case}: the engine never started");
+            thread::sleep(Duration::from_millis(20));
+        };
+        for &signal in signals {
+            kill(run.pid(), signal).expect("signal xqdiff");
+        }
+        let (code, stdout, stderr) = run.end(case, ENDS_WITHIN);
+        assert_eq!(
+            code,
+            Some(128 + signals[0] as i32),
+            "{case}:\n{stdout}\n{stderr}"
+        );
+        let limit = Duration::from_secs(10);
+        assert!(
+            goes(engine, limit),
+            "{case}: engine {engine} outlived xqdiff"
+        );
+        assert!(
+            goes(helper, limit),
+            "{case}: helper {helper} outlived xqdiff"
+        );
+        scratch.assert_clean(case);
+    }
+}
+
 /// Item 4: saving the report removes only what a save left (a killed run's versions
 /// and links), never the user's own files beside it, however their names begin. Before,
 /// every name starting with `.report.` went: an editor's swap file, a backup folder with

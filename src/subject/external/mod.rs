@@ -34,8 +34,8 @@ pub use guard::run_if_guard;
 /// Move text in either rank numbering: the engines' and `xqdiff perft --ranks`'.
 pub(crate) use notation::format_move;
 pub use process::{
-    end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
-    MAX_ANSWER_LINES, MAX_LINE,
+    end_all_engines, end_all_engines_before_exit, split_command, CommandLineError, ANSWER_TIMEOUTS,
+    MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
 };
 #[cfg(target_os = "linux")]
 pub use process::{guard_engines, GUARD_ARG};
