@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 mod util;
-use util::{Scratch, XQDIFF};
+use util::{Scratch, TEST_ENGINE, XQDIFF};
 
 /// A generous bound on a run that must end by itself: far above what it takes, so only
 /// a run that would not end (or would take minutes) reaches it.
@@ -120,6 +120,131 @@ impl Drop for Run {
             let _ = self.child.wait();
         }
     }
+}
+
+/// A position whose side to move is in check (the red rook on d0 checks the black king
+/// on d7), with 20 pieces to shrink away, as a one-line suite with its counts.
+const IN_CHECK_SUITE: &str =
+    "8n/4a4/3k1a2b/4p4/6b2/6p2/2P3P2/B4K3/4c3N/pp1RpA1n1 b - - 0 1 ;D1 3 ;D2 43\n";
+
+/// The arguments of an `xqdiff engine` run on the start position, then the in-check
+/// position, in `scratch` (an empty corpus, nothing saved).
+fn engine_args(scratch: &Scratch, cmd: &str, extra: &[&str]) -> Vec<String> {
+    let suite = scratch.file("suite.epd");
+    std::fs::write(&suite, IN_CHECK_SUITE).expect("suite");
+    let corpus = scratch.file("corpus");
+    std::fs::create_dir_all(&corpus).expect("corpus folder");
+    let mut args: Vec<String> = ["engine", "--cmd", cmd, "--depth", "2", "--seed", "3"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for (flag, value) in [("--suite", &suite), ("--corpus", &corpus)] {
+        args.push(flag.into());
+        args.push(value.display().to_string());
+    }
+    args.push("--no-save".into());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// A wrapper that counts its starts (one line each in `starts.log`) and runs the test
+/// engine with `switches`; from start `broken_from` on (0: never), with
+/// `--no-handshake` instead, as an engine that no longer starts would.
+fn counting_wrapper(scratch: &Scratch, switches: &str, broken_from: u32) -> String {
+    let log = scratch.path("starts.log");
+    let body = format!(
+        "echo start >> '{log}'\n\
+         n=$(wc -l < '{log}')\n\
+         if [ {broken_from} -gt 0 ] && [ \"$n\" -ge {broken_from} ]; then\n\
+         exec '{TEST_ENGINE}' --no-handshake --pid-file '{pid}'\n\
+         fi\n\
+         exec '{TEST_ENGINE}' {switches} --pid-file '{pid}'",
+        pid = scratch.path("engine.pid"),
+    );
+    scratch.script("engine.sh", &body)
+}
+
+/// How many times the wrapper started an engine.
+fn starts(scratch: &Scratch) -> usize {
+    std::fs::read_to_string(scratch.file("starts.log"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+/// Item 2: `--seconds` bounds the whole run. An engine that hangs on a position, given
+/// a timeout far longer than the run (an hour against two seconds), is cut off when the
+/// run's time is up: the run ends by itself, says which answer the time cut short, and
+/// counts it neither as a hang nor as agreement. Before, the run waited out the hour.
+#[test]
+fn a_wait_longer_than_the_run_is_cut_at_its_end() {
+    let case = "hang past --seconds";
+    let scratch = Scratch::new(case);
+    let cmd = scratch.engine("engine", "--hang-in-check");
+    let args = engine_args(&scratch, &cmd, &["--seconds", "2", "--timeout", "3600"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = Run::start(&args).end(case, ENDS_WITHIN);
+    assert_eq!(code, Some(0), "{case}:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("the time ran out while the subject answered suite line 1"),
+        "{case}:\n{stdout}"
+    );
+    assert!(!stdout.contains("HANG"), "{case}:\n{stdout}");
+    scratch.assert_clean(case);
+}
+
+/// Item 2: a hang met with time left is confirmed and shrunk within what is left, each
+/// shrinking question bounded, and reported as far as the shrinking got. Counted, not
+/// timed: a two-second timeout in an eight-second run leaves room for a handful of
+/// questions that hang, each a restart, where shrinking the 20 pieces to the 3 that
+/// still hang takes 17 or more. Before, the shrinking ran on past the run's end, one
+/// full timeout and one restart for each of them.
+#[test]
+fn a_hang_is_shrunk_within_the_time_left() {
+    let case = "hang shrunk within --seconds";
+    let scratch = Scratch::new(case);
+    let cmd = counting_wrapper(&scratch, "--hang-in-check", 0);
+    let args = engine_args(&scratch, &cmd, &["--seconds", "8", "--timeout", "2"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = Run::start(&args).end(case, ENDS_WITHIN);
+    assert_eq!(code, Some(1), "{case}:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("HANG hang/subject"), "{case}:\n{stdout}");
+    assert!(
+        stdout.contains("shrunk no further: the run's time ran out after"),
+        "{case}:\n{stdout}"
+    );
+    let started = starts(&scratch);
+    assert!(
+        started <= 10,
+        "{case}: the engine was started {started} times:\n{stdout}"
+    );
+    scratch.assert_clean(case);
+}
+
+/// Item 2: a restart that fails while a crash is shrunk (here the engine no longer
+/// finishes its handshake from its fourth start on) keeps the finding: the crash is
+/// reported as far as it was shrunk, saying why it was not shrunk further, and the run
+/// ends as one that found a bug (exit 1) and says the engine then failed. Before, the
+/// run ended with exit 2 and the crash was lost.
+#[test]
+fn a_failed_restart_keeps_the_finding() {
+    let case = "restart fails while shrinking";
+    let scratch = Scratch::new(case);
+    let cmd = counting_wrapper(&scratch, "--crash-in-check", 4);
+    let args = engine_args(&scratch, &cmd, &["--positions", "0", "--timeout", "2"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = Run::start(&args).end(case, ENDS_WITHIN);
+    assert_eq!(code, Some(1), "{case}:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("CRASH crash/subject"), "{case}:\n{stdout}");
+    assert!(
+        stdout.contains("shrunk no further: the subject could not be started again"),
+        "{case}:\n{stdout}"
+    );
+    assert!(
+        stderr.contains("the engine then failed on suite line 1"),
+        "{case}:\n{stderr}"
+    );
+    assert_eq!(starts(&scratch), 4, "{case}:\n{stdout}");
+    scratch.assert_clean(case);
 }
 
 /// Whether `pid` is gone: no process, or a zombie whose parent is not this test.
@@ -310,6 +435,30 @@ fn times_past_the_bound_are_refused() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+/// Item 7, in the library: a check given more time than the clock can reach runs as one
+/// without end instead of panicking on the addition. Stopped before it begins, it
+/// returns at once.
+#[test]
+fn a_time_past_the_clock_is_no_end_and_no_panic() {
+    use std::sync::atomic::AtomicBool;
+    use xqdiff::subject::crosscheck::{self, Options, Timed};
+    static STOP: AtomicBool = AtomicBool::new(true);
+    let gens = xqdiff::generators::registry();
+    let mut subject = xqdiff::subject::InProcess::new(gens[0]);
+    let options = Options {
+        stop: Some(&STOP),
+        ..Options::default()
+    };
+    let timed = Timed {
+        time: Duration::MAX,
+        seed: 1,
+        depth: 1,
+    };
+    let run = crosscheck::run(&mut subject, &gens, &[], Some(&timed), &options)
+        .expect("a check that starts");
+    assert!(run.report.checked.is_empty());
 }
 
 /// Item 8: `report --from` renders and exits by the status the report states, when that

@@ -82,6 +82,8 @@ pub(crate) struct RunFlags {
     /// Check for this many seconds: after the start, suite and corpus positions, fresh
     /// positions made as the run goes (random bytes read as positions, and playouts,
     /// rare features sought on purpose), instead of random positions made beforehand.
+    /// The time is the whole run's, start-up and the shrinking of a crash or hang
+    /// included.
     #[arg(
         id = "engine_seconds",
         long = "engine-seconds",
@@ -367,7 +369,12 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     // the engine's process group. Installed before the engine starts, so a signal
     // during start-up leaves no engine behind either.
     let stop = signals::install();
-    let mut engine = match ExternalEngine::start_with_stop(&config, stop) {
+    // The time given is the whole run's, starting the engine included.
+    let deadline = args
+        .run
+        .time()
+        .and_then(|time| Instant::now().checked_add(time));
+    let mut engine = match ExternalEngine::start_within(&config, Some(stop), deadline) {
         Ok(engine) => engine,
         Err(source) => {
             if let Some(sig) = signals::received() {
@@ -442,6 +449,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         stop: Some(stop),
         reference: args.run.reference(),
         restarts: args.run.restarts,
+        deadline,
     };
     let engines = crosscheck::fastest_first(&registry());
     let timed = args.run.time().map(|time| crosscheck::Timed {
@@ -481,6 +489,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     if let Some(made) = &fresh {
         outln!("{}", made.summary());
+    }
+    if let Some(note) = report.out_of_time_note() {
+        outln!("{note}");
     }
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report

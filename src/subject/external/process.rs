@@ -113,6 +113,8 @@ enum Fault {
     Overrun(String),
     /// The stop flag went up; the engine was ended.
     Stopped,
+    /// The run's deadline came; the engine was ended.
+    OutOfTime,
 }
 
 /// How much of its limits the answer being read has used.
@@ -144,6 +146,9 @@ pub(crate) struct Process {
     budget: Budget,
     /// Raised when the run is to stop (a signal): every wait gives up and ends the engine.
     stop: Option<&'static AtomicBool>,
+    /// When the run must be over: no wait goes past it, and one it cuts short ends the
+    /// engine, since what the engine says next could be the rest of that answer.
+    deadline: Option<Instant>,
     /// The program's file name, for an engine that never says its name.
     pub(crate) program: String,
     /// The longest wait for any one step of an answer.
@@ -255,10 +260,16 @@ impl Process {
                 until: None,
             },
             stop,
+            deadline: None,
             program,
             timeout,
             said: Some(Vec::new()),
         })
+    }
+
+    /// Sets when the run must be over (`None`: never): no wait goes past it.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The operating system's id of the engine process.
@@ -383,6 +394,7 @@ impl Process {
                 last: self.last.back().map(|l| quote(l)),
             },
             Fault::Stopped => SubjectError::Stopped { request },
+            Fault::OutOfTime => SubjectError::OutOfTime { request },
         }
     }
 
@@ -403,6 +415,10 @@ impl Process {
                 return Err(self.exit_fault(status));
             }
             let now = Instant::now();
+            if self.deadline.is_some_and(|end| now >= end) {
+                self.end("the run's time ran out");
+                return Err(Fault::OutOfTime);
+            }
             let until = self.budget.until.unwrap_or(deadline);
             if now >= until {
                 let limit = format!(
@@ -417,7 +433,8 @@ impl Process {
             if now >= deadline {
                 return Err(Fault::Timeout);
             }
-            let wait = (deadline.min(until) - now).min(POLL);
+            let end = self.deadline.map_or(until, |end| end.min(until));
+            let wait = (deadline.min(end) - now).min(POLL);
             match self.events.recv_timeout(wait) {
                 Ok(Event::Out(line)) => {
                     self.spend(&line)?;
