@@ -5,7 +5,8 @@
 //! old file or the new one, never a torn one, and no temporary behind. Only regular
 //! files are replaced: a device or FIFO given as an output is written to, a symlink's
 //! target is replaced (the link kept), and `-` is standard output. Files that are read
-//! together are replaced together ([`replace_set`]).
+//! together are replaced together ([`replace_set`]). Waiting on a FIFO (for a reader to
+//! open it, for room in it) ends when the run is asked to stop ([`stop_waiting_on`]).
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -112,6 +113,93 @@ pub fn staged(path: &Path, bytes: &[u8]) -> io::Result<Output> {
     Ok(out)
 }
 
+/// Raised when the run is to stop: a wait on a FIFO gives up then. Set once, by
+/// [`stop_waiting_on`].
+static STOP: std::sync::OnceLock<&'static std::sync::atomic::AtomicBool> =
+    std::sync::OnceLock::new();
+
+/// From now on, waiting for a FIFO's reader, or for room in a FIFO, gives up within a
+/// moment of `flag` going up (a signal's stop flag), with an error of kind
+/// [`io::ErrorKind::Interrupted`]. Without it such a wait lasts until a reader comes.
+pub fn stop_waiting_on(flag: &'static std::sync::atomic::AtomicBool) {
+    let _ = STOP.set(flag);
+}
+
+/// Whether the run was asked to stop ([`stop_waiting_on`]).
+#[cfg(unix)]
+fn stop_asked() -> bool {
+    STOP.get()
+        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// How often a wait on a FIFO looks at the stop flag.
+#[cfg(unix)]
+const FIFO_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// The error a wait on a FIFO gives up with when the run is to stop.
+#[cfg(unix)]
+fn stopped_waiting(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Interrupted,
+        format!("stopped while waiting for {what}"),
+    )
+}
+
+/// Opens a device, FIFO or socket for writing, without blocking: a FIFO nobody reads
+/// is opened once a reader comes, looked for every [`FIFO_POLL`] until the run is asked
+/// to stop. The file stays non-blocking; [`Output`]'s writes wait for room the same way.
+#[cfg(unix)]
+fn open_special(at: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    loop {
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(at);
+        match opened {
+            // ENXIO: a FIFO with no reader yet.
+            Err(e) if e.raw_os_error() == Some(nix::libc::ENXIO) => {
+                if stop_asked() {
+                    return Err(stopped_waiting("a reader of the FIFO"));
+                }
+                std::thread::sleep(FIFO_POLL);
+            }
+            other => return other,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn open_special(at: &Path) -> io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).open(at)
+}
+
+/// Writes to a non-blocking special file: when it is full (a FIFO whose reader is
+/// slow, or reads nothing), waits for room until the run is asked to stop.
+fn write_special(f: &mut std::fs::File, buf: &[u8]) -> io::Result<usize> {
+    loop {
+        match f.write(buf) {
+            #[cfg(unix)]
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+                use std::os::fd::AsFd;
+                if stop_asked() {
+                    return Err(stopped_waiting(
+                        "room in the FIFO (its reader reads nothing)",
+                    ));
+                }
+                let mut fds = [PollFd::new(f.as_fd(), PollFlags::POLLOUT)];
+                let wait = u16::try_from(FIFO_POLL.as_millis()).unwrap_or(u16::MAX);
+                match poll(&mut fds, PollTimeout::from(wait)) {
+                    Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Where a written file really goes, decided once before writing.
 enum Destination {
     /// `-`: standard output.
@@ -184,9 +272,7 @@ impl Output {
         let sink = match destination(path)? {
             Destination::Stdout => Sink::Stdout(io::stdout()),
             // Not truncated: a device has no length and a FIFO nothing to cut.
-            Destination::Special(at) => {
-                Sink::Special(std::fs::OpenOptions::new().write(true).open(at)?)
-            }
+            Destination::Special(at) => Sink::Special(open_special(&at)?),
             Destination::Regular(target) => Sink::Staged {
                 tmp: temporary_beside(&target)?,
                 target,
@@ -214,7 +300,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
             Sink::Staged { tmp, .. } => tmp.write(buf),
-            Sink::Special(f) => f.write(buf),
+            Sink::Special(f) => write_special(f, buf),
             Sink::Stdout(s) => s.write(buf),
         }
     }
@@ -228,11 +314,45 @@ impl Write for Output {
     }
 }
 
-/// The name of the link in a set's folder that points at the set's current version, and
-/// the prefix of each version's folder (`.report.XXXXXX`) and of every temporary the set
-/// leaves when killed.
+/// The name of the link in a set's folder that points at the set's current version.
 fn set_link(set: &str) -> String {
     format!(".{set}")
+}
+
+/// The prefix of each of a set's version folders (`.report.xqdiff-XXXXXX`) and of every
+/// temporary link it makes (`.report.xqdiff-XXXXXX.link`): what a killed run may leave,
+/// and all a later run removes. The user's own files beside the set (`.report.md.swp`,
+/// `.report.bak/`) never have this form.
+#[cfg(unix)]
+fn set_prefix(set: &str) -> String {
+    format!(".{set}.xqdiff-")
+}
+
+/// The random part of those names: this many letters and digits.
+#[cfg(unix)]
+const SET_RANDOM: usize = 6;
+
+/// Whether `name` is one of the names a save of `set` makes ([`set_prefix`]): the
+/// prefix, [`SET_RANDOM`] letters and digits, and for a link `.link`.
+#[cfg(unix)]
+fn set_made(name: &std::ffi::OsStr, set: &str) -> Option<SetName> {
+    let rest = name.to_str()?.strip_prefix(&set_prefix(set))?;
+    let (random, kind) = match rest.strip_suffix(".link") {
+        Some(random) => (random, SetName::Link),
+        None => (rest, SetName::Version),
+    };
+    (random.len() == SET_RANDOM && random.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then_some(kind)
+}
+
+/// What a name [`set_made`] recognises is.
+#[cfg(unix)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SetName {
+    /// A version folder.
+    Version,
+    /// A temporary link.
+    Link,
 }
 
 /// Replaces the files `files` (name, bytes) in `dir` as one set: a kill at any moment
@@ -242,8 +362,9 @@ fn set_link(set: &str) -> String {
 /// folder holding the whole version (`.report.XXXXXX`); a new version is written into
 /// a new folder and `.report` is swapped to it by one rename. Whatever a killed run
 /// left (a version never swapped in, an old one not yet removed, an earlier version's
-/// temporaries) starts with `.report.` and is removed by the next run into `dir`,
-/// which holds a lock on the folder so two runs never remove each other's work. A name
+/// temporaries) is named as only a save names things ([`set_prefix`]) and is removed by
+/// the next run into `dir`, which holds a lock on the folder so two runs never remove
+/// each other's work; nothing else in `dir` is touched. A name
 /// that is a regular file (a set written before the names were links) is turned into
 /// its link first, pointing at a copy of the old set, so even that step is never a
 /// mix. A name that is a device, a FIFO or a symlink to elsewhere is the user's: it is
@@ -273,7 +394,7 @@ pub fn replace_set(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result
 
 #[cfg(unix)]
 mod set_unix {
-    use super::set_link;
+    use super::{set_link, set_made, set_prefix, SetName, SET_RANDOM};
     use std::ffi::OsString;
     use std::io::{self, Write};
     use std::os::unix::fs::symlink;
@@ -323,9 +444,9 @@ mod set_unix {
         .map_err(|(_, e)| io::Error::from(e))?;
         let link = set_link(set);
         let current = current_version(dir, &link)?;
-        sweep(dir, &link, current.as_deref())?;
+        sweep(dir, set, current.as_deref())?;
 
-        let version = new_version(dir, &link)?;
+        let version = new_version(dir, set)?;
         for (i, (name, bytes)) in files.iter().enumerate() {
             let mut f = std::fs::File::create(version.path().join(name))?;
             f.write_all(bytes)?;
@@ -343,12 +464,12 @@ mod set_unix {
         let mut current = current;
         if states.iter().any(|s| matches!(s, Name::Plain)) {
             if current.is_none() {
-                current = Some(adopt_plain_files(dir, &link, files)?);
+                current = Some(adopt_plain_files(dir, set, files)?);
             }
             let mut first = true;
             for ((name, _), state) in files.iter().zip(&states) {
                 if matches!(state, Name::Plain) {
-                    swap_link(dir, &link, &Path::new(&link).join(name), name)?;
+                    swap_link(dir, set, &Path::new(&link).join(name), name)?;
                     if std::mem::take(&mut first) {
                         pause("between-links");
                     }
@@ -358,7 +479,7 @@ mod set_unix {
 
         pause("before-swap");
         let kept = kept_name(version)?;
-        swap_link(dir, &link, Path::new(&kept), &link)?;
+        swap_link(dir, set, Path::new(&kept), &link)?;
         std::fs::File::open(dir)?.sync_all()?;
         pause("after-swap");
         if let Some(old) = current {
@@ -406,29 +527,33 @@ mod set_unix {
         }
     }
 
-    /// Removes what killed runs left: every `.report.*` but the current version.
-    fn sweep(dir: &Path, link: &str, current: Option<&std::ffi::OsStr>) -> io::Result<()> {
-        let prefix = format!("{link}.");
+    /// Removes what killed runs left: every version folder and temporary link a save
+    /// of `set` made ([`set_made`], each of the type it was made as) but the current
+    /// version. A file of the user's is never one of them, whatever its name begins
+    /// with.
+    fn sweep(dir: &Path, set: &str, current: Option<&std::ffi::OsStr>) -> io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             let name = entry.file_name();
-            if !name.to_string_lossy().starts_with(&prefix) || Some(name.as_os_str()) == current {
+            if Some(name.as_os_str()) == current {
                 continue;
             }
-            if entry.file_type()?.is_dir() {
-                std::fs::remove_dir_all(entry.path())?;
-            } else {
-                std::fs::remove_file(entry.path())?;
+            let kind = entry.file_type()?;
+            match set_made(&name, set) {
+                Some(SetName::Version) if kind.is_dir() => std::fs::remove_dir_all(entry.path())?,
+                Some(SetName::Link) if kind.is_symlink() => std::fs::remove_file(entry.path())?,
+                _ => {}
             }
         }
         Ok(())
     }
 
     /// A new, empty version folder, readable as a plainly made folder is.
-    fn new_version(dir: &Path, link: &str) -> io::Result<tempfile::TempDir> {
+    fn new_version(dir: &Path, set: &str) -> io::Result<tempfile::TempDir> {
         use std::os::unix::fs::PermissionsExt;
         tempfile::Builder::new()
-            .prefix(&format!("{link}."))
+            .prefix(&set_prefix(set))
+            .rand_bytes(SET_RANDOM)
             .permissions(std::fs::Permissions::from_mode(0o777))
             .tempdir_in(dir)
     }
@@ -436,8 +561,9 @@ mod set_unix {
     /// Makes `.report` point at a version holding the regular files the names are now
     /// (hard links, so nothing is copied), before the names become links: the set read
     /// through the names stays the old one while they change.
-    fn adopt_plain_files(dir: &Path, link: &str, files: &[(&str, &[u8])]) -> io::Result<OsString> {
-        let old = new_version(dir, link)?;
+    fn adopt_plain_files(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result<OsString> {
+        let link = set_link(set);
+        let old = new_version(dir, set)?;
         for (name, _) in files {
             let path = dir.join(name);
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
@@ -445,7 +571,7 @@ mod set_unix {
             }
         }
         let kept = kept_name(old)?;
-        swap_link(dir, link, Path::new(&kept), link)?;
+        swap_link(dir, set, Path::new(&kept), &link)?;
         Ok(kept)
     }
 
@@ -462,9 +588,10 @@ mod set_unix {
 
     /// Points `dir/name` at `target` in one rename, through a link made beside it under
     /// a name the sweep removes.
-    fn swap_link(dir: &Path, link: &str, target: &Path, name: &str) -> io::Result<()> {
+    fn swap_link(dir: &Path, set: &str, target: &Path, name: &str) -> io::Result<()> {
         let tmp = tempfile::Builder::new()
-            .prefix(&format!("{link}."))
+            .prefix(&set_prefix(set))
+            .rand_bytes(SET_RANDOM)
             .suffix(".link")
             .make_in(dir, |path| symlink(target, path))?;
         tmp.persist(dir.join(name)).map_err(|e| e.error)?;

@@ -52,6 +52,7 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Unsupported { .. } => "Unsupported",
         SubjectError::Overrun { .. } => "Overrun",
         SubjectError::Stopped { .. } => "Stopped",
+        SubjectError::OutOfTime { .. } => "OutOfTime",
         SubjectError::OutOfStep { .. } => "OutOfStep",
     }
 }

@@ -32,7 +32,7 @@ pub struct CheckArgs {
     #[arg(long)]
     quick: bool,
     /// Seconds of fuzzing (default 60; 5 with --quick).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     seconds: Option<u64>,
     /// Seed of the fuzz cases and the engine's random positions (default: from the
     /// clock, printed and recorded in the report).

@@ -82,7 +82,14 @@ pub(crate) struct RunFlags {
     /// Check for this many seconds: after the start, suite and corpus positions, fresh
     /// positions made as the run goes (random bytes read as positions, and playouts,
     /// rare features sought on purpose), instead of random positions made beforehand.
-    #[arg(id = "engine_seconds", long = "engine-seconds", value_name = "SECONDS")]
+    /// The time is the whole run's, start-up and the shrinking of a crash or hang
+    /// included.
+    #[arg(
+        id = "engine_seconds",
+        long = "engine-seconds",
+        value_name = "SECONDS",
+        value_parser = super::parse_seconds
+    )]
     pub seconds: Option<u64>,
     /// How many times an engine that crashes or hangs on a position is started again
     /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
@@ -247,10 +254,22 @@ fn parse_option(s: &str) -> Result<(String, String), String> {
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
-    s.trim()
+    let secs = s
+        .trim()
         .parse::<f64>()
         .ok()
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|secs| *secs > 0.0)
+        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))?;
+    // Compared as numbers first: past the bound may be past what a duration holds.
+    if secs > super::MAX_SECONDS as f64 {
+        return Err(format!(
+            "{} seconds is more than the longest wait xqdiff takes, {} (ten years)",
+            s.trim(),
+            super::MAX_SECONDS
+        ));
+    }
+    Duration::try_from_secs_f64(secs)
+        .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }
@@ -350,7 +369,12 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     // the engine's process group. Installed before the engine starts, so a signal
     // during start-up leaves no engine behind either.
     let stop = signals::install();
-    let mut engine = match ExternalEngine::start_with_stop(&config, stop) {
+    // The time given is the whole run's, starting the engine included.
+    let deadline = args
+        .run
+        .time()
+        .and_then(|time| Instant::now().checked_add(time));
+    let mut engine = match ExternalEngine::start_within(&config, Some(stop), deadline) {
         Ok(engine) => engine,
         Err(source) => {
             if let Some(sig) = signals::received() {
@@ -425,6 +449,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         stop: Some(stop),
         reference: args.run.reference(),
         restarts: args.run.restarts,
+        deadline,
     };
     let engines = crosscheck::fastest_first(&registry());
     let timed = args.run.time().map(|time| crosscheck::Timed {
@@ -464,6 +489,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     if let Some(made) = &fresh {
         outln!("{}", made.summary());
+    }
+    if let Some(note) = report.out_of_time_note() {
+        outln!("{note}");
     }
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report

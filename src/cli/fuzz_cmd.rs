@@ -19,7 +19,7 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct FuzzArgs {
     /// Run for this many seconds (default 60 when --cases is not given).
-    #[arg(long, conflicts_with = "cases", value_name = "SECONDS")]
+    #[arg(long, conflicts_with = "cases", value_name = "SECONDS", value_parser = super::parse_seconds)]
     seconds: Option<u64>,
     /// Run exactly this many cases.
     #[arg(long, value_name = "N")]

@@ -132,6 +132,13 @@ pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outc
                     format!("{}: {}", p.name, crate::job::check::first_line(why))
                 })
                 .collect();
+            if broken.is_empty() {
+                // Only the status the report states says so.
+                return Err(CliError::Incomplete(format!(
+                    "the report says the run ended {}",
+                    report.status().as_str()
+                )));
+            }
             Err(CliError::Incomplete(broken.join("; ")))
         }
     }
@@ -286,7 +293,12 @@ pub fn main() -> ExitCode {
         Err(e) if broken_pipe(&e) => ExitCode::from(128 + out::SIGPIPE as u8),
         Err(e) => {
             errln!("xqdiff: error: {}", cut(&e.to_string()));
-            ExitCode::from(2)
+            // An error met on the way out of a run a signal stopped (an output given
+            // up on) ends it as the signal does.
+            match signals::received() {
+                Some(sig) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(255)),
+                None => ExitCode::from(2),
+            }
         }
     };
     finish(code)
@@ -511,6 +523,29 @@ const THREADS_PER_CORE: usize = 8;
 /// The most random positions a command builds: each is a playout and a perft, made
 /// before the first is asked, so a billion would compute for days before starting.
 const MAX_POSITIONS: usize = 1_000_000;
+
+/// The longest time a flag takes, in seconds (ten years): far beyond any run, and far
+/// within what a clock reading can be moved by, so a deadline computed from it is a time
+/// and never an overflow.
+pub(crate) const MAX_SECONDS: u64 = 10 * 365 * 24 * 60 * 60;
+
+/// Reads a whole number of seconds (`--seconds`, `--engine-seconds`), as a flag's value
+/// parser: at most [`MAX_SECONDS`].
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        let shown: String = t.chars().take(40).collect();
+        return Err(format!("{shown:?} is not a whole number of seconds"));
+    }
+    // All digits, so only the size can fail.
+    match t.parse::<u64>() {
+        Ok(secs) if secs <= MAX_SECONDS => Ok(secs),
+        _ => Err(format!(
+            "{} seconds is more than the most a run is given, {MAX_SECONDS} (ten years)",
+            t.chars().take(40).collect::<String>()
+        )),
+    }
+}
 
 /// `--positions N` (or `flag`'s), refused above [`MAX_POSITIONS`].
 fn positions(flag: &str, n: usize) -> Result<usize, CliError> {

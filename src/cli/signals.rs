@@ -2,7 +2,8 @@
 //! and SIGHUP raise a stop flag that the work polls, and the first one's number is
 //! kept so the command can exit 128 + it, as a shell reports a process a signal
 //! ended. A second signal ends every engine at once and gives the run a moment to
-//! write its report before it exits anyway; a third exits at once.
+//! write its report before it exits anyway; a third exits at once, every engine and
+//! all it started ended first.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -46,6 +47,8 @@ pub(super) fn install() -> &'static AtomicBool {
             }
         }
         watch_for_a_second_signal();
+        // An output that is a FIFO nobody reads must not hold the run past a signal.
+        crate::files::stop_waiting_on(&STOP);
     });
     &STOP
 }
@@ -77,13 +80,20 @@ fn watch_for_a_second_signal() {
                     crate::subject::external::end_all_engines();
                     std::thread::spawn(move || {
                         std::thread::sleep(LAST_GRACE);
-                        std::process::exit(code);
+                        exit_now(code);
                     });
                 }
-                _ => std::process::exit(code),
+                _ => exit_now(code),
             }
         }
     });
+}
+
+/// Exits with `code` in the middle of the run, every engine and all they started
+/// ended first: however many signals come, the last never leaves one behind.
+fn exit_now(code: i32) -> ! {
+    crate::subject::external::end_all_engines_before_exit();
+    std::process::exit(code)
 }
 
 /// Stops the run as signal `sig` would have (a closed pipe is taken as SIGPIPE).

@@ -131,6 +131,14 @@ pub enum SubjectError {
         /// What was asked.
         request: String,
     },
+    /// The wait for an answer (or for a restart's handshake) reached the end of the
+    /// run's time ([`Subject::set_deadline`]); the program was ended. Not a hang: the
+    /// wait was cut short, not given up on.
+    #[error("the run's time ran out while waiting for the answer to {request:?}")]
+    OutOfTime {
+        /// What was asked.
+        request: String,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {
@@ -185,6 +193,19 @@ pub trait Subject: Send {
     fn restart(&mut self) -> Result<bool, SubjectError> {
         Ok(false)
     }
+
+    /// When the run must be over (`None`: never): no wait for an answer, nor for the
+    /// handshake of a restart, goes past it, and a wait it cuts short is
+    /// [`SubjectError::OutOfTime`]. A subject that answers in process never waits, and
+    /// ignores it (the default).
+    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
+
+    /// The longest wait for each step of an answer from now on, when shorter than the
+    /// subject's own timeout (`None`: its own again); kept across restarts, and never
+    /// applied to a handshake. For questions whose answer is expected fast, such as
+    /// smaller positions asked while a hang is shrunk. Ignored by a subject that never
+    /// waits (the default).
+    fn set_question_timeout(&mut self, _timeout: Option<Duration>) {}
 
     /// The moves set aside so far under king-capture rules; `None` for a subject whose
     /// lists follow the legal rules.

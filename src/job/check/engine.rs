@@ -46,10 +46,9 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let list = targets(config, check);
     let of = list.len() as u64;
     observer.progress(0, of, Unit::Positions, "starting the engine");
-    let started_engine = match check.stop {
-        Some(stop) => ExternalEngine::start_with_stop(&check.config, stop),
-        None => ExternalEngine::start(&check.config),
-    };
+    // The phase's time runs from here: starting the engine is part of it.
+    let deadline = check.time.and_then(|time| started.checked_add(time));
+    let started_engine = ExternalEngine::start_within(&check.config, check.stop, deadline);
     let mut engine = match started_engine {
         Ok(engine) => engine,
         Err(e) => {
@@ -107,6 +106,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         stop: Some(stop),
         reference: check.reference,
         restarts: check.restarts,
+        deadline,
     };
     let timed = check.time.map(|time| crosscheck::Timed {
         time,
@@ -133,9 +133,15 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         }
     };
     let asked = all.checked.len();
+    let time_up = deadline.is_some_and(|end| Instant::now() >= end);
     if stop.load(Ordering::Relaxed) && asked < list.len() {
         notes.push(format!(
             "stopped early: {asked} of {} asked",
+            counted(of, "position")
+        ));
+    } else if time_up && asked < list.len() {
+        notes.push(format!(
+            "the time ran out with {asked} of {} asked",
             counted(of, "position")
         ));
     } else if all.failure.is_none() && asked < list.len() && check.max_findings > 0 {
@@ -211,6 +217,7 @@ pub(crate) fn record(
             known: c.known,
         })
         .collect();
+    notes.extend(all.out_of_time_note());
     if let Some(f) = &all.failure {
         notes.insert(0, format!("the engine failed on {}: {}", f.label, f.error));
         // A failure while following a difference down is on a position already
@@ -267,13 +274,16 @@ pub(crate) fn record(
             known: c.known,
             diagnosis: None,
             detail: format!(
-                "{name} {} asked perft {} here: {}",
+                "{name} {} asked perft {} here: {}{}",
                 match c.kind {
                     crosscheck::CrashKind::Crash => "crashed when",
                     crosscheck::CrashKind::Hang => "hung when",
                 },
                 c.depth,
-                c.error.lines().next().unwrap_or("")
+                c.error.lines().next().unwrap_or(""),
+                c.note
+                    .as_ref()
+                    .map_or_else(String::new, |note| format!(" ({note})"))
             ),
         });
     }

@@ -107,6 +107,12 @@ pub struct Report {
     /// that a reader of the report ends as the run did: 128 plus it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
+    /// The status a report read back states, where it is not what the rest of it says:
+    /// it counts as one more phase that ended so ([`Report::status`]), so a report that
+    /// says it failed, errored or was interrupted is never taken for a pass. Not
+    /// written as such: the written `status` is [`Report::status`].
+    #[serde(skip)]
+    pub stated: Option<Status>,
 }
 
 /// The program that wrote a report.
@@ -801,6 +807,7 @@ impl Report {
             phases: Vec::new(),
             disagreements: Vec::new(),
             signal: None,
+            stated: None,
         }
     }
 
@@ -811,9 +818,10 @@ impl Report {
     /// it was asked to, whatever it found before (its findings are still listed), and
     /// it exits as interrupted, so the status says the same; an interruption outranks
     /// an error because a phase cut short by a signal (an engine killed by the same
-    /// Ctrl-C) often errors as well.
+    /// Ctrl-C) often errors as well. A status the report's file [`stated`](Report::stated)
+    /// counts as one more phase's.
     pub fn status(&self) -> Status {
-        let any = |s: Status| self.phases.iter().any(|p| p.status == s);
+        let any = |s: Status| self.stated == Some(s) || self.phases.iter().any(|p| p.status == s);
         if self.signal.is_some() {
             Status::Interrupted
         } else if any(Status::Failed) || self.disagreements.iter().any(|d| !d.known) {
@@ -865,45 +873,52 @@ impl Report {
             _ => return Err(ReportError::MissingSchema),
         }
         // Parsed again from the text, not from `value`, so a shape error carries its line.
-        let report: Report = serde_json::from_str(text).map_err(ReportError::Shape)?;
-        report.validate(value.get("status"))?;
+        let mut report: Report = serde_json::from_str(text).map_err(ReportError::Shape)?;
+        let stated = report.validate(value.get("status"))?;
+        if stated.is_some_and(|s| s != report.status()) {
+            report.stated = stated;
+        }
         Ok(report)
     }
 
     /// Checks what the types cannot: a report read from a file decides an exit code and
     /// is rendered for people, so a value no run writes (a signal of -128, a status of
     /// `bogus`, a feature seen more often than there were positions) is refused, naming
-    /// the field, rather than believed. `written` is the file's top-level `status`.
-    fn validate(&self, written: Option<&serde_json::Value>) -> Result<(), ReportError> {
-        let invalid = |field: String, why: String| Err(ReportError::Invalid { field, why });
-        if let Some(written) = written {
-            let words = [
-                Status::Passed,
-                Status::Failed,
-                Status::Error,
-                Status::Interrupted,
-            ];
-            // Only its form: the verdict itself is computed from the rest, as on writing.
-            if !words.iter().any(|s| written.as_str() == Some(s.as_str())) {
-                return invalid(
-                    "status".into(),
-                    format!("{written} is not one of passed, failed, error, interrupted"),
-                );
-            }
-        }
+    /// the field, rather than believed. `written` is the file's top-level `status`;
+    /// returns it as read (`None` in a version 1 report, which has none).
+    fn validate(&self, written: Option<&serde_json::Value>) -> Result<Option<Status>, ReportError> {
+        let invalid = |field: String, why: String| ReportError::Invalid { field, why };
+        let words = [
+            Status::Passed,
+            Status::Failed,
+            Status::Error,
+            Status::Interrupted,
+        ];
+        let stated = match written {
+            None => None,
+            Some(written) => match words.iter().find(|s| written.as_str() == Some(s.as_str())) {
+                Some(&status) => Some(status),
+                None => {
+                    return Err(invalid(
+                        "status".into(),
+                        format!("{written} is not one of passed, failed, error, interrupted"),
+                    ))
+                }
+            },
+        };
         if let Some(signal) = self.signal {
             if !(1..=64).contains(&signal) {
-                return invalid(
+                return Err(invalid(
                     "signal".into(),
                     format!("{signal} is not a signal (1 to 64)"),
-                );
+                ));
             }
         }
         let seconds = |field: String, s: f64| {
             if s.is_finite() && s >= 0.0 {
                 Ok(())
             } else {
-                invalid(field, format!("{s} is not a duration in seconds"))
+                Err(invalid(field, format!("{s} is not a duration in seconds")))
             }
         };
         for (i, phase) in self.phases.iter().enumerate() {
@@ -912,13 +927,13 @@ impl Report {
                 Some(PhaseDetails::Fuzz(f)) => {
                     for (j, row) in f.coverage.features.iter().enumerate() {
                         if row.positions > f.coverage.total {
-                            return invalid(
+                            return Err(invalid(
                                 format!("phases[{i}].details.coverage.features[{j}].positions"),
                                 format!(
                                     "{} positions with {}, of {} counted in all",
                                     row.positions, row.feature, f.coverage.total
                                 ),
-                            );
+                            ));
                         }
                     }
                 }
@@ -943,7 +958,16 @@ impl Report {
                 _ => {}
             }
         }
-        Ok(())
+        // Looked at last, so a file with another fault is named by that one. Every
+        // version 2 writer states the status: a file without it was cut or edited, and
+        // what it would have said is not known.
+        if stated.is_none() && self.schema == SCHEMA {
+            return Err(invalid(
+                "status".into(),
+                format!("missing: every {SCHEMA} report states the run's status"),
+            ));
+        }
+        Ok(stated)
     }
 }
 
@@ -1207,7 +1231,7 @@ mod tests {
                 };
                 assert_eq!(known.status(), without.status(), "{statuses:?} {signal:?}");
             }
-            // The written status is the same rule, and reading ignores it.
+            // The written status is the same rule, and reading it back changes nothing.
             let json = report.to_json().unwrap();
             let value: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(value["status"], want.as_str(), "{json}");

@@ -111,7 +111,7 @@ pub struct Status<'a> {
 pub type Reproduce<'a> = &'a (dyn Fn(&Position, u32) -> Provenance + Sync);
 
 /// How to run a check.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Options<'a> {
     /// Where findings about the subject are saved; `None` saves nothing. For an
     /// external engine, [`findings_dir`].
@@ -142,6 +142,11 @@ pub struct Options<'a> {
     /// How many times a subject that crashes or hangs on a target is started again to
     /// go on with the next (0: the first crash ends the check).
     pub restarts: usize,
+    /// When the run must be over, everything included (`None`: when the targets are):
+    /// no question is begun after it, none waits past it, and a crash or hang is
+    /// confirmed and shrunk within what is left, else reported as far as it got. A
+    /// timed [`run`] sets it from its time.
+    pub deadline: Option<Instant>,
 }
 
 impl Options<'_> {
@@ -206,6 +211,9 @@ pub struct Crash {
     pub error: String,
     /// The command that asks it the minimized position.
     pub found_by: Provenance,
+    /// Why the witness was not confirmed or shrunk further, when something cut that
+    /// short (the run's time, an engine that could not be started again).
+    pub note: Option<String>,
 }
 
 impl Crash {
@@ -430,6 +438,9 @@ pub struct Report {
     pub crashes: Vec<Crash>,
     /// Why the check stopped early, if the subject failed.
     pub failure: Option<Failure>,
+    /// The target whose answer the end of the run's time ([`Options::deadline`]) cut
+    /// short: not compared, and not a failure.
+    pub out_of_time: Option<String>,
     /// Cases that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
     /// The moves set aside under king-capture rules; `None` under the legal rules.
@@ -453,6 +464,19 @@ impl Report {
             checked.iter().map(|c| c.builtins_time).sum(),
             checked.iter().filter(|c| c.confirmed).count(),
         )
+    }
+
+    /// What the end of the run's time cut short, in a sentence, if it cut an answer.
+    pub fn out_of_time_note(&self) -> Option<String> {
+        let label = self.out_of_time.as_ref()?;
+        Some(if self.checked.iter().any(|c| &c.label == label) {
+            format!(
+                "the time ran out while the subject answered a question about {label}: its \
+                 difference is reported as far as it was followed"
+            )
+        } else {
+            format!("the time ran out while the subject answered {label}, which is not counted")
+        })
     }
 
     /// Leaf nodes compared: the consensus totals of the targets checked.
@@ -616,8 +640,9 @@ pub fn check_stream(
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
     let mut restarts = options.restarts;
+    subject.set_deadline(options.deadline);
     for (index, target) in targets.filter(|t| t.depth > 0).enumerate() {
-        if stopped() {
+        if stopped() || past(options.deadline) {
             break;
         }
         let mut stage = |stage: Stage| {
@@ -644,6 +669,10 @@ pub fn check_stream(
             }
             other => other,
         };
+        if let Err(SubjectError::OutOfTime { .. }) = outcome {
+            report.out_of_time = Some(target.label.clone());
+            break;
+        }
         if let Err(error) = outcome {
             report.failure = Some(Failure {
                 label: target.label.clone(),
@@ -676,6 +705,11 @@ pub fn check_stream(
     report.set_aside = subject.set_aside();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Whether `deadline` has come.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|end| Instant::now() >= end)
 }
 
 /// Findings one variant explains alike are one bug ([`join_shared_causes`]): each joins
@@ -1178,8 +1212,11 @@ fn reduce(
 /// The subject crashed or hung on `target`: it is started again and asked again; if
 /// it fails the same way, the position is shrunk to the fewest pieces on which it still
 /// does (each failure on the way followed by a restart) and the crash recorded, one
-/// finding per kind. `Err` when it cannot be started again, or when the failure does
-/// not come back on the position.
+/// finding per kind. All of it within the run's time ([`Options::deadline`]): what the
+/// time or a restart that fails cuts short is recorded as far as it got, saying so, and
+/// is never lost. `Err` when the failure does not come back on the position (the run
+/// ends on it, as on any failure), or, once the crash is recorded, with why the subject
+/// could not be started again.
 fn crashed(
     subject: &mut dyn Subject,
     target: &Target,
@@ -1190,46 +1227,109 @@ fn crashed(
     let Some(kind) = CrashKind::of(&error) else {
         return Err(error);
     };
-    if !subject.restart()? {
-        return Err(error);
+    let seen = |report: &mut Report, minimized: Position, note: Option<String>| {
+        record_crash(report, options, target, (kind, &error), minimized, note);
+    };
+    let unconfirmed = |why: &str| Some(format!("not confirmed or shrunk: {why}"));
+    match again(subject, options.deadline) {
+        Ok(true) => {}
+        Ok(false) => return Err(error),
+        Err(Cut::Time) => {
+            seen(report, target.position.clone(), unconfirmed(TIME_RAN_OUT));
+            return Ok(());
+        }
+        Err(Cut::Restart(e)) => {
+            seen(report, target.position.clone(), unconfirmed(NOT_RESTARTED));
+            return Err(e);
+        }
     }
     // Only a failure the position brings about is a finding: started afresh and asked
     // again, the subject must fail the same way. One that fails after so many commands,
     // or at random, ends the run as before.
     match subject.divide(&target.position, &[], target.depth) {
-        Err(again) if CrashKind::of(&again) == Some(kind) => {
-            if !subject.restart()? {
-                return Err(error);
-            }
+        Err(SubjectError::OutOfTime { .. }) => {
+            seen(report, target.position.clone(), unconfirmed(TIME_RAN_OUT));
+            return Ok(());
         }
+        Err(again) if CrashKind::of(&again) == Some(kind) => {}
         _ => return Err(error),
     }
-    // Each question may cost a timeout and a restart: a bounded number of them.
+    // Smaller positions are expected to answer at least as fast as the targets did:
+    // each shrinking question may hang for a bounded time, not a whole timeout.
+    subject.set_question_timeout(shrink_timeout(report, target.depth));
     let mut asked = 0;
-    let mut lost = None;
+    let mut cut = again(subject, options.deadline).err();
     let minimized = crate::diff::minimize::shrink(&target.position, |candidate| {
-        if lost.is_some() || asked >= CRASH_QUESTIONS {
+        if cut.is_some() || asked >= CRASH_QUESTIONS {
+            return false;
+        }
+        if past(options.deadline) {
+            cut = Some(Cut::Time);
             return false;
         }
         asked += 1;
         match subject.divide(candidate, &[], target.depth) {
             Ok(_) => false,
+            Err(SubjectError::OutOfTime { .. }) => {
+                cut = Some(Cut::Time);
+                false
+            }
             Err(e) => {
-                let same = CrashKind::of(&e) == Some(kind);
                 if compare::is_fatal(&e) {
-                    match subject.restart() {
-                        Ok(true) => {}
-                        Ok(false) => lost = Some(e),
-                        Err(again) => lost = Some(again),
-                    }
+                    cut = again(subject, options.deadline).err();
                 }
-                same
+                CrashKind::of(&e) == Some(kind)
             }
         }
     });
-    if let Some(e) = lost {
-        return Err(e);
+    subject.set_question_timeout(None);
+    let further = |why: &str| Some(format!("shrunk no further: {why} after {asked} questions"));
+    match cut {
+        None => seen(report, minimized, None),
+        Some(Cut::Time) => seen(report, minimized, further(TIME_RAN_OUT)),
+        Some(Cut::Restart(e)) => {
+            seen(report, minimized, further(NOT_RESTARTED));
+            return Err(e);
+        }
     }
+    Ok(())
+}
+
+/// What cut a crash's confirmation or shrinking short.
+enum Cut {
+    /// The run's time ran out.
+    Time,
+    /// The subject could not be started again, and why.
+    Restart(SubjectError),
+}
+
+/// Why a crash's witness is as it is, in its note.
+const TIME_RAN_OUT: &str = "the run's time ran out";
+const NOT_RESTARTED: &str = "the subject could not be started again";
+
+/// Starts the subject again, unless the run's time is up; `Ok(false)` when it cannot
+/// be started again at all.
+fn again(subject: &mut dyn Subject, deadline: Option<Instant>) -> Result<bool, Cut> {
+    if past(deadline) {
+        return Err(Cut::Time);
+    }
+    match subject.restart() {
+        Ok(started) => Ok(started),
+        Err(SubjectError::OutOfTime { .. }) => Err(Cut::Time),
+        Err(e) => Err(Cut::Restart(e)),
+    }
+}
+
+/// One more hit on the finding of `kind` (the first met on `target`, with `error`),
+/// whose witness becomes `minimized` (with its `note`) when that has fewer pieces.
+fn record_crash(
+    report: &mut Report,
+    options: &Options<'_>,
+    target: &Target,
+    (kind, error): (CrashKind, &SubjectError),
+    minimized: Position,
+    note: Option<String>,
+) {
     let found_by = options.reproduced(&minimized, target.depth, &target.label);
     match report.crashes.iter_mut().find(|c| c.kind == kind) {
         Some(c) => {
@@ -1237,6 +1337,7 @@ fn crashed(
             if minimized.pieces().count() < c.minimized.pieces().count() {
                 c.minimized = minimized;
                 c.found_by = found_by;
+                c.note = note;
             }
         }
         None => {
@@ -1250,16 +1351,35 @@ fn crashed(
                 minimized,
                 error: error.to_string(),
                 found_by,
+                note,
             };
             crash.known = options.known.contains(&crash.signature());
             report.crashes.push(crash);
         }
     }
-    Ok(())
 }
 
 /// Questions at most while shrinking a crash's position.
 const CRASH_QUESTIONS: usize = 48;
+
+/// How many times the slowest answer at the depth (or deeper) a shrinking question
+/// waits, and at least how long: far above what a smaller position takes on a busy
+/// machine, far below a timeout.
+const SHRINK_SLACK: u32 = 20;
+const SHRINK_FLOOR: Duration = Duration::from_secs(3);
+
+/// The wait for each step of a shrinking question at `depth`: [`SHRINK_SLACK`] times the
+/// slowest answer the subject gave so far at that depth or deeper, at least
+/// [`SHRINK_FLOOR`]; `None` (its own timeout) before any such answer.
+fn shrink_timeout(report: &Report, depth: u32) -> Option<Duration> {
+    let slowest = report
+        .checked
+        .iter()
+        .filter(|c| c.depth >= depth)
+        .map(|c| c.subject_time)
+        .max()?;
+    Some(slowest.saturating_mul(SHRINK_SLACK).max(SHRINK_FLOOR))
+}
 
 /// A target where the built-ins disagree among themselves: recorded, and the
 /// disagreement followed down among ours by the one findings path. `ctx` is the target,

@@ -155,6 +155,9 @@ impl fmt::Display for Crash {
             self.minimized.pieces().count(),
             self.depth
         )?;
+        if let Some(note) = &self.note {
+            writeln!(f, "  {note}")?;
+        }
         indented(f, &self.found_by.lines().join("\n"))
     }
 }

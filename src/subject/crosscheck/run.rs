@@ -41,7 +41,8 @@ pub fn fastest_first<'a>(gens: &[&'a dyn Generator]) -> Vec<&'a dyn Generator> {
 /// A run given a time: fresh positions, made as it goes, after the fixed ones.
 #[derive(Clone, Copy, Debug)]
 pub struct Timed {
-    /// How long from the start of the check until no more positions are made.
+    /// How long from the start of the check until it is over, fixed positions, crashes
+    /// and hangs included ([`Options::deadline`]).
     pub time: Duration,
     /// The seed of the fresh positions.
     pub seed: u64,
@@ -105,7 +106,16 @@ pub fn run(
             fresh: None,
         });
     };
-    let mut fresh = Fresh::new(timed.seed, timed.depth, started + timed.time, walker);
+    // A time past what the clock can reach is no end at all.
+    let until = started.checked_add(timed.time);
+    let options = &Options {
+        deadline: match (options.deadline, until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        },
+        ..options.clone()
+    };
+    let mut fresh = Fresh::new(timed.seed, timed.depth, until, walker);
     let mut stream = fixed.iter().cloned().chain(&mut fresh);
     let report = check_stream(subject, &gens, &mut stream, None, options)?;
     let (positions, spent) = fresh.made();

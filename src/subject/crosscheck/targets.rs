@@ -140,7 +140,7 @@ pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -
 /// is kept, so rare rule cases are sought rather than met by chance.
 const CANDIDATES: u64 = 3;
 
-/// Positions made as a run goes, until `until`: for `--seconds`, where nothing is built
+/// Positions made as a run goes, until `until` (if ever): for `--seconds`, where nothing is built
 /// beforehand. Each is the pick of three candidates from the two sources the fuzz campaign
 /// uses (a random byte string read as a structured position, and a random playout), the
 /// one whose rarest feature the positions so far reached least often; [`Fresh::coverage`]
@@ -149,7 +149,7 @@ const CANDIDATES: u64 = 3;
 pub struct Fresh<'a> {
     seed: u64,
     depth: u32,
-    until: Instant,
+    until: Option<Instant>,
     next: u64,
     moves: &'a dyn Generator,
     coverage: Coverage,
@@ -158,10 +158,15 @@ pub struct Fresh<'a> {
 }
 
 impl<'a> Fresh<'a> {
-    /// Positions for a perft of `depth`, made until `until`, playouts walked with the
-    /// moves of `moves` (the fastest built-in: the position is compared with all of
-    /// them afterwards anyway).
-    pub fn new(seed: u64, depth: u32, until: Instant, moves: &'a dyn Generator) -> Fresh<'a> {
+    /// Positions for a perft of `depth`, made until `until` (`None`: without end),
+    /// playouts walked with the moves of `moves` (the fastest built-in: the position is
+    /// compared with all of them afterwards anyway).
+    pub fn new(
+        seed: u64,
+        depth: u32,
+        until: Option<Instant>,
+        moves: &'a dyn Generator,
+    ) -> Fresh<'a> {
         Fresh {
             seed,
             depth,
@@ -242,7 +247,7 @@ impl Iterator for Fresh<'_> {
     type Item = Target;
 
     fn next(&mut self) -> Option<Target> {
-        if Instant::now() >= self.until {
+        if self.until.is_some_and(|end| Instant::now() >= end) {
             return None;
         }
         let started = Instant::now();

@@ -10,6 +10,7 @@ use crate::position::Position;
 use crate::subject::rules::SetAside;
 use crate::subject::{Divide, DivideReply, Subject, SubjectError};
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// A running engine program, checked and ready for perft questions.
 ///
@@ -32,6 +33,11 @@ pub struct ExternalEngine {
     /// How it was started, to start it again after a crash.
     config: EngineConfig,
     stop: Option<&'static AtomicBool>,
+    /// When the run must be over ([`Subject::set_deadline`]), kept for a restart.
+    deadline: Option<Instant>,
+    /// A shorter wait for each step of an answer ([`Subject::set_question_timeout`]),
+    /// kept for a restart.
+    question_timeout: Option<Duration>,
     /// The lines that set it up (handshake, options), as sent.
     setup: Vec<String>,
 }
@@ -99,13 +105,15 @@ pub(super) struct Reply {
 }
 
 impl ExternalEngine {
-    /// Spawns, handshakes and sends options; [`ExternalEngine::start`] then detects the
-    /// notation.
+    /// Spawns, handshakes and sends options, none of it past `deadline`;
+    /// [`ExternalEngine::start`] then detects the notation.
     pub(super) fn spawn(
         config: &EngineConfig,
         stop: Option<&'static AtomicBool>,
+        deadline: Option<Instant>,
     ) -> Result<ExternalEngine, SubjectError> {
         let mut process = Process::spawn(&config.command, config.timeout, stop)?;
+        process.set_deadline(deadline);
         let mut notes = Vec::new();
         let mut fen_letters = config.fen_letters;
         let (dialect, name) = match config.protocol {
@@ -179,6 +187,8 @@ impl ExternalEngine {
             notes,
             config: config.clone(),
             stop,
+            deadline,
+            question_timeout: None,
             setup,
         })
     }
@@ -383,7 +393,8 @@ impl Subject for ExternalEngine {
     fn restart(&mut self) -> Result<bool, SubjectError> {
         // The notation and whether it divides were learnt once; a new process of the
         // same program keeps them, so a restart asks only the handshake.
-        let mut fresh = ExternalEngine::spawn(&self.config, self.stop)?;
+        let mut fresh = ExternalEngine::spawn(&self.config, self.stop, self.deadline)?;
+        fresh.set_question_timeout(self.question_timeout);
         fresh.ranks = self.ranks;
         fresh.fen_letters = self.fen_letters;
         fresh.divides = self.divides;
@@ -394,6 +405,16 @@ impl Subject for ExternalEngine {
         }
         *self = fresh;
         Ok(true)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.process.set_deadline(deadline);
+    }
+
+    fn set_question_timeout(&mut self, timeout: Option<Duration>) {
+        self.question_timeout = timeout;
+        self.process.timeout = timeout.map_or(self.config.timeout, |t| t.min(self.config.timeout));
     }
 
     fn set_aside(&self) -> Option<SetAside> {

@@ -12,7 +12,8 @@
 //! engine exits, the guard does the same and exits as the engine did, so xqdiff sees
 //! the engine's own status. It shares the engine's pipes and process group, and takes
 //! no stop signal for itself: a signal to the group ends the engine, and the engine's
-//! end ends the guard.
+//! end ends the guard. For the same reason xqdiff's SIGKILL to the group spares it
+//! (`process::orphans::kill_group`): killed with the engine, it could end nothing.
 //!
 //! A program that embeds the library has no guard mode, so its engines start as
 //! before, without a guard (see [`super::guard_engines`]).

@@ -35,8 +35,8 @@ pub use guard::run_if_guard;
 /// Move text in either rank numbering: the engines' and `xqdiff perft --ranks`'.
 pub(crate) use notation::format_move;
 pub use process::{
-    end_all_engines, split_command, CommandLineError, ANSWER_TIMEOUTS, MAX_ANSWER_BYTES,
-    MAX_ANSWER_LINES, MAX_LINE,
+    end_all_engines, end_all_engines_before_exit, split_command, CommandLineError, ANSWER_TIMEOUTS,
+    MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
 };
 #[cfg(target_os = "linux")]
 pub use process::{guard_engines, GUARD_ARG};
@@ -54,24 +54,28 @@ impl ExternalEngine {
     /// (when Auto) from positions built for it, never from whether the engine agrees
     /// (`detect.rs`).
     pub fn start(config: &EngineConfig) -> Result<ExternalEngine, SubjectError> {
-        ExternalEngine::start_inner(config, None)
+        ExternalEngine::start_inner(config, None, None)
     }
 
-    /// As [`ExternalEngine::start`], for a run that `stop` can end: once it is raised,
-    /// the wait for any answer, start-up's included, gives up within a fraction of a
-    /// second with [`SubjectError::Stopped`] and ends the engine.
-    pub fn start_with_stop(
+    /// As [`ExternalEngine::start`], for a run that `stop` can end and that must be over
+    /// by `deadline`: once the flag is raised, the wait for any answer, start-up's
+    /// included, gives up within a fraction of a second with [`SubjectError::Stopped`]
+    /// and ends the engine; no wait goes past the deadline (see
+    /// [`crate::subject::Subject::set_deadline`], which it sets).
+    pub fn start_within(
         config: &EngineConfig,
-        stop: &'static AtomicBool,
+        stop: Option<&'static AtomicBool>,
+        deadline: Option<std::time::Instant>,
     ) -> Result<ExternalEngine, SubjectError> {
-        ExternalEngine::start_inner(config, Some(stop))
+        ExternalEngine::start_inner(config, stop, deadline)
     }
 
     fn start_inner(
         config: &EngineConfig,
         stop: Option<&'static AtomicBool>,
+        deadline: Option<std::time::Instant>,
     ) -> Result<ExternalEngine, SubjectError> {
-        let mut engine = ExternalEngine::spawn(config, stop)?;
+        let mut engine = ExternalEngine::spawn(config, stop, deadline)?;
         // Letters the engine's own FEN showed are confirmed by the probe, not tried.
         let config = EngineConfig {
             fen_letters: engine.fen_letters,

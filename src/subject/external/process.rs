@@ -120,6 +120,8 @@ enum Fault {
     Overrun(String),
     /// The stop flag went up; the engine was ended.
     Stopped,
+    /// The run's deadline came; the engine was ended.
+    OutOfTime,
 }
 
 /// How much of its limits the answer being read has used.
@@ -145,9 +147,15 @@ pub(crate) struct Process {
     status: Option<ExitStatus>,
     /// Whether the process group has been ended.
     ended: bool,
+    /// Whether the child is the engine's guard (`guard.rs`), which ends whatever the
+    /// engine leaves once the engine is gone, and so is spared when the group is killed.
+    guarded: bool,
     budget: Budget,
     /// Raised when the run is to stop (a signal): every wait gives up and ends the engine.
     stop: Option<&'static AtomicBool>,
+    /// When the run must be over: no wait goes past it, and one it cuts short ends the
+    /// engine, since what the engine says next could be the rest of that answer.
+    deadline: Option<Instant>,
     /// The program's file name, for an engine that never says its name.
     pub(crate) program: String,
     /// The longest wait for any one step of an answer.
@@ -214,10 +222,7 @@ impl Process {
         #[cfg(target_os = "linux")]
         let mut child = orphans::spawn(&mut cmd, is_guarded).map_err(spawn_error)?;
         #[cfg(not(target_os = "linux"))]
-        let mut child = {
-            let _ = is_guarded;
-            cmd.spawn().map_err(spawn_error)?
-        };
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let (tx, events) = mpsc::sync_channel(QUEUE);
         let mut drain = [None, None];
         if let Some(out) = child.stdout.take() {
@@ -263,17 +268,24 @@ impl Process {
             exited: None,
             status: None,
             ended: false,
+            guarded: is_guarded,
             budget: Budget {
                 lines: 0,
                 bytes: 0,
                 until: None,
             },
             stop,
+            deadline: None,
             program,
             drain,
             timeout,
             said: Some(Vec::new()),
         })
+    }
+
+    /// Sets when the run must be over (`None`: never): no wait goes past it.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The operating system's id of the engine process.
@@ -398,6 +410,7 @@ impl Process {
                 last: self.last.back().map(|l| quote(l)),
             },
             Fault::Stopped => SubjectError::Stopped { request },
+            Fault::OutOfTime => SubjectError::OutOfTime { request },
         }
     }
 
@@ -418,6 +431,10 @@ impl Process {
                 return Err(self.exit_fault(status));
             }
             let now = Instant::now();
+            if self.deadline.is_some_and(|end| now >= end) {
+                self.end("the run's time ran out");
+                return Err(Fault::OutOfTime);
+            }
             let until = self.budget.until.unwrap_or(deadline);
             if now >= until {
                 let limit = format!(
@@ -432,7 +449,8 @@ impl Process {
             if now >= deadline {
                 return Err(Fault::Timeout);
             }
-            let wait = (deadline.min(until) - now).min(POLL);
+            let end = self.deadline.map_or(until, |end| end.min(until));
+            let wait = (deadline.min(end) - now).min(POLL);
             match self.events.recv_timeout(wait) {
                 Ok(Event::Out(line)) => {
                     self.spend(&line)?;
@@ -644,8 +662,19 @@ impl Process {
                     }
                 };
                 if !emptied(self) {
-                    self.signal_group(Some(Signal::SIGKILL));
-                    emptied(self);
+                    // The guard outlives its engine only to end what the engine left,
+                    // and then goes by itself: it is killed only if it does not.
+                    #[cfg(target_os = "linux")]
+                    let spared = self.guarded && {
+                        orphans::kill_group(self.child.id(), true);
+                        emptied(self)
+                    };
+                    #[cfg(not(target_os = "linux"))]
+                    let spared = false;
+                    if !spared {
+                        self.signal_group(Some(Signal::SIGKILL));
+                        emptied(self);
+                    }
                 }
             }
         }
@@ -701,11 +730,12 @@ mod orphans {
     use nix::sys::signal::{kill, Signal};
     use nix::sys::wait::{waitpid, WaitPidFlag};
     use nix::unistd::Pid;
-    use std::collections::HashSet;
+    use std::collections::HashMap;
     use std::sync::Mutex;
 
-    /// Engines started and not yet ended: xqdiff's own children, never swept.
-    static ENGINES: Mutex<Option<HashSet<u32>>> = Mutex::new(None);
+    /// Engines started and not yet ended: xqdiff's own children, never swept, each with
+    /// whether it is a guard.
+    static ENGINES: Mutex<Option<HashMap<u32, bool>>> = Mutex::new(None);
 
     /// Rounds of [`sweep`]: an orphan's own children come to xqdiff when it is ended,
     /// so each round may find a generation more.
@@ -754,7 +784,9 @@ mod orphans {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let child = cmd.spawn()?;
-        engines.get_or_insert_with(HashSet::new).insert(child.id());
+        engines
+            .get_or_insert_with(HashMap::new)
+            .insert(child.id(), guarded);
         Ok(child)
     }
 
@@ -779,16 +811,84 @@ mod orphans {
         }
     }
 
-    /// SIGKILL to every engine's group: whatever waits on one then sees it gone.
+    /// SIGKILL to every engine's group, its guard spared ([`kill_group`]): whatever
+    /// waits on one then sees it gone, once its guard has ended what the engine left.
     pub(super) fn end_all() {
         let engines = ENGINES
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for &pid in engines.iter().flatten() {
-            if let Ok(raw) = i32::try_from(pid) {
-                let _ = nix::sys::signal::killpg(Pid::from_raw(raw), Signal::SIGKILL);
+        for (&pid, &guarded) in engines.iter().flatten() {
+            kill_group(pid, guarded);
+        }
+    }
+
+    /// SIGKILL to the process group `group` (an engine's, named by the process xqdiff
+    /// started). A `guarded` group's leader is the guard, which is spared: it ends
+    /// everything the engine started once the engine is gone, helpers out of the
+    /// group's reach included, and then exits by itself; killed with the rest, it could
+    /// end nothing, and a helper in a session of its own would outlive a run whose
+    /// next signal ends xqdiff before xqdiff's own sweep. The group is looked at until
+    /// no one but the guard is left, so a process forked meanwhile goes too.
+    pub(super) fn kill_group(group: u32, guarded: bool) {
+        let Ok(raw) = i32::try_from(group) else {
+            return;
+        };
+        if !guarded {
+            let _ = nix::sys::signal::killpg(Pid::from_raw(raw), Signal::SIGKILL);
+            return;
+        }
+        for _ in 0..ROUNDS {
+            let others: Vec<u32> = members(group)
+                .into_iter()
+                .filter(|&pid| pid != group)
+                .collect();
+            if others.is_empty() {
+                return;
+            }
+            for pid in others {
+                if let Ok(raw) = i32::try_from(pid) {
+                    let _ = kill(Pid::from_raw(raw), Signal::SIGKILL);
+                }
             }
         }
+    }
+
+    /// The ids of the processes in process group `group`, from `/proc`.
+    fn members(group: u32) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| parent_and_group(pid).is_some_and(|(_, g)| g == group))
+            .collect()
+    }
+
+    /// What xqdiff does before it exits in the middle of a run (a signal past the
+    /// one that asked it to stop): every engine's group ended ([`end_all`]; a guard
+    /// ends what its engine left once xqdiff is gone), and what the engines without a
+    /// guard left, which comes to xqdiff as they die, killed before xqdiff goes.
+    pub(super) fn before_exit() {
+        end_all();
+        let unguarded: Vec<u32> = ENGINES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .flatten()
+            .filter(|&(_, &guarded)| !guarded)
+            .map(|(&pid, _)| pid)
+            .collect();
+        for pid in unguarded {
+            // Killed a moment ago: reaped once gone, so that its orphans have come to
+            // xqdiff by the sweep below. A driver that reaps it first leaves nothing
+            // to wait for.
+            if let Ok(raw) = i32::try_from(pid) {
+                let _ = waitpid(Pid::from_raw(raw), Some(WaitPidFlag::empty()));
+            }
+            ended(pid);
+        }
+        sweep();
     }
 
     pub(super) fn ended(pid: u32) {
@@ -811,7 +911,7 @@ mod orphans {
         for _ in 0..ROUNDS {
             let strays: Vec<u32> = children()
                 .into_iter()
-                .filter(|pid| !live.contains(pid))
+                .filter(|pid| !live.contains_key(pid))
                 .collect();
             if strays.is_empty() {
                 return;
@@ -899,10 +999,19 @@ pub use orphans::{guard_engines, GUARD_ARG};
 
 /// Ends every engine xqdiff started, and all in their groups, at once (SIGKILL): for a
 /// run told twice to stop, which must not wait for any engine. Their drivers see them
-/// gone and report it; they are reaped when dropped.
+/// gone and report it; they are reaped when dropped. An engine's guard is spared: it
+/// ends what the engine left, then goes by itself.
 pub fn end_all_engines() {
     #[cfg(target_os = "linux")]
     orphans::end_all();
+}
+
+/// Ends every engine xqdiff started and everything they left, for a process about to
+/// exit in the middle of a run: nothing an engine started outlives it, however many
+/// signals came before.
+pub fn end_all_engines_before_exit() {
+    #[cfg(target_os = "linux")]
+    orphans::before_exit();
 }
 
 /// What an overlong line's limit says.
