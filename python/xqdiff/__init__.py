@@ -149,8 +149,9 @@ class Report:
         new = len(self.new_findings)
         known = len(self.findings) - new
         bugs = f"{new} distinct bug{'' if new == 1 else 's'} ({known} known)"
+        positions = f"{len(self.checked)} position{'' if len(self.checked) == 1 else 's'}"
         return (
-            f"{self.library}: {bugs}; {len(self.checked)} positions, {self.nodes} nodes "
+            f"{self.library}: {bugs}; {positions}, {self.nodes} nodes "
             f"compared in {self.seconds:.1f} s (seed {self.seed}); the library answered "
             f"in {self.library_seconds:.2f} s ({self.lists} move lists)"
         )

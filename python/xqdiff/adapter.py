@@ -74,18 +74,32 @@ def main(argv: Optional[List[str]] = None) -> int:
     if pseudo_moves and in_check:
         offers += ["pseudo", "check"]
 
+    # Whether the library lists its moves as text (`"h2e2"`): a move's text is then its
+    # object, and a move played is not looked up in a list first. Learnt from a list.
+    text_moves: List[bool] = []
+
+    def listed(lister: Callable[..., Any], board: Any) -> List[Any]:
+        moves = list(lister(board))
+        if moves and not text_moves:
+            text_moves.append(all(isinstance(m, str) and m == m.strip() for m in moves))
+        return moves
+
     def board_at(fen: str, moves: List[str], lister: Callable[..., Any]) -> Any:
         board = fen_to_board(fen)
         for token in moves:
-            # The library's own object for the move: it listed it as `token`.
-            by_text = {str(m).strip(): m for m in lister(board)}
-            if token not in by_text:
-                raise ValueError(f"{token} is not in the library's list")
+            if text_moves and text_moves[0]:
+                move = token
+            else:
+                # The library's own object for the move: it listed it as `token`.
+                by_text = {str(m).strip(): m for m in listed(lister, board)}
+                if token not in by_text:
+                    raise ValueError(f"{token} is not in the library's list")
+                move = by_text[token]
             if play:
-                board = play(board, by_text[token])
+                board = play(board, move)
             else:
                 # A board of this request's own: made in place, never taken back.
-                make(board, by_text[token])
+                make(board, move)
         return board
 
     for line in sys.stdin:
@@ -96,10 +110,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         try:
             if request == "legal":
                 board = board_at(fen, moves.split(), legal_moves)
-                reply = " ".join(str(m).strip() for m in legal_moves(board))
+                reply = " ".join(str(m).strip() for m in listed(legal_moves, board))
             elif request == "pseudo" and pseudo_moves:
                 board = board_at(fen, moves.split(), pseudo_moves)
-                reply = " ".join(str(m).strip() for m in pseudo_moves(board))
+                reply = " ".join(str(m).strip() for m in listed(pseudo_moves, board))
             elif request == "check" and in_check:
                 reply = "yes" if in_check(fen_to_board(fen)) else "no"
             elif request == "xqdiff":
