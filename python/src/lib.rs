@@ -281,39 +281,42 @@ impl PyLibrary {
         if let Some(board) = &self.frames[i].board {
             return Ok(board.bind(py).clone());
         }
-        let made = if i == 0 || self.calls.moving == Moving::FromFen {
-            let fen = self.frames[i]
-                .position
-                .as_ref()
-                .map(Position::fen)
-                .ok_or_else(|| no_position(&self.frames[i].mover_view))?;
-            self.calls.fen_to_board.bind(py).call1((fen,))?
+        let moving = if i == 0 {
+            Moving::FromFen
         } else {
-            let before = self.board(py, i - 1)?;
-            let mv = (self.frames[i].by)
-                .and_then(|at| self.frames[i - 1].listed.get(at))
-                .map(|(_, m)| m.bind(py).clone());
-            let mv = mv.ok_or_else(|| no_position(&self.frames[i].mover_view))?;
-            match self.calls.moving {
-                Moving::Play => {
-                    let play = self.calls.play.as_ref().map(|p| p.bind(py).clone());
-                    play.ok_or_else(|| missing("play"))?.call1((before, mv))?
+            self.calls.moving
+        };
+        let made = match moving {
+            Moving::FromFen => {
+                let fen = (self.frames[i].position.as_ref())
+                    .map(Position::fen)
+                    .ok_or_else(|| no_position(&self.frames[i].mover_view))?;
+                self.calls.fen_to_board.bind(py).call1((fen,))?
+            }
+            Moving::Play | Moving::MakeUnmake | Moving::MakeCopy => {
+                let before = self.board(py, i - 1)?;
+                let mv = (self.frames[i].by)
+                    .and_then(|at| self.frames[i - 1].listed.get(at))
+                    .map(|(_, m)| m.bind(py).clone())
+                    .ok_or_else(|| no_position(&self.frames[i].mover_view))?;
+                let call = |f: &Option<Py<PyAny>>, name| {
+                    f.as_ref()
+                        .map(|f| f.bind(py).clone())
+                        .ok_or_else(|| missing(name))
+                };
+                match moving {
+                    Moving::Play => call(&self.calls.play, "play")?.call1((before, mv))?,
+                    Moving::MakeUnmake => {
+                        call(&self.calls.make, "make")?.call1((before.clone(), mv))?;
+                        self.frames[i].made_in_place = true;
+                        before
+                    }
+                    _ => {
+                        let copy = py.import("copy")?.getattr("deepcopy")?.call1((before,))?;
+                        call(&self.calls.make, "make")?.call1((copy.clone(), mv))?;
+                        copy
+                    }
                 }
-                Moving::MakeUnmake => {
-                    let make = self.calls.make.as_ref().map(|m| m.bind(py).clone());
-                    make.ok_or_else(|| missing("make"))?
-                        .call1((before.clone(), mv))?;
-                    self.frames[i].made_in_place = true;
-                    before
-                }
-                Moving::MakeCopy => {
-                    let copy = py.import("copy")?.getattr("deepcopy")?.call1((before,))?;
-                    let make = self.calls.make.as_ref().map(|m| m.bind(py).clone());
-                    make.ok_or_else(|| missing("make"))?
-                        .call1((copy.clone(), mv))?;
-                    copy
-                }
-                Moving::FromFen => unreachable!("boards from FENs are made above"),
             }
         };
         self.frames[i].board = Some(made.clone().unbind());
@@ -595,7 +598,7 @@ fn bad(message: impl Into<String>) -> PyErr {
     *, name, fen_to_board, legal_moves, play=None, make=None, unmake=None,
     pseudo_legal_moves=None, in_check=None, rules="legal", compare="legal", known="",
     depth=2, positions=100, seconds=None, fens=Vec::new(), seed=1, max_findings=1,
-    reproduce=None, runnable=true, found_by=None
+    reproduce, runnable=true
 ))]
 #[allow(clippy::too_many_arguments)]
 fn check(
@@ -617,9 +620,8 @@ fn check(
     fens: Vec<String>,
     seed: u64,
     max_findings: usize,
-    reproduce: Option<Vec<String>>,
+    reproduce: Vec<String>,
     runnable: bool,
-    found_by: Option<String>,
 ) -> PyResult<Py<PyDict>> {
     let moving = match (&play, &make, &unmake) {
         (Some(_), None, None) => Moving::Play,
@@ -689,20 +691,17 @@ fn check(
         inner: LibrarySubject::with_mode(library, mode),
         shared: Arc::clone(&shared),
     };
-    let reproduce = reproduce.map(|words| Reproduce { words, runnable });
-    let on = |pos: &Position, depth: u32| -> Provenance {
-        match &reproduce {
-            Some(r) => r.on(pos, depth),
-            None => Provenance::described("").answered_on(pos, depth),
-        }
+    let reproduce = Reproduce {
+        words: reproduce,
+        runnable,
     };
+    let on = |pos: &Position, depth: u32| reproduce.on(pos, depth);
     let on_ref: &(dyn Fn(&Position, u32) -> Provenance + Sync) = &on;
     let defaults = settings.options();
     let options = Options {
         max_findings: defaults.max_findings,
         known: defaults.known,
-        found_by: found_by.unwrap_or(defaults.found_by),
-        reproduce: reproduce.is_some().then_some(on_ref),
+        reproduce: Some(on_ref),
         stop: Some(&shared.stop),
         ..Options::default()
     };

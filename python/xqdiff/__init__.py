@@ -250,13 +250,13 @@ def check(
             raise TypeError(f"{what} must be callable, not {type(given).__name__}")
     given = {k: v for k, v in calls.items() if v is not None}
     runnable = True
-    found_by = None
     if reproduce is None:
         reproduce = adapter_command(given, rules=rules, compare=compare)
     if reproduce is None:
+        # No command can run callables a fresh interpreter cannot import: the call that
+        # checks the witness again, in words.
         runnable = False
-        found_by = f"xqdiff.check(..., fens=['{{fen}}'], depth={{depth}}) (seed {seed})"
-        reproduce = [f"xqdiff.check(..., fens=['{{fen}}'], depth={{depth}})"]
+        reproduce = ["xqdiff.check(..., fens=['{fen}'], depth={depth})"]
     raw = _xqdiff.check(
         name=name or library_name(given.values()),
         fen_to_board=fen_to_board if fen_to_board is not None else _the_fen,
@@ -277,7 +277,6 @@ def check(
         max_findings=max_findings,
         reproduce=list(reproduce),
         runnable=runnable,
-        found_by=found_by,
     )
     return _report(raw, seed)
 
