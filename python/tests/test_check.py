@@ -86,6 +86,7 @@ def test_a_refusal_while_shrinking_means_not_this_position():
         return libs.cannon_cannot_capture(board)
 
     report = xqdiff.check(picky, fen_to_board=libs.fen_to_board, **QUICK)
+    assert report.failure is None
     [finding] = report.new_findings
     assert finding.signature == "cause/subject/cannon-cannot-capture"
     assert sum(c.isalpha() for c in finding.witness.split()[0]) >= 4
@@ -113,11 +114,25 @@ def test_keyboard_interrupt_from_the_library_is_raised_again():
 
 def test_ctrl_c_stops_a_long_check():
     # Raised on the main thread while the check runs on a thread of its own: the check
-    # stops at the library's next call (the positions are all made before the first).
-    threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+    # stops at the library's next call (the positions are all made before the first),
+    # where it had thousands of lists left to ask (the start position alone, at depth
+    # 3, is some 1,800).
+    sent = threading.Event()
+    after = []
+
+    def counting(board):
+        if sent.is_set():
+            after.append(board)
+        return libs.legal_moves(board)
+
+    def interrupt():
+        sent.set()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Timer(1.0, interrupt).start()
     with pytest.raises(KeyboardInterrupt):
-        xqdiff.check(libs.legal_moves, fen_to_board=libs.fen_to_board, depth=3,
-                     positions=20)
+        xqdiff.check(counting, fen_to_board=libs.fen_to_board, depth=3, positions=20)
+    assert sent.is_set() and len(after) < 200, len(after)
 
 
 def test_pseudo_legal_lists_and_the_check_test():
