@@ -126,6 +126,42 @@ fn a_stateful_crate_with_or_without_unmake_is_checked_in_place() {
     }
 }
 
+/// `fens` checks those positions alone, at the depth asked (how a witness is checked
+/// again, and the bug is still found there); `time` checks fresh positions after the
+/// fixed ones instead of random ones made beforehand.
+#[test]
+fn given_positions_alone_or_fresh_ones_for_a_time() {
+    let fen = "4k4/9/9/4p4/9/4P4/9/4C4/9/3K5 w - - 0 1";
+    let alone = LibraryCheck {
+        depth: 2,
+        fens: vec![Position::from_fen(fen).unwrap()],
+        ..LibraryCheck::default()
+    };
+    let report = check_library(Stateful::new(Bug::None), &alone).unwrap();
+    let checked: Vec<(&str, u32)> = (report.checked.iter())
+        .map(|c| (c.fen.as_str(), c.depth))
+        .collect();
+    assert_eq!(checked, [(fen, 2)]);
+    assert!(report.all_agree());
+    let report = check_library(Stateful::new(Bug::CannonCannotCapture), &alone).unwrap();
+    assert_eq!(signatures(&report), ["cause/subject/cannon-cannot-capture"]);
+
+    let timed = LibraryCheck {
+        depth: 1,
+        time: Some(std::time::Duration::from_millis(300)),
+        ..quick()
+    };
+    let report = check_library(Stateful::new(Bug::None), &timed).unwrap();
+    let labels: Vec<&str> = report.checked.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.iter().any(|l| l.starts_with("fresh ")), "{labels:?}");
+    assert!(
+        !labels.iter().any(|l| l.starts_with("random ")),
+        "{labels:?}"
+    );
+    assert_eq!(labels.first(), Some(&"start"));
+    assert!(report.all_agree());
+}
+
 /// A planted bug is found through the Rust route, minimized to a few pieces, with its
 /// cause; the same bug listed as known is reported as known and fails nothing; a crate
 /// without an unmake gives the same finding.

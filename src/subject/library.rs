@@ -5,13 +5,14 @@
 //! and reports, and [`check_library`] runs the whole engine check on such a crate in one
 //! call, under the same rules, comparison and known bugs as `xqdiff engine`.
 
-use super::crosscheck::{self, targets, CrossCheckError, Options, Report};
+use super::crosscheck::{self, targets, CrossCheckError, Options, Report, Target};
 use super::external::moves::moved;
 use super::rules::{Compare, ModeError, MovesMode, Rules, SetAside};
 use super::{Divide, DivideReply, Subject, SubjectError};
 use crate::diff::finding::Known;
 use crate::moves::Move;
 use crate::position::Position;
+use std::time::Duration;
 
 /// A move generator as a crate offers it: one board, changed in place. Moves are
 /// xqdiff's [`Move`] (parse them from text with `"h2e2".parse()`, ranks 0 to 9 from
@@ -299,6 +300,13 @@ pub struct LibraryCheck {
     /// Seeded random positions besides the start, the reference suite and the built-in
     /// corpus.
     pub positions: usize,
+    /// Check for this long instead of `positions` random positions (`--seconds`):
+    /// after the start, suite and corpus positions, fresh ones made as the run goes,
+    /// rare features sought on purpose.
+    pub time: Option<Duration>,
+    /// Check these positions alone, at `depth` (`--fen`): no start, suite, corpus or
+    /// random positions. How a finding's witness is checked again.
+    pub fens: Vec<Position>,
     /// Their seed.
     pub seed: u64,
     /// Stop after this many distinct bugs that are not known (0: check every
@@ -318,6 +326,8 @@ impl Default for LibraryCheck {
         LibraryCheck {
             depth: 3,
             positions: 100,
+            time: None,
+            fens: Vec::new(),
             seed: 1,
             max_findings: 0,
             rules: Rules::Legal,
@@ -338,42 +348,99 @@ pub enum LibraryError {
     Check(#[from] CrossCheckError),
 }
 
+impl LibraryCheck {
+    /// How the library's lists are read under these rules and this comparison.
+    pub fn mode(&self) -> Result<MovesMode, LibraryError> {
+        Ok(MovesMode::of(self.compare, self.rules)?)
+    }
+
+    /// The positions asked before any fresh one: the `fens` alone when there are
+    /// some, else the start position, the reference suite, the built-in corpus and
+    /// `positions` seeded random positions (none when a `time` is given).
+    pub fn targets(&self) -> Vec<Target> {
+        if !self.fens.is_empty() {
+            return (self.fens.iter().enumerate())
+                .map(|(i, position)| Target {
+                    label: format!("fen {}", i + 1),
+                    position: position.clone(),
+                    depth: self.depth,
+                })
+                .collect();
+        }
+        let gens = crate::generators::registry();
+        let suite = crate::epd::parse_suite(crate::epd::REFERENCE_SUITE).unwrap_or_default();
+        let corpus = crate::diff::corpus::Source::default_location()
+            .load()
+            .map(|loaded| loaded.labelled())
+            .unwrap_or_default();
+        let sources = targets::Sources {
+            suite: &suite,
+            corpus,
+            depth: self.depth,
+            max_nodes: None,
+            random: if self.time.is_some() {
+                0
+            } else {
+                self.positions
+            },
+            seed: self.seed,
+        };
+        targets::all(&sources, &gens)
+    }
+
+    /// The options [`check_library`] runs with: the known bugs, the bound on findings,
+    /// and how a finding is found again when no command can say it. A binding adds its
+    /// own to them (`Options { reproduce: Some(&r), ..check.options() }`).
+    pub fn options(&self) -> Options<'static> {
+        Options {
+            max_findings: self.max_findings,
+            known: self.known.clone(),
+            found_by: format!(
+                "xqdiff::subject::library::check_library (seed {})",
+                self.seed
+            ),
+            ..Options::default()
+        }
+    }
+
+    /// The check [`check_library`] makes, on any subject: a [`LibrarySubject`], or one
+    /// wrapping it (a binding to another language that turns its exceptions into
+    /// refusals), with `options` as given. The [`targets`](LibraryCheck::targets), then
+    /// fresh positions for `time`, compared with every built-in generator; nothing is
+    /// written to disk unless `options` say where.
+    pub fn run(
+        &self,
+        subject: &mut dyn Subject,
+        options: &Options<'_>,
+    ) -> Result<crosscheck::Run, LibraryError> {
+        let gens = crate::generators::registry();
+        let timed = self.time.map(|time| crosscheck::Timed {
+            time,
+            seed: self.seed,
+            depth: self.depth,
+        });
+        Ok(crosscheck::run(
+            subject,
+            &gens,
+            &self.targets(),
+            timed.as_ref(),
+            options,
+        )?)
+    }
+}
+
 /// The whole engine check on `library`, as `xqdiff engine` runs it on an engine: the
 /// start position, the reference suite, the built-in corpus and seeded random
-/// positions, each compared with the built-in generators' consensus; differences are
-/// followed down and minimized; nothing is written to disk. Print the findings with
-/// their `Display` (what `xqdiff engine` prints), each position's line with
+/// positions (or fresh ones for [`LibraryCheck::time`]), each compared with the
+/// built-in generators' consensus; differences are followed down and minimized;
+/// nothing is written to disk. Print the findings with their `Display` (what `xqdiff
+/// engine` prints), each position's line with
 /// [`Checked::line`](crosscheck::Checked::line), and the moves set aside under
 /// king-capture rules from [`Report::set_aside`]. Pass `&mut library` to keep it.
 pub fn check_library<L: Library + Send>(
     library: L,
     check: &LibraryCheck,
 ) -> Result<Report, LibraryError> {
-    let mode = MovesMode::of(check.compare, check.rules)?;
-    let gens = crate::generators::registry();
-    let suite = crate::epd::parse_suite(crate::epd::REFERENCE_SUITE).unwrap_or_default();
-    let corpus = crate::diff::corpus::Source::default_location()
-        .load()
-        .map(|loaded| loaded.labelled())
-        .unwrap_or_default();
-    let sources = targets::Sources {
-        suite: &suite,
-        corpus,
-        depth: check.depth,
-        max_nodes: None,
-        random: check.positions,
-        seed: check.seed,
-    };
-    let list = targets::all(&sources, &gens);
-    let options = Options {
-        max_findings: check.max_findings,
-        known: check.known.clone(),
-        found_by: format!(
-            "xqdiff::subject::library::check_library (seed {})",
-            check.seed
-        ),
-        ..Options::default()
-    };
-    let mut subject = LibrarySubject::with_mode(library, mode);
-    Ok(crosscheck::check(&mut subject, &gens, &list, &options)?)
+    let mut subject = LibrarySubject::with_mode(library, check.mode()?);
+    Ok(check.run(&mut subject, &check.options())?.report)
 }

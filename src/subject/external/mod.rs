@@ -32,6 +32,9 @@ pub use crate::subject::rules::MovesMode;
 pub use driver::{ExternalEngine, Speech};
 #[cfg(target_os = "linux")]
 pub use guard::run_if_guard;
+/// The board after a move with the mover to move again: what the moves protocol's
+/// `check` request asks about, and a binding's check test in process.
+pub use moves::placed;
 /// Move text in either rank numbering: the engines' and `xqdiff perft --ranks`'.
 pub(crate) use notation::format_move;
 pub use process::{

@@ -393,8 +393,9 @@ impl Asker<'_> {
 
 /// The board of `pos` with the piece of `mv` moved (taking whatever stands on the
 /// target), the turn not yet passed: what any Xiangqi move does to the squares, legal or
-/// not. `None` when no piece of the side to move stands on the from point.
-fn placed(pos: &Position, mv: Move) -> Option<Setup> {
+/// not. `None` when no piece of the side to move stands on the from point. The board a
+/// `check` request asks about, with the mover to move again.
+pub fn placed(pos: &Position, mv: Move) -> Option<Setup> {
     let mut setup = pos.setup().clone();
     let piece = setup.board[mv.from.index()]
         .take()
