@@ -317,17 +317,24 @@ fn a_phase_that_checks_nothing_is_an_error_saying_why() {
     }
 }
 
-/// `xqdiff check --quick` with two seconds of fuzzing (unless `extra` says how long),
-/// nothing saved, a fixed seed, and its report in `report_dir`.
+/// `xqdiff check --quick` with a second of fuzzing on one thread (unless `extra` says
+/// how long, or on how many: a timed phase costs its time on every thread), nothing
+/// saved, a fixed seed, and its report in `report_dir`.
 fn xqdiff_check(report_dir: &Path, extra: &[&str]) -> Output {
     let seconds: &[&str] = if extra.contains(&"--seconds") {
         &[]
     } else {
-        &["--seconds", "2"]
+        &["--seconds", "1"]
+    };
+    let threads: &[&str] = if extra.contains(&"--threads") {
+        &[]
+    } else {
+        &["--threads", "1"]
     };
     util::xqdiff()
         .args(["check", "--quick", "--no-save", "--seed", "5"])
         .args(seconds)
+        .args(threads)
         .arg("--report-dir")
         .arg(report_dir)
         .args(extra)
@@ -472,7 +479,7 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
 /// is the reference, all of them confirming only a share of the agreeing positions.
 #[test]
 fn the_engine_phase_runs_for_its_time_and_goes_on_after_a_crash() {
-    const SECONDS: f64 = 10.0;
+    const SECONDS: f64 = 5.0;
     let dir = Scratch::new("engine-seconds");
     let engine = format!("{} --crash-in-check", util::TEST_ENGINE);
     let out = xqdiff_check(
@@ -485,7 +492,7 @@ fn the_engine_phase_runs_for_its_time_and_goes_on_after_a_crash() {
             "--engine-timeout",
             "10",
             "--engine-seconds",
-            "10",
+            "5",
             "--engine-restarts",
             "1000",
         ],
@@ -657,6 +664,8 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
                     "--max-nodes",
                     "10000",
                     "--no-save",
+                    "--threads",
+                    "1",
                 ])
                 .arg("--report-dir")
                 .arg(dir.join("report"))
@@ -674,7 +683,11 @@ fn a_signal_ends_the_check_with_an_interrupted_report_and_128_plus_its_number() 
                 break;
             }
         }
-        std::thread::sleep(Duration::from_millis(500));
+        // Under way once it has spent CPU time on it, however busy the machine.
+        let at = util::cpu_time(pid);
+        util::wait_until(&format!("{signal}: fuzzing"), || {
+            util::cpu_time(pid) >= at + Duration::from_millis(300)
+        });
         let killed = Command::new("kill")
             .args([&format!("-{signal}"), &pid.to_string()])
             .status()

@@ -326,6 +326,7 @@ fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
         let mut child = Reaped(
             util::xqdiff()
                 .args(["fuzz", "--seconds", "60", "--no-save", "--seed", "3"])
+                .args(["--threads", "1"])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
                 .spawn()
@@ -338,7 +339,11 @@ fn a_signal_ends_fuzz_with_what_it_found_and_128_plus_its_number() {
                 break;
             }
         }
-        std::thread::sleep(Duration::from_millis(500));
+        // Fuzzing once it has spent CPU time on it, however busy the machine.
+        let at = util::cpu_time(pid);
+        util::wait_until(&format!("{signal}: fuzzing"), || {
+            util::cpu_time(pid) >= at + Duration::from_millis(300)
+        });
         let killed = Command::new("kill")
             .args([&format!("-{signal}"), &pid.to_string()])
             .status()
@@ -368,6 +373,8 @@ fn a_signal_during_fuzz_json_is_an_interrupted_document() {
                 "--seed",
                 "3",
                 "--json",
+                "--threads",
+                "1",
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -375,8 +382,11 @@ fn a_signal_during_fuzz_json_is_an_interrupted_document() {
             .expect("start xqdiff fuzz"),
     );
     let pid = child.0.id();
-    // No line comes before the document; the handler is in place long before this.
-    std::thread::sleep(Duration::from_secs(3));
+    // No line comes before the document; fuzzing, once it has spent CPU time on it, is
+    // long past where the handler is put in place.
+    util::wait_until("fuzzing", || {
+        util::cpu_time(pid) >= Duration::from_millis(500)
+    });
     let killed = Command::new("kill")
         .args(["-TERM", &pid.to_string()])
         .status()

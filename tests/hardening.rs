@@ -331,7 +331,7 @@ fn signals_in_a_row_leave_no_helper_behind() {
             signals.iter().any(|&s| code == Some(128 + s as i32)),
             "{case}: exit {code:?}\n{stdout}\n{stderr}"
         );
-        let limit = Duration::from_secs(10);
+        let limit = ENDS_WITHIN;
         assert!(
             goes(engine, limit),
             "{case}: engine {engine} outlived xqdiff"

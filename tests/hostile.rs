@@ -397,6 +397,7 @@ fn a_kill_while_saving_leaves_one_whole_report_set() {
     let run = |seed: u64, pause: Option<&str>| {
         let mut cmd = xqdiff();
         cmd.args(["check", "--quick", "--seconds", "1", "--max-nodes", "10000"])
+            .args(["--threads", "1"])
             .args(["--no-save", "--seed", &seed.to_string(), "--report-dir"])
             .arg(&report)
             .stdin(Stdio::null())

@@ -203,6 +203,7 @@ fn plain_progress_lines_when_stderr_is_a_pipe() {
     let table: &[(&[&str], bool)] = &[(&[], true), (&["--quiet"], false)];
     for &(flags, want) in table {
         let mut args = vec!["fuzz", "--seconds", "3", "--seed", "7", "--no-save"];
+        args.extend(["--threads", "1"]);
         args.extend(flags);
         let out = run(&args, &[]);
         let (stdout, stderr) = text(&out);
