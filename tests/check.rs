@@ -141,7 +141,7 @@ fn a_known_bug_is_known_in_every_phase() {
             let mut config = Config::new(11);
             config.generators = vec![&MailboxGen as &dyn Generator, &BitboardGen, &planted];
             config.max_nodes = 20_000;
-            config.fuzz_time = Duration::from_secs(1);
+            config.fuzz_time = Duration::from_millis(300);
             config.save = false;
             config.known = known.iter().collect();
             check::run(&config, &Quiet, &AtomicBool::new(false)).expect("check runs")

@@ -403,7 +403,7 @@ fn each_planted_bug_is_one_finding_wherever_it_shows() {
         let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let config = Config {
             seed: 11,
-            cases: Some(300),
+            cases: Some(150),
             duration: None,
             ..Config::default()
         };
