@@ -50,7 +50,7 @@ fn published_counts_within_budget() {
 }
 
 #[test]
-#[ignore = "minutes per generator; run with --ignored"]
+#[ignore = "20 CPU-seconds, past the suite's budget; .ci/run runs it with --ignored"]
 fn published_counts_all() {
     run_suite(u64::MAX);
 }
