@@ -1279,6 +1279,28 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
     }
 }
 
+/// Issue 41: a make bug of an engine that takes `position ... moves` and says nothing
+/// of how it counts after them (the test engine's counts start from the position its
+/// moves lead to, so its make of the move never shows in the answer after it) is not
+/// told that the move is not at fault: the cause names the make of the move as one
+/// place, and says which way the engine counts could not be learnt.
+#[test]
+fn a_make_bug_is_not_blamed_on_a_move_taken_back_earlier() {
+    let corpus = Scratch::new("make-bug");
+    let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let args = ["--fen", fen, "--depth", "3", "--no-save"];
+    let (out, _) = engine(&test_engine("--bug make-forgets-king-slot"), &args, &corpus);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let cause = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cause: "))
+        .unwrap_or_else(|| panic!("no cause\n{stdout}"));
+    assert!(cause.contains("in its make of d0d1"), "{cause}");
+    assert!(cause.contains("could not be learnt"), "{cause}");
+    assert!(!cause.contains("not by the move"), "{cause}");
+}
+
 /// Issue 41: starting an engine has a timeout of its own, apart from an answer's: an
 /// engine that takes 2.5 s to answer its handshake (loading its tables on a busy
 /// machine) starts under `--timeout 1`, and fails to start only when the start's own

@@ -227,6 +227,13 @@ pub trait Subject: Send {
     fn set_aside(&self) -> Option<rules::SetAside> {
         None
     }
+
+    /// How it counts after the moves of a path: by playing them, or from the position
+    /// they lead to; what a state bug's cause can say of where it lies. Unknown unless
+    /// the subject says (the default).
+    fn counting(&self) -> crate::diagnose::Counting {
+        crate::diagnose::Counting::Unknown
+    }
 }
 
 /// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by
@@ -245,6 +252,11 @@ impl<'a> InProcess<'a> {
 impl Subject for InProcess<'_> {
     fn name(&self) -> String {
         self.engine.name().to_string()
+    }
+
+    // Each move is played into a new position, which its perft starts from afresh.
+    fn counting(&self) -> crate::diagnose::Counting {
+        crate::diagnose::Counting::FromFen
     }
 
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {

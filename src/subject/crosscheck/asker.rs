@@ -206,4 +206,8 @@ impl Subject for Asker<'_> {
     fn set_aside(&self) -> Option<SetAside> {
         self.subject.set_aside()
     }
+
+    fn counting(&self) -> crate::diagnose::Counting {
+        self.subject.counting()
+    }
 }

@@ -1214,7 +1214,7 @@ impl StateProbe<'_, '_> {
                 return Ok(Some(if played.map(|d| d.total) == Some(theirs) {
                     AnswerFault::DependsOnPath(line)
                 } else {
-                    AnswerFault::CountedInSearch(line)
+                    AnswerFault::CountedInSearch(line, self.subject.counting())
                 }));
             }
             if let (true, Some(theirs)) = (depth >= 3, alone.per_move) {

@@ -450,6 +450,18 @@ impl Subject for ExternalEngine {
         self.process.timeout = timeout.map_or(self.config.timeout, |t| t.min(self.config.timeout));
     }
 
+    // A perft engine takes `position ... moves` and says nothing of how it counts
+    // after them; an adapter of the moves protocol plays them only if it offers `play`,
+    // and a console listing moves is given every position afresh.
+    fn counting(&self) -> crate::diagnose::Counting {
+        use crate::diagnose::Counting;
+        match (&self.dialect, self.config.protocol) {
+            (Dialect::Moves(state), Protocol::Moves(_)) if state.play => Counting::PlaysMoves,
+            (Dialect::Moves(_), _) => Counting::FromFen,
+            _ => Counting::Unknown,
+        }
+    }
+
     fn set_aside(&self) -> Option<SetAside> {
         match (&self.dialect, self.config.protocol) {
             (Dialect::Moves(state), Protocol::Moves(MovesMode::KingCapture)) => {
