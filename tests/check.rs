@@ -396,7 +396,17 @@ fn an_external_engine_takes_part_and_its_failures_are_reported() {
         let engine = format!("{} {switches}", util::TEST_ENGINE);
         // Not shorter: with tests running side by side on a loaded machine, an answer
         // can take seconds, and a slow answer is not a hang.
-        let out = xqdiff_check(&dir, &["--engine", &engine, "--engine-timeout", "10"]);
+        let out = xqdiff_check(
+            &dir,
+            &[
+                "--engine",
+                &engine,
+                "--engine-timeout",
+                "10",
+                "--engine-start-timeout",
+                "10",
+            ],
+        );
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(

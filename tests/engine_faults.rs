@@ -72,6 +72,7 @@ fn config(command: String, protocol: Protocol, timeout: Duration) -> EngineConfi
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout,
+        start_timeout: None,
     }
 }
 

@@ -37,6 +37,7 @@ fn test_engine(spec: &str, timeout: Duration) -> EngineConfig {
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout,
+        start_timeout: None,
     }
 }
 
@@ -54,6 +55,8 @@ fn variant(e: &SubjectError) -> &'static str {
         SubjectError::Stopped { .. } => "Stopped",
         SubjectError::OutOfTime { .. } => "OutOfTime",
         SubjectError::OutOfStep { .. } => "OutOfStep",
+        SubjectError::Restarted { .. } => "Restarted",
+        SubjectError::NotAsked { .. } => "NotAsked",
     }
 }
 
@@ -419,6 +422,7 @@ fn fairy_stockfish() -> EngineConfig {
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout: Duration::from_secs(20),
+        start_timeout: None,
     }
 }
 
@@ -430,6 +434,7 @@ fn sjaak() -> EngineConfig {
         ranks: Ranks::Auto,
         fen_letters: FenLetters::Auto,
         timeout: Duration::from_secs(20),
+        start_timeout: None,
     }
 }
 

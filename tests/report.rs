@@ -472,6 +472,7 @@ fn full_report() -> Report {
             ranks: Ranks::Auto,
             fen_letters: FenLetters::Auto,
             timeout: Duration::from_secs(5),
+            start_timeout: None,
         },
         "test-engine 1.0",
     ));

@@ -562,6 +562,10 @@ impl Subject for PySubject {
     fn set_aside(&self) -> Option<SetAside> {
         self.inner.set_aside()
     }
+
+    fn counting(&self) -> xqdiff::diagnose::Counting {
+        self.inner.counting()
+    }
 }
 
 /// How a finding is found again: a command with `{fen}` and `{depth}` in its words, or

@@ -98,9 +98,19 @@ struct Args {
     /// In xboard, say `feature setboard=0`, as MaxQi does.
     #[arg(long)]
     no_setboard: bool,
-    /// In xboard, refuse a position whose side to move is in check (`setboard`).
+    /// Refuse a position whose side to move is in check (xboard `setboard`, UCI
+    /// `position fen`), with an error line, and go on.
     #[arg(long)]
     refuse_in_check: bool,
+    /// Fail on every follow-up question, `position ... moves ...` with moves: `refuse`
+    /// as Pikafish refuses a position it cannot count (`Unsupported position. King can
+    /// be captured`, then exit status 1), `crash` (exit status 5 without a word).
+    #[arg(long)]
+    fail_on_moves: Option<FailOnMoves>,
+    /// Wait this many milliseconds before answering the handshake, as an engine that
+    /// loads its tables first does on a busy machine.
+    #[arg(long, value_name = "MS")]
+    slow_start: Option<u64>,
     /// In xboard, exit with status 1 right after any refusal (an unknown command, a
     /// FEN it does not read), as HoiXiangqi does.
     #[arg(long)]
@@ -143,9 +153,11 @@ fn log(args: &Args, line: &str) {
     }
 }
 
-/// Ends the engine with `status`, logging the crash first.
+/// Ends the engine with `status`, logging the crash first and saying so on stderr, as
+/// a real engine's last words would: what xqdiff must show as the crash's own output.
 fn crash(args: &Args, status: i32) -> ! {
     log(args, "fault crash");
+    eprintln!("{NAME}: crashing with exit status {status}");
     std::process::exit(status);
 }
 
@@ -155,6 +167,12 @@ fn hang(args: &Args) -> ! {
     loop {
         std::thread::sleep(Duration::from_secs(3600));
     }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOnMoves {
+    Refuse,
+    Crash,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -274,6 +292,7 @@ impl TestEngine<'_> {
         let mut out = String::new();
         match words.as_slice() {
             [hello @ ("uci" | "ucci")] => {
+                self.slow_start();
                 if self.args.no_handshake {
                     log(self.args, "fault no-handshake");
                 } else {
@@ -317,6 +336,13 @@ impl TestEngine<'_> {
                 self.pos = Position::startpos();
             }
             ["fen", fen @ ..] => match self.read_fen(&fen.join(" ")) {
+                Ok(pos)
+                    if self.args.refuse_in_check
+                        && !pos.setup().checkers(pos.turn()).is_empty() =>
+                {
+                    *out += "Error (illegal position): the side to move is in check\n";
+                    return;
+                }
                 Ok(pos) => self.pos = pos,
                 Err(e) => {
                     *out += &format!("Error: {e}\n");
@@ -328,11 +354,30 @@ impl TestEngine<'_> {
                 return;
             }
         }
+        if moves.len() > 1 {
+            match self.args.fail_on_moves {
+                Some(FailOnMoves::Refuse) => {
+                    log(self.args, "fault refuse");
+                    println!("Unsupported position. King can be captured");
+                    std::process::exit(1);
+                }
+                Some(FailOnMoves::Crash) => crash(self.args, 5),
+                None => {}
+            }
+        }
         for text in moves.iter().skip(1) {
             if !self.play(text) {
                 *out += &format!("Error (Illegal move): {text}\n");
                 return;
             }
+        }
+    }
+
+    /// Waits `--slow-start` before the handshake's answer.
+    fn slow_start(&self) {
+        if let Some(ms) = self.args.slow_start {
+            log(self.args, "fault slow-start");
+            std::thread::sleep(Duration::from_millis(ms));
         }
     }
 
@@ -353,6 +398,7 @@ impl TestEngine<'_> {
         let mut out = String::new();
         match words.as_slice() {
             ["protover", _] => {
+                self.slow_start();
                 if self.args.no_handshake {
                     log(self.args, "fault no-handshake");
                 } else {

@@ -595,10 +595,24 @@ impl Coverage {
 
     /// The features no position had.
     pub fn missing(&self) -> Vec<Feature> {
+        self.missing_of(Rows::All)
+    }
+
+    /// The features of `rows` no position had.
+    fn missing_of(&self, rows: Rows) -> Vec<Feature> {
         Feature::ALL
             .into_iter()
-            .filter(|&f| self.count(f) == 0)
+            .filter(|&f| rows.shows(f) && self.count(f) == 0)
             .collect()
+    }
+
+    /// The table of `rows`: what a check that never reads some features shows, so no
+    /// row it cannot reach reads as a gap.
+    pub fn table(&self, rows: Rows) -> Table<'_> {
+        Table {
+            coverage: self,
+            rows,
+        }
     }
 
     /// The kinds of piece some point of which no position had them on.
@@ -613,41 +627,72 @@ impl Coverage {
 /// What a table says of a row no position reached, so a reader need not look for zeros.
 pub const NEVER_REACHED: &str = "never reached";
 
+/// Which rows a feature table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rows {
+    /// Every feature: the fuzz campaign's, whose generators get every counter edge.
+    All,
+    /// The board's features, not the move counters' edges: an engine check's, whose
+    /// positions keep their counters at 0 and 1 and whose subject never reads them.
+    Board,
+}
+
+impl Rows {
+    /// Whether `feature` is one of these rows.
+    fn shows(self, feature: Feature) -> bool {
+        self == Rows::All || !matches!(feature, Feature::Counter { .. })
+    }
+}
+
+/// A [`Coverage`] shown as a table of some of its rows ([`Coverage::table`]).
+pub struct Table<'a> {
+    coverage: &'a Coverage,
+    rows: Rows,
+}
+
 impl fmt::Display for Coverage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.table(Rows::All).fmt(f)
+    }
+}
+
+impl fmt::Display for Table<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = self.rows;
+        let this = self.coverage;
         writeln!(f, "{:<22} {:>9} {:>7}", "feature", "positions", "share")?;
-        for feature in Feature::ALL {
-            let count = self.count(feature);
-            let share = if self.total == 0 {
+        for feature in Feature::ALL.into_iter().filter(|&x| rows.shows(x)) {
+            let count = this.count(feature);
+            let share = if this.total == 0 {
                 0.0
             } else {
-                100.0 * count as f64 / self.total as f64
+                100.0 * count as f64 / this.total as f64
             };
             let never = if count == 0 { NEVER_REACHED } else { "" };
             let row = format!("{:<22} {count:>9} {share:>6.1}%  {never}", feature.name());
             writeln!(f, "{}", row.trim_end())?;
         }
-        writeln!(f, "{:<22} {:>9}", "total", self.total)?;
+        writeln!(f, "{:<22} {:>9}", "total", this.total)?;
         writeln!(
             f,
             "{:<22} {:>9}  fewest positions on one point",
             "piece on every point", "reached"
         )?;
-        for row in self.points() {
+        for row in this.points() {
             let (sq, n) = row.fewest;
             let never = if row.reached < row.points {
-                format!("  {NEVER_REACHED}: {}", self.unreached(row.piece))
+                format!("  {NEVER_REACHED}: {}", this.unreached(row.piece))
             } else {
                 String::new()
             };
             let reached = format!("{}/{}", row.reached, row.points);
             writeln!(f, "{:<22} {reached:>9}  {n} ({sq}){never}", row.name())?;
         }
-        let missing: Vec<String> = self
-            .missing()
+        let missing: Vec<String> = this
+            .missing_of(rows)
             .into_iter()
             .map(Feature::name)
-            .chain(self.missing_points().iter().map(|p| p.name()))
+            .chain(this.missing_points().iter().map(|p| p.name()))
             .collect();
         if missing.is_empty() {
             write!(f, "every feature and every point reached")
@@ -683,6 +728,24 @@ mod tests {
     use crate::cases::rng::Rng;
     use crate::cases::structured;
     use Feature::*;
+
+    /// Issue 41: the board's table (an engine check's) has no move-counter rows, so
+    /// none of them reads as never reached; the whole table has them all.
+    #[test]
+    fn the_board_table_leaves_out_the_counter_edges() {
+        let mut coverage = Coverage::new();
+        coverage.add(&Position::startpos());
+        // (rows, whether a counter edge's row is there)
+        for (rows, counters) in [(Rows::All, true), (Rows::Board, false)] {
+            let text = coverage.table(rows).to_string();
+            for feature in Feature::ALL {
+                let row = format!("\n{} ", feature.name());
+                let shown = text.contains(&row);
+                let counter = matches!(feature, Feature::Counter { .. });
+                assert_eq!(shown, !counter || counters, "{rows:?}: {row:?}\n{text}");
+            }
+        }
+    }
 
     /// Hand-made positions, each with exactly the features it must have.
     #[test]

@@ -19,6 +19,7 @@ use std::time::Instant;
     mut_arg("ranks", |a| a.requires("engine")),
     mut_arg("fen_letters", |a| a.requires("engine")),
     mut_arg("timeout", |a| a.requires("engine").default_value("600")),
+    mut_arg("start_timeout", |a| a.requires("engine")),
     mut_arg("compare", |a| a.hide(true)),
     mut_arg("rules", |a| a.hide(true)),
 )]

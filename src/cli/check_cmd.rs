@@ -22,6 +22,7 @@ use std::time::Duration;
     mut_arg("ranks", |a| a.requires("engine")),
     mut_arg("fen_letters", |a| a.requires("engine")),
     mut_arg("timeout", |a| a.requires("engine")),
+    mut_arg("start_timeout", |a| a.requires("engine")),
     mut_arg("engine_seconds", |a| a.requires("engine").conflicts_with("engine_positions")),
     mut_arg("engine_restarts", |a| a.requires("engine")),
     mut_arg("engine_reference", |a| a.requires("engine")),

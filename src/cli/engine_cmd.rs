@@ -56,6 +56,11 @@ pub(crate) struct EngineFlags {
     /// a whole answer gets 10 times this.
     #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Duration,
+    /// Seconds to wait for each step of starting the engine (its handshake, options and
+    /// the questions that learn its notation), a restart's included: an engine that
+    /// loads its tables on a busy machine may start far slower than it answers.
+    #[arg(long = "engine-start-timeout", value_name = "SECONDS", default_value = "60", value_parser = parse_timeout)]
+    pub start_timeout: Duration,
     /// What a moves-protocol adapter's lists are compared as: `legal`, or
     /// `pseudo-legal` (its pseudo-legal moves and its check detector, each checked).
     #[arg(
@@ -159,6 +164,7 @@ impl EngineFlags {
             ranks: self.ranks,
             fen_letters: self.fen_letters,
             timeout: self.timeout,
+            start_timeout: Some(self.start_timeout),
         })
     }
 }
@@ -173,6 +179,7 @@ impl EngineFlags {
     mut_arg("ranks", |a| a.long("ranks").visible_alias("engine-ranks")),
     mut_arg("fen_letters", |a| a.long("fen-letters").visible_alias("engine-fen-letters")),
     mut_arg("timeout", |a| a.long("timeout").visible_alias("engine-timeout")),
+    mut_arg("start_timeout", |a| a.long("start-timeout").visible_alias("engine-start-timeout")),
     mut_arg("compare", |a| a.long("compare").visible_alias("engine-compare")),
     mut_arg("rules", |a| a.long("rules").visible_alias("engine-rules")),
     mut_arg("engine_seconds", |a| a
@@ -463,6 +470,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let (report, fresh) = (run.report, run.fresh);
     bar.finish();
     drop(engine);
+    if let Some(note) = report.restarts_note() {
+        outln!("{note}");
+    }
 
     // Each block ends in a newline of its own; its first line is the verdict.
     for block in report

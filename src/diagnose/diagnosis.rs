@@ -137,16 +137,35 @@ pub enum AnswerFault {
     DependsOnPath(Vec<Move>),
     /// The subject's count below a move in its divide is not what it answers about the
     /// position after the move, whether asked on its own or after playing the move
-    /// itself: what goes wrong is done in the search before that count, not by the move
-    /// (a move taken back earlier that leaves the board wrong, or a count of the last
-    /// ply made without listing the moves). The moves as in `DependsOnPath`.
-    CountedInSearch(Vec<Move>),
+    /// itself: what goes wrong is done in its search. Where it plays the moves it is
+    /// given, before that count, not by the move (a move taken back earlier that leaves
+    /// the board wrong, or a count of the last ply made without listing the moves);
+    /// where it counts from the position it is given, asking after the move shows
+    /// nothing of its make, so the make of the move is as likely. The moves as in
+    /// `DependsOnPath`, and how the subject counts after moves, as far as known.
+    CountedInSearch(Vec<Move>, Counting),
     /// No variant explains the witness, and the subject's answer on the witness mirrored
     /// left to right is not the mirror image of its answer on the witness: a bug that
     /// depends on the wing (a rule read differently on one side of the board) or on the
     /// order the subject tries its moves in (a board left wrong by a move taken back
     /// while it tests them), which no reading of the rules gives.
     Asymmetric,
+}
+
+/// How a subject counts perft after the moves it is given (`position fen F moves M`):
+/// from its board once it has made them, or from the position they lead to, set up
+/// afresh (its FEN). A state probe's answer after a move tells a make bug only on a
+/// subject that plays the moves; on a correct subject the two give the same counts, so
+/// an engine that says neither cannot be told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counting {
+    /// It makes the moves on its board and counts from there (a library's make).
+    PlaysMoves,
+    /// It counts from the position after the moves, set up afresh: a make bug of a
+    /// move given never shows in the answer after it.
+    FromFen,
+    /// Not known: an engine that takes `position ... moves` and says nothing of how.
+    Unknown,
 }
 
 /// The move a state fault's count is below, and where that count was given: "on the
@@ -176,7 +195,7 @@ impl AnswerFault {
         match self {
             AnswerFault::ListedTwice(_) => None,
             AnswerFault::DependsOnPath(_) => Some("depends-on-path"),
-            AnswerFault::CountedInSearch(_) => Some("counted-in-search"),
+            AnswerFault::CountedInSearch(..) => Some("counted-in-search"),
             AnswerFault::Asymmetric => Some("asymmetric"),
         }
     }
@@ -209,14 +228,32 @@ impl AnswerFault {
                  rule differently on one wing, or its answer depends on the order it tries \
                  its moves in (a board left wrong by a move it took back while testing them)"
                 .to_owned(),
-            AnswerFault::CountedInSearch(line) => {
+            AnswerFault::CountedInSearch(line, counting) => {
                 let (mv, at) = count_below(line);
+                let before = "a move taken back earlier that leaves the board wrong, or a \
+                              count of the last ply made without listing the moves";
+                let where_ = match counting {
+                    Counting::PlaysMoves => format!(
+                        "it plays the moves it is given, so the count goes wrong in the \
+                         search before it, not by the move ({before})"
+                    ),
+                    Counting::FromFen => format!(
+                        "it counts from the position it is given, so asking after {mv} \
+                         shows nothing of its make: the count goes wrong in its search, in \
+                         its make of {mv} or before it ({before})"
+                    ),
+                    Counting::Unknown => format!(
+                        "the count goes wrong in its search: in its make of {mv} if it \
+                         counts from the position it is given after the moves (asking after \
+                         {mv} then shows nothing of that make), else before it ({before}); \
+                         which of the two it does could not be learnt, as a correct engine \
+                         answers alike either way"
+                    ),
+                };
                 format!(
                     "the subject's count below {mv} {at} differs from what it answers about \
                      the position after {mv}, asked on its own or after playing {mv} itself: \
-                     the count goes wrong in the search before it, not by the move (a move \
-                     taken back earlier that leaves the board wrong, or a count of the last \
-                     ply made without listing the moves; a state bug, not a misread rule)"
+                     {where_} (a state bug, not a misread rule)"
                 )
             }
         }

@@ -556,3 +556,32 @@ fn jxiangqis_witnesses_of_two_bugs_are_named_beside_the_kings_facing() {
         );
     }
 }
+
+/// Issue 41: a count that goes wrong in the search is placed by how the subject counts
+/// after the moves it is given. Only a subject known to play them is told the move is
+/// not at fault; one that counts from the position it is given may have its make of
+/// the move at fault, and one that does not say hears both, and that it could not be
+/// told.
+#[test]
+fn a_count_wrong_in_the_search_is_placed_by_how_the_subject_counts() {
+    let line: Vec<Move> = vec!["d0d1".parse().expect("a move")];
+    // (how it counts, what the cause must say, what it must not)
+    let table: &[(Counting, &str, &str)] = &[
+        (Counting::PlaysMoves, "not by the move", "its make of d0d1"),
+        (
+            Counting::FromFen,
+            "in its make of d0d1 or before it",
+            "not by the move",
+        ),
+        (Counting::Unknown, "could not be learnt", "not by the move"),
+    ];
+    for &(counting, says, never) in table {
+        let text = AnswerFault::CountedInSearch(line.clone(), counting).sentence();
+        assert!(text.contains(says), "{counting:?}: {text}");
+        assert!(!text.contains(never), "{counting:?}: {text}");
+        assert!(
+            text.ends_with("(a state bug, not a misread rule)"),
+            "{text}"
+        );
+    }
+}

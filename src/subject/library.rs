@@ -256,6 +256,11 @@ impl<L: Library + Send> Subject for LibrarySubject<L> {
         self.library.name()
     }
 
+    // The path is made on the library's own board, and counted from there.
+    fn counting(&self) -> crate::diagnose::Counting {
+        crate::diagnose::Counting::PlaysMoves
+    }
+
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {
         self.reset(root)?;
         for &mv in path {

@@ -139,6 +139,21 @@ pub enum SubjectError {
         /// What was asked.
         request: String,
     },
+    /// The program failed as a program on this question (it exited or hung: `error`)
+    /// and was started again, so the next question finds it ready. Like a refusal, it
+    /// is about this question alone: the check goes on without its answer.
+    #[error("{error}; it was started again")]
+    Restarted {
+        /// How it failed.
+        error: Box<SubjectError>,
+    },
+    /// The question was not put: the subject failed on too many of the questions
+    /// about one position already, and each failure costs a restart or a timeout.
+    #[error("not asked: {why}")]
+    NotAsked {
+        /// Why.
+        why: String,
+    },
     /// Writing to the program failed (usually because it died).
     #[error("could not write to the engine: {source}{}", last_lines(.last))]
     Write {
@@ -151,7 +166,7 @@ pub enum SubjectError {
 
 fn last_lines(last: &[String]) -> String {
     if last.is_empty() {
-        "; it printed nothing".to_string()
+        "; it printed nothing after it was asked".to_string()
     } else {
         format!("; its last lines:\n  {}", last.join("\n  "))
     }
@@ -212,6 +227,13 @@ pub trait Subject: Send {
     fn set_aside(&self) -> Option<rules::SetAside> {
         None
     }
+
+    /// How it counts after the moves of a path: by playing them, or from the position
+    /// they lead to; what a state bug's cause can say of where it lies. Unknown unless
+    /// the subject says (the default).
+    fn counting(&self) -> crate::diagnose::Counting {
+        crate::diagnose::Counting::Unknown
+    }
 }
 
 /// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by
@@ -230,6 +252,11 @@ impl<'a> InProcess<'a> {
 impl Subject for InProcess<'_> {
     fn name(&self) -> String {
         self.engine.name().to_string()
+    }
+
+    // Each move is played into a new position, which its perft starts from afresh.
+    fn counting(&self) -> crate::diagnose::Counting {
+        crate::diagnose::Counting::FromFen
     }
 
     fn divide(&mut self, root: &Position, path: &[Move], depth: u32) -> DivideReply {

@@ -218,6 +218,7 @@ pub(crate) fn record(
         })
         .collect();
     notes.extend(all.out_of_time_note());
+    notes.extend(all.restarts_note());
     if let Some(f) = &all.failure {
         notes.insert(0, format!("the engine failed on {}: {}", f.label, f.error));
         // A failure while following a difference down is on a position already
@@ -278,6 +279,7 @@ pub(crate) fn record(
                 match c.kind {
                     crosscheck::CrashKind::Crash => "crashed when",
                     crosscheck::CrashKind::Hang => "hung when",
+                    crosscheck::CrashKind::Refusal => "refused to answer when",
                 },
                 c.depth,
                 c.error.lines().next().unwrap_or(""),

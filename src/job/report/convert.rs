@@ -442,6 +442,7 @@ mod tests {
             ranks: Ranks::Auto,
             fen_letters: FenLetters::Auto,
             timeout: Duration::from_secs(5),
+            start_timeout: None,
         };
         let info = EngineInfo::from_config(&config, "Test 1.0");
         let names: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();

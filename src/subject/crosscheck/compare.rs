@@ -69,11 +69,15 @@ pub(crate) fn both<A: Send, B>(
 pub(crate) const OVERLAP_DEPTH: u32 = 3;
 
 /// Errors after which the subject cannot be asked anything more: it died, hung, or
-/// never started. The rest (`Refused`, `Garbage`) are about one question.
+/// never started, and was not started again. The rest (`Refused`, `Garbage`, a failure
+/// the subject was started again after, a question not put) are about one question.
 pub(crate) fn is_fatal(e: &SubjectError) -> bool {
     !matches!(
         e,
-        SubjectError::Refused { .. } | SubjectError::Garbage { .. }
+        SubjectError::Refused { .. }
+            | SubjectError::Garbage { .. }
+            | SubjectError::Restarted { .. }
+            | SubjectError::NotAsked { .. }
     )
 }
 

@@ -6,6 +6,7 @@
 //! The built-ins must agree with each other first: where they do not, that is a
 //! disagreement among ours, followed down with [`crate::diff::descent`] and filed as one.
 
+mod asker;
 mod case;
 mod compare;
 mod locate;
@@ -161,13 +162,16 @@ impl Options<'_> {
     }
 }
 
-/// How a subject failed on a position, when it failed as a program.
+/// How a subject failed on a position: as a program, or by refusing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrashKind {
     /// It exited (or closed its output) while answering.
     Crash,
     /// It gave no answer within the timeout.
     Hang,
+    /// It refused a valid position with an error line of its own (its reason in the
+    /// finding), whether or not it exited after.
+    Refusal,
 }
 
 impl CrashKind {
@@ -180,11 +184,13 @@ impl CrashKind {
         }
     }
 
-    /// `crash` or `hang`: the finding's signature and its check in the report.
+    /// `crash`, `hang` or `refusal`: the finding's signature and its check in the
+    /// report.
     pub fn as_str(self) -> &'static str {
         match self {
             CrashKind::Crash => "crash",
             CrashKind::Hang => "hang",
+            CrashKind::Refusal => "refusal",
         }
     }
 }
@@ -391,6 +397,10 @@ pub struct SubjectFinding {
     pub comparison: Comparison,
     /// Why the descent stopped before the move sets differed, if it did.
     pub note: Option<String>,
+    /// What the subject failed on while its differences were followed (a follow-up
+    /// question it refused, with its reason, or crashed or hung on), one sentence per
+    /// kind of failure: part of this bug's story, not findings of their own.
+    pub failures: Vec<String>,
     /// The smallest position that shows it; `None` if the subject failed first.
     pub reproduction: Option<Reproduction>,
     /// The corpus file, when saved.
@@ -443,6 +453,9 @@ pub struct Report {
     pub out_of_time: Option<String>,
     /// Cases that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
+    /// How many times the subject was started again after failing (those made while a
+    /// failure was shrunk included).
+    pub restarts: usize,
     /// The moves set aside under king-capture rules; `None` under the legal rules.
     pub set_aside: Option<crate::subject::rules::SetAside>,
     /// Wall time.
@@ -476,6 +489,19 @@ impl Report {
             )
         } else {
             format!("the time ran out while the subject answered {label}, which is not counted")
+        })
+    }
+
+    /// How often the subject was started again after failing, in a sentence, if it was.
+    pub fn restarts_note(&self) -> Option<String> {
+        (self.restarts > 0).then(|| {
+            format!(
+                "the engine was started again {} after it crashed or hung",
+                match self.restarts {
+                    1 => "once".to_owned(),
+                    n => format!("{n} times"),
+                }
+            )
         })
     }
 
@@ -639,8 +665,9 @@ pub fn check_stream(
             .stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
-    let mut restarts = options.restarts;
-    subject.set_deadline(options.deadline);
+    // Every question from here on goes through the asker, which restarts the subject
+    // after a crash or hang and says what failed where.
+    let mut asker = asker::Asker::new(subject, options.restarts, options.deadline);
     for (index, target) in targets.filter(|t| t.depth > 0).enumerate() {
         if stopped() || past(options.deadline) {
             break;
@@ -655,17 +682,45 @@ pub fn check_stream(
                 });
             }
         };
-        let outcome = match check_one(
-            subject,
+        asker.begin_target(&target.position);
+        let outcome = check_one(
+            &mut asker,
             engines,
             (index, &target),
             options,
             &mut stage,
             &mut report,
-        ) {
-            Err(error) if restarts > 0 && CrashKind::of(&error).is_some() => {
-                restarts -= 1;
-                crashed(subject, &target, error, options, &mut report)
+        );
+        let outcome = match outcome {
+            // The subject was started again after failing on a question it could not
+            // do without: a finding of its own kind, on that question's position.
+            Err(SubjectError::Restarted { error }) => {
+                let met = asker.take_met().pop();
+                failed(
+                    &mut asker,
+                    engines,
+                    &target,
+                    met,
+                    *error,
+                    options,
+                    &mut report,
+                )
+            }
+            // It refused the target itself, a valid position: a finding naming the
+            // position and its reason.
+            Err(error @ SubjectError::Refused { .. }) => failed(
+                &mut asker,
+                engines,
+                &target,
+                None,
+                error,
+                options,
+                &mut report,
+            ),
+            Ok(()) => {
+                let met = asker.take_met();
+                join_follow_ups(&mut asker, engines, &target, met, options, &mut report);
+                Ok(())
             }
             other => other,
         };
@@ -702,7 +757,8 @@ pub fn check_stream(
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
-    report.set_aside = subject.set_aside();
+    report.restarts = asker.used();
+    report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -734,6 +790,11 @@ fn join_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
             kept.witnesses
                 .extend(theirs.into_iter().chain(later.witnesses).take(room));
             kept.evidence.extend(later.evidence);
+            for failure in later.failures {
+                if !kept.failures.contains(&failure) {
+                    kept.failures.push(failure);
+                }
+            }
             kept.known =
                 kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
         },
@@ -869,6 +930,7 @@ fn check_one(
         position,
         comparison: located.comparison,
         note: located.note,
+        failures: Vec::new(),
         reproduction: None,
         file: None,
         found_by: Provenance::described(""),
@@ -1009,6 +1071,7 @@ fn check_one(
             // The new witness leads; the one it replaces becomes another witness.
             let old = &mut report.findings[i];
             finding.hits = old.hits;
+            finding.failures = std::mem::take(&mut old.failures);
             finding.known = old.known;
             finding.symptoms = std::mem::take(&mut old.symptoms);
             finding.diagnosis = old.diagnosis.take();
@@ -1151,7 +1214,7 @@ impl StateProbe<'_, '_> {
                 return Ok(Some(if played.map(|d| d.total) == Some(theirs) {
                     AnswerFault::DependsOnPath(line)
                 } else {
-                    AnswerFault::CountedInSearch(line)
+                    AnswerFault::CountedInSearch(line, self.subject.counting())
                 }));
             }
             if let (true, Some(theirs)) = (depth >= 3, alone.per_move) {
@@ -1209,128 +1272,297 @@ fn reduce(
     ))
 }
 
-/// The subject crashed or hung on `target`: it is started again and asked again; if
+/// The subject failed on a question about `target` that the target could not do
+/// without (`met`, a crash or hang it was started again after; `None`: it refused the
+/// target itself): a finding of its own kind, one per kind, on the position of the
+/// failing question. A crash or hang is asked again from the position's FEN alone; if
 /// it fails the same way, the position is shrunk to the fewest pieces on which it still
-/// does (each failure on the way followed by a restart) and the crash recorded, one
-/// finding per kind. All of it within the run's time ([`Options::deadline`]): what the
-/// time or a restart that fails cuts short is recorded as far as it got, saying so, and
-/// is never lost. `Err` when the failure does not come back on the position (the run
-/// ends on it, as on any failure), or, once the crash is recorded, with why the subject
-/// could not be started again.
-fn crashed(
-    subject: &mut dyn Subject,
+/// does (the restarts on the way free: they are this one failure's), else it is
+/// reported as it came, not confirmed. A refusal is an answer and needs no second
+/// asking. All of it within the run's time ([`Options::deadline`]), a hang's shrinking
+/// within a few timeouts of its own ([`HANG_TIMEOUTS`]): what a time or a restart that
+/// fails cuts short is recorded as far as it got, saying so, and is never lost. `Err`
+/// with why the subject could not be started again, once the failure is recorded.
+fn failed(
+    asker: &mut asker::Asker<'_>,
+    engines: &[&dyn Generator],
     target: &Target,
+    met: Option<asker::Met>,
     error: SubjectError,
     options: &Options<'_>,
     report: &mut Report,
 ) -> Result<(), SubjectError> {
-    let Some(kind) = CrashKind::of(&error) else {
-        return Err(error);
+    let kind = CrashKind::of(&error).unwrap_or(CrashKind::Refusal);
+    // The position the failing question was about: where a path was played, the
+    // position after it, which the shrinking asks from its FEN alone.
+    let (position, depth) = match &met {
+        Some(m) => (
+            m.path
+                .iter()
+                .try_fold(m.root.clone(), |pos, &mv| engines[0].play(&pos, mv).ok())
+                .unwrap_or_else(|| m.root.clone()),
+            m.depth,
+        ),
+        None => (target.position.clone(), target.depth),
     };
+    let said = met
+        .as_ref()
+        .map_or_else(|| error.to_string(), |m| m.error.clone());
+    let first = (kind, said.as_str());
     let seen = |report: &mut Report, minimized: Position, note: Option<String>| {
-        record_crash(report, options, target, (kind, &error), minimized, note);
+        let at = (&target.label, &position, depth);
+        record_crash(report, options, at, first, minimized, note);
     };
-    let unconfirmed = |why: &str| Some(format!("not confirmed or shrunk: {why}"));
-    match again(subject, options.deadline) {
-        Ok(true) => {}
-        Ok(false) => return Err(error),
-        Err(Cut::Time) => {
-            seen(report, target.position.clone(), unconfirmed(TIME_RAN_OUT));
+    if kind != CrashKind::Refusal {
+        asker.file(kind, false);
+    }
+    let hang_timeout = match &error {
+        SubjectError::Timeout { timeout, .. } => Some(*timeout),
+        _ => None,
+    };
+    // One more hit on a failure whose witness is no bigger than this position is
+    // counted, not asked about again (it could only cost restarts, and a hang's
+    // timeouts, for a witness no smaller), or, where that witness's shrinking was cut
+    // short, it goes on shrinking it.
+    let pieces = position.pieces().count();
+    let resume = report
+        .crashes
+        .iter()
+        .find(|c| c.kind == kind && c.minimized.pieces().count() <= pieces)
+        .map(|c| (c.note.is_none(), c.minimized.clone()));
+    let start = match resume {
+        Some((true, _)) => {
+            seen(report, position.clone(), None);
             return Ok(());
         }
-        Err(Cut::Restart(e)) => {
-            seen(report, target.position.clone(), unconfirmed(NOT_RESTARTED));
-            return Err(e);
-        }
-    }
-    // Only a failure the position brings about is a finding: started afresh and asked
-    // again, the subject must fail the same way. One that fails after so many commands,
-    // or at random, ends the run as before.
-    match subject.divide(&target.position, &[], target.depth) {
-        Err(SubjectError::OutOfTime { .. }) => {
-            seen(report, target.position.clone(), unconfirmed(TIME_RAN_OUT));
-            return Ok(());
-        }
-        Err(again) if CrashKind::of(&again) == Some(kind) => {}
-        _ => return Err(error),
-    }
-    // Smaller positions are expected to answer at least as fast as the targets did:
-    // each shrinking question may hang for a bounded time, not a whole timeout.
-    subject.set_question_timeout(shrink_timeout(report, target.depth));
-    let mut asked = 0;
-    let mut cut = again(subject, options.deadline).err();
-    let minimized = crate::diff::minimize::shrink(&target.position, |candidate| {
-        if cut.is_some() || asked >= CRASH_QUESTIONS {
-            return false;
-        }
-        if past(options.deadline) {
-            cut = Some(Cut::Time);
-            return false;
-        }
-        asked += 1;
-        match subject.divide(candidate, &[], target.depth) {
-            Ok(_) => false,
-            Err(SubjectError::OutOfTime { .. }) => {
+        Some((false, witness)) => Some(witness),
+        None => None,
+    };
+    let wait = hang_timeout.map(|t| shrink_timeout(report, depth).map_or(t, |s| s.min(t)));
+    // A hang is shrunk within a few of its own timeouts (or of its shorter waits, when
+    // the timeout is hardly longer than they are), and at most half of what is left of
+    // the run, each question waiting what a smaller position needs at most.
+    let budget = |t: Duration| {
+        let wait = wait.unwrap_or(t);
+        let budget = t
+            .saturating_mul(HANG_TIMEOUTS)
+            .max(wait.saturating_mul(HANG_WAITS));
+        let budget = match options.deadline {
+            Some(end) => budget.min(end.saturating_duration_since(Instant::now()) / 2),
+            None => budget,
+        };
+        Instant::now() + budget
+    };
+    asker.set_question_timeout(wait);
+    let outcome = asker.freely(|asker| {
+        let mut asked = 0;
+        let mut cut = None;
+        // Set once the hang is confirmed: the confirmation is one wait more.
+        let until: std::cell::Cell<Option<Instant>> = std::cell::Cell::new(None);
+        let mut ask = |candidate: &Position, asked: &mut usize| -> Option<bool> {
+            if cut.is_some() {
+                return None;
+            }
+            if *asked >= CRASH_QUESTIONS {
+                cut = Some(Cut::Questions);
+                return None;
+            }
+            if past(options.deadline) {
                 cut = Some(Cut::Time);
-                false
+                return None;
             }
-            Err(e) => {
-                if compare::is_fatal(&e) {
-                    cut = again(subject, options.deadline).err();
+            if let (Some(until), Some(wait)) = (until.get(), wait) {
+                if Instant::now() + wait > until {
+                    cut = Some(Cut::Budget);
+                    return None;
                 }
-                CrashKind::of(&e) == Some(kind)
             }
+            *asked += 1;
+            match asker.divide(candidate, &[], depth) {
+                Ok(_) => Some(false),
+                Err(SubjectError::OutOfTime { .. }) => {
+                    cut = Some(Cut::Time);
+                    None
+                }
+                Err(e) => match failed_as(&e) {
+                    Some(k) => Some(k == kind),
+                    None if compare::is_fatal(&e) => {
+                        cut = Some(Cut::Restart(e));
+                        None
+                    }
+                    None => Some(false),
+                },
+            }
+        };
+        // Only a failure the position brings about is shrunk: asked again from its
+        // FEN alone, on a subject started afresh, it must fail the same way.
+        let confirmed = kind == CrashKind::Refusal
+            || start.is_some()
+            || ask(&position, &mut asked) == Some(true);
+        if !confirmed {
+            return (position.clone(), cut, asked, false);
         }
+        until.set(hang_timeout.map(budget));
+        let from = start.as_ref().unwrap_or(&position);
+        let minimized = crate::diff::minimize::shrink(from, |candidate| {
+            ask(candidate, &mut asked) == Some(true)
+        });
+        (minimized, cut, asked, true)
     });
-    subject.set_question_timeout(None);
-    let further = |why: &str| Some(format!("shrunk no further: {why} after {asked} questions"));
+    asker.set_question_timeout(None);
+    let (minimized, cut, asked, confirmed) = outcome;
+    let further = |why: String| Some(format!("shrunk no further: {why} after {asked} questions"));
     match cut {
+        Some(Cut::Time) if !confirmed => seen(
+            report,
+            minimized,
+            Some(format!("not confirmed or shrunk: {TIME_RAN_OUT}")),
+        ),
+        None if !confirmed => seen(
+            report,
+            minimized,
+            Some(
+                "not confirmed: asked again from its FEN alone, on the subject started \
+                 afresh, it answered (a failure after so many questions, or at random)"
+                    .to_owned(),
+            ),
+        ),
         None => seen(report, minimized, None),
-        Some(Cut::Time) => seen(report, minimized, further(TIME_RAN_OUT)),
+        Some(Cut::Time) => seen(report, minimized, further(TIME_RAN_OUT.to_owned())),
+        Some(Cut::Budget) => seen(
+            report,
+            minimized,
+            further(format!(
+                "the time for shrinking a hang ({HANG_TIMEOUTS} timeouts or \
+                 {HANG_WAITS} shorter waits, at most half of the run's time left) ran out"
+            )),
+        ),
+        Some(Cut::Questions) => seen(
+            report,
+            minimized,
+            Some(format!(
+                "shrunk as far as {CRASH_QUESTIONS} questions went; a later hit goes on \
+                 from here"
+            )),
+        ),
         Some(Cut::Restart(e)) => {
-            seen(report, minimized, further(NOT_RESTARTED));
+            seen(report, minimized, further(NOT_RESTARTED.to_owned()));
             return Err(e);
         }
     }
     Ok(())
 }
 
-/// What cut a crash's confirmation or shrinking short.
+/// How a question failed, when it failed as one of the kinds a finding is of: a
+/// crash or hang the subject was started again after, or a refusal.
+fn failed_as(e: &SubjectError) -> Option<CrashKind> {
+    match e {
+        SubjectError::Restarted { error } => CrashKind::of(error),
+        SubjectError::Refused { .. } => Some(CrashKind::Refusal),
+        _ => None,
+    }
+}
+
+/// The failures of `target`'s follow-up questions (its descent, the minimizer's and
+/// the diagnosis' positions, the state probe): refusals, and crashes and hangs the
+/// check went on after without that answer. Where the target showed a bug, they are
+/// part of its investigation and join its finding, said once per kind: a bug that
+/// leads the subject into a position it then refuses or fails on shows once, not as a
+/// rule bug and a crash. Else a crash or hang is a finding of its own kind on the
+/// failing question's position, as it came; a refusal, an answer, is left at that.
+fn join_follow_ups(
+    asker: &mut asker::Asker<'_>,
+    engines: &[&dyn Generator],
+    target: &Target,
+    met: Vec<asker::Met>,
+    options: &Options<'_>,
+    report: &mut Report,
+) {
+    let bug = report
+        .checked
+        .last()
+        .filter(|c| c.label == target.label)
+        .and_then(|c| c.bug.clone());
+    for m in met {
+        let opening = match m.kind {
+            CrashKind::Crash => "the subject crashed on a follow-up question",
+            CrashKind::Hang => "the subject hung on a follow-up question",
+            CrashKind::Refusal => "the subject refused a follow-up question",
+        };
+        if m.kind != CrashKind::Refusal {
+            asker.file(m.kind, true);
+        }
+        let finding = bug
+            .as_ref()
+            .and_then(|b| report.findings.iter_mut().find(|f| &f.signature == b));
+        if let Some(f) = finding {
+            if !f.failures.iter().any(|said| said.starts_with(opening)) {
+                let after = match m.kind {
+                    CrashKind::Refusal => "",
+                    _ => " and was started again",
+                };
+                let what = m.error.lines().next().unwrap_or_default();
+                f.failures.push(format!("{opening}{after}: {what}"));
+            }
+            continue;
+        }
+        if m.kind == CrashKind::Refusal {
+            continue;
+        }
+        let position = m
+            .path
+            .iter()
+            .try_fold(m.root.clone(), |pos, &mv| engines[0].play(&pos, mv).ok())
+            .unwrap_or_else(|| m.root.clone());
+        let at = (&target.label, &position, m.depth);
+        let note = "met on a follow-up question; not confirmed or shrunk".to_owned();
+        record_crash(
+            report,
+            options,
+            at,
+            (m.kind, &m.error),
+            position.clone(),
+            Some(note),
+        );
+    }
+}
+
+/// What cut a failure's confirmation or shrinking short.
 enum Cut {
     /// The run's time ran out.
     Time,
+    /// The time for shrinking a hang ran out.
+    Budget,
+    /// The questions for shrinking one failure ([`CRASH_QUESTIONS`]) were all asked.
+    Questions,
     /// The subject could not be started again, and why.
     Restart(SubjectError),
 }
 
-/// Why a crash's witness is as it is, in its note.
+/// Why a failure's witness is as it is, in its note.
 const TIME_RAN_OUT: &str = "the run's time ran out";
 const NOT_RESTARTED: &str = "the subject could not be started again";
 
-/// Starts the subject again, unless the run's time is up; `Ok(false)` when it cannot
-/// be started again at all.
-fn again(subject: &mut dyn Subject, deadline: Option<Instant>) -> Result<bool, Cut> {
-    if past(deadline) {
-        return Err(Cut::Time);
-    }
-    match subject.restart() {
-        Ok(started) => Ok(started),
-        Err(SubjectError::OutOfTime { .. }) => Err(Cut::Time),
-        Err(e) => Err(Cut::Restart(e)),
-    }
-}
+/// How many of its own timeouts shrinking a hang may take, past the one the hang
+/// itself took: a hang costs a few timeouts, not one per question.
+pub const HANG_TIMEOUTS: u32 = 3;
 
-/// One more hit on the finding of `kind` (the first met on `target`, with `error`),
-/// whose witness becomes `minimized` (with its `note`) when that has fewer pieces.
+/// How many of its shorter waits shrinking a hang may take at least: room for a few
+/// pieces removed where the timeout is no longer than a wait.
+pub const HANG_WAITS: u32 = 9;
+
+/// One more hit on the finding of `kind` (the first met on target `label` asking
+/// `position` at `depth`, and what the subject did there), whose witness becomes
+/// `minimized` (with its `note`) when that has fewer pieces.
 fn record_crash(
     report: &mut Report,
     options: &Options<'_>,
-    target: &Target,
-    (kind, error): (CrashKind, &SubjectError),
+    (label, position, depth): (&String, &Position, u32),
+    (kind, error): (CrashKind, &str),
     minimized: Position,
     note: Option<String>,
 ) {
-    let found_by = options.reproduced(&minimized, target.depth, &target.label);
+    let found_by = options.reproduced(&minimized, depth, label);
     match report.crashes.iter_mut().find(|c| c.kind == kind) {
         Some(c) => {
             c.hits += 1;
@@ -1345,11 +1577,11 @@ fn record_crash(
                 kind,
                 known: false,
                 hits: 1,
-                label: target.label.clone(),
-                position: target.position.clone(),
-                depth: target.depth,
+                label: label.clone(),
+                position: position.clone(),
+                depth,
                 minimized,
-                error: error.to_string(),
+                error: error.to_owned(),
                 found_by,
                 note,
             };

@@ -51,6 +51,9 @@ impl fmt::Display for SubjectFinding {
         if let Some(note) = &self.note {
             writeln!(f, "  note: {note}")?;
         }
+        for failure in &self.failures {
+            writeln!(f, "  note: {failure}")?;
+        }
         match &self.reproduction {
             Some(r) => {
                 let whence = match r.ply {
@@ -131,6 +134,7 @@ impl fmt::Display for Crash {
             (_, true) => "KNOWN",
             (super::CrashKind::Crash, false) => "CRASH",
             (super::CrashKind::Hang, false) => "HANG",
+            (super::CrashKind::Refusal, false) => "REFUSAL",
         };
         let hits = match self.hits {
             1 => "1 position".to_owned(),

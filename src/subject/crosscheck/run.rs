@@ -6,7 +6,7 @@
 
 use super::targets::Fresh;
 use super::{check, check_stream, CrossCheckError, Options, Reference, Report, Target};
-use crate::cases::features::Coverage;
+use crate::cases::features::{Coverage, Rows};
 use crate::diff::finding::counted;
 use crate::generators::face::Generator;
 use crate::subject::Subject;
@@ -74,7 +74,7 @@ impl Made {
             "{} made as the run went, {:.3} ms each; feature coverage:\n{}",
             counted(self.positions, "fresh position"),
             self.ms_each(),
-            self.coverage
+            self.coverage.table(Rows::Board)
         )
     }
 }

@@ -161,6 +161,8 @@ fn is_refusal(lower: &str) -> bool {
         "unknown command",
         "tellusererror",
         "no such option",
+        // Pikafish's "Unsupported position. King can be captured", before it exits.
+        "unsupported",
     ]
     .iter()
     .any(|w| lower.starts_with(w))

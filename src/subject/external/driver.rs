@@ -1,7 +1,7 @@
 //! [`ExternalEngine`]: one running engine, its questions and answers, and the
 //! [`Subject`] face the engine check uses.
 
-use super::answer::Tally;
+use super::answer::{classify, Line, Tally};
 use super::notation::{self, FenDialect, RawMove};
 use super::process::Process;
 use super::{moves, uci, xboard, EngineConfig, FenLetters, MovesMode, Protocol, Ranks};
@@ -112,7 +112,7 @@ impl ExternalEngine {
         stop: Option<&'static AtomicBool>,
         deadline: Option<Instant>,
     ) -> Result<ExternalEngine, SubjectError> {
-        let mut process = Process::spawn(&config.command, config.timeout, stop)?;
+        let mut process = Process::spawn(&config.command, config.start_wait(), stop)?;
         process.set_deadline(deadline);
         let mut notes = Vec::new();
         let mut fen_letters = config.fen_letters;
@@ -330,6 +330,7 @@ impl ExternalEngine {
         if matches!(result, Err(SubjectError::Timeout { .. })) {
             self.resync = true;
         }
+        let result = result.or_else(refused_then_exited);
         let refused = match &result {
             Ok((_, tally)) => tally.refusal.is_some(),
             Err(e) => matches!(e, SubjectError::Refused { .. }),
@@ -340,6 +341,38 @@ impl ExternalEngine {
             self.restart()?;
         }
         result
+    }
+}
+
+/// An engine that exited right after a refusal line of its own (Pikafish's
+/// "Unsupported position. King can be captured", then exit status 1) refused the
+/// question: the refusal, with its reason, is the answer, not a crash.
+fn refused_then_exited(e: SubjectError) -> Result<(String, Tally), SubjectError> {
+    let SubjectError::Exited {
+        request,
+        status,
+        last,
+    } = e
+    else {
+        return Err(e);
+    };
+    let refusal = last
+        .iter()
+        .map(|l| l.strip_prefix("[stderr] ").unwrap_or(l).trim())
+        .find(|l| classify(l) == Line::Refusal);
+    match refusal {
+        Some(line) => Ok((
+            request,
+            Tally {
+                refusal: Some(format!("{line} (and then it exited, {status})")),
+                ..Tally::default()
+            },
+        )),
+        None => Err(SubjectError::Exited {
+            request,
+            status,
+            last,
+        }),
     }
 }
 
@@ -415,6 +448,18 @@ impl Subject for ExternalEngine {
     fn set_question_timeout(&mut self, timeout: Option<Duration>) {
         self.question_timeout = timeout;
         self.process.timeout = timeout.map_or(self.config.timeout, |t| t.min(self.config.timeout));
+    }
+
+    // A perft engine takes `position ... moves` and says nothing of how it counts
+    // after them; an adapter of the moves protocol plays them only if it offers `play`,
+    // and a console listing moves is given every position afresh.
+    fn counting(&self) -> crate::diagnose::Counting {
+        use crate::diagnose::Counting;
+        match (&self.dialect, self.config.protocol) {
+            (Dialect::Moves(state), Protocol::Moves(_)) if state.play => Counting::PlaysMoves,
+            (Dialect::Moves(_), _) => Counting::FromFen,
+            _ => Counting::Unknown,
+        }
     }
 
     fn set_aside(&self) -> Option<SetAside> {

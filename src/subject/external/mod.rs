@@ -85,6 +85,8 @@ impl ExternalEngine {
             ..config.clone()
         };
         detect::detect(&mut engine, &config)?;
+        // Started: from here on each step of an answer has the answer's timeout.
+        crate::subject::Subject::set_question_timeout(&mut engine, None);
         Ok(engine)
     }
 }
@@ -212,9 +214,18 @@ pub struct EngineConfig {
     /// The longest xqdiff waits for each step of an answer (the next per-move line, the
     /// total, the end marker); a whole answer gets [`ANSWER_TIMEOUTS`] times it.
     pub timeout: Duration,
+    /// The longest xqdiff waits for each step of starting the engine (the handshake,
+    /// the options, the questions that learn its notation), a restart's included;
+    /// `None`: `timeout`. An engine loading its tables on a busy machine may take far
+    /// longer to start than to answer.
+    pub start_timeout: Option<Duration>,
 }
 
 impl EngineConfig {
+    /// The wait for each step of starting the engine.
+    pub fn start_wait(&self) -> Duration {
+        self.start_timeout.unwrap_or(self.timeout)
+    }
     /// The `xqdiff engine` command that checks this engine, started and spoken to as
     /// this configuration says, on `pos` alone at `depth`: how a finding about it is
     /// seen again, every flag that changes what is compared included.
@@ -249,6 +260,9 @@ impl EngineConfig {
         if self.timeout != DEFAULT_TIMEOUT {
             flag("timeout", self.timeout.as_secs_f64().to_string());
         }
+        if let Some(t) = self.start_timeout.filter(|&t| t != DEFAULT_START_TIMEOUT) {
+            flag("start-timeout", t.as_secs_f64().to_string());
+        }
         flag("fen", pos.fen());
         flag("depth", depth.to_string());
         words.push("--no-save".into());
@@ -258,3 +272,7 @@ impl EngineConfig {
 
 /// How long xqdiff waits for each step of an engine's answer unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long the command line waits for each step of an engine's start unless told
+/// otherwise: generous, since a busy machine may take long to start what answers fast.
+pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);

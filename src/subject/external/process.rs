@@ -140,6 +140,9 @@ pub(crate) struct Process {
     write_error: Arc<Mutex<Option<io::Error>>>,
     events: Receiver<Event>,
     last: VecDeque<String>,
+    /// How many of `last` came after the question being answered was asked: an
+    /// error shows only those, never the output of an answer before it.
+    since_asked: usize,
     /// Set once the engine can be asked nothing more (it exited, closed its output, or
     /// was ended), with why as text.
     exited: Option<String>,
@@ -265,6 +268,7 @@ impl Process {
             write_error,
             events,
             last: VecDeque::new(),
+            since_asked: 0,
             exited: None,
             status: None,
             ended: false,
@@ -301,6 +305,7 @@ impl Process {
     /// Sends a question: like [`Process::send`], and the limits of one answer start
     /// anew for what the engine prints next.
     pub(crate) fn ask(&mut self, text: &str, request: &str) -> Result<(), SubjectError> {
+        self.since_asked = 0;
         self.budget = Budget {
             lines: 0,
             bytes: 0,
@@ -463,7 +468,12 @@ impl Process {
                 }
                 Ok(Event::Overlong { stderr }) => return Err(self.overrun(overlong(stderr))),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Fault::Exited(self.note_exit()))
+                    // Its last words may still be on the way on stderr: read them for
+                    // the error, as when the exit is seen first.
+                    return Err(match self.wait_for_exit() {
+                        Some(status) => self.exit_fault(status),
+                        None => Fault::Exited(self.note_exit()),
+                    });
                 }
                 Ok(Event::Drained { .. }) => {}
                 Err(RecvTimeoutError::Timeout) => {}
@@ -556,9 +566,11 @@ impl Process {
         out
     }
 
-    /// The last lines the engine printed, oldest first.
+    /// The last lines the engine printed since the question being answered was asked,
+    /// oldest first: what it said to that question, not to the one before.
     pub(crate) fn last(&self) -> Vec<String> {
-        self.last.iter().cloned().collect()
+        let skip = self.last.len().saturating_sub(self.since_asked);
+        self.last.iter().skip(skip).cloned().collect()
     }
 
     fn remember(&mut self, line: String) {
@@ -566,6 +578,7 @@ impl Process {
             self.last.pop_front();
         }
         self.last.push_back(line);
+        self.since_asked = self.since_asked.saturating_add(1);
     }
 
     /// Records that stdout closed, ends what is left of the group, and returns the exit
