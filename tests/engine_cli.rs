@@ -992,6 +992,15 @@ fn findings_about_an_engine_go_to_the_working_folder() {
             .expect("run xqdiff");
         let (stdout, stderr) = util::text(&out);
         assert_eq!(out.status.code(), Some(1), "{name}:\n{stdout}\n{stderr}");
+        // Every command that finds a bug prints the same block: its cause and the
+        // command that shows it again, in the terminal, not only in the report.
+        for wanted in [
+            "BUG cause/subject/horse-leg-ignored",
+            "  cause: ",
+            "Reproduce with:",
+        ] {
+            assert!(stdout.contains(wanted), "{name}: no {wanted:?}\n{stdout}");
+        }
         let saved = files_under(&work.join(saved_in));
         assert!(!saved.is_empty(), "{name}: nothing in {saved_in}\n{stdout}");
         assert_eq!(

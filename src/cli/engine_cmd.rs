@@ -318,6 +318,20 @@ impl Answers {
     }
 }
 
+/// Prints every finding of `report` as `xqdiff engine` and `xqdiff check --engine`
+/// both do ([`crosscheck::Report::finding_blocks`]): each block's first line, the
+/// verdict, through `head` (which colours it), the rest through `rest`.
+pub(super) fn show_findings(report: &crosscheck::Report, head: &dyn Fn(&str), rest: &dyn Fn(&str)) {
+    for block in report.finding_blocks(super::out::quiet()) {
+        // Each block ends in a newline of its own.
+        let (first, others) = block.split_once('\n').unwrap_or((&block, ""));
+        head(first);
+        if !others.is_empty() {
+            rest(others);
+        }
+    }
+}
+
 /// Every position to check ([`targets::all`], as the check's engine phase asks them).
 fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
     if !args.fen.is_empty() {
@@ -437,11 +451,11 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         corpus: save,
         max_findings: args.max_findings,
         known: super::load_known(args.known.as_deref())?,
-        found_by: format!(
-            "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
-            args.cmd,
+        found_by: crosscheck::found_by(
+            &config.command,
             args.engine.protocol.as_str(),
-            args.depth
+            args.depth,
+            seed,
         ),
         reproduce: Some(&reproduce),
         progress: Some(&show),
@@ -464,22 +478,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     bar.finish();
     drop(engine);
 
-    // Each block ends in a newline of its own; its first line is the verdict.
-    for block in report
-        .findings
-        .iter()
-        .map(ToString::to_string)
-        .chain(report.ours.iter().map(ToString::to_string))
-    {
-        let (head, rest) = block.split_once('\n').unwrap_or((&block, ""));
-        statusln!("{head}");
-        out!("{rest}");
-    }
+    show_findings(&report, &|line| statusln!("{line}"), &|rest| out!("{rest}"));
     if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
         outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
-    }
-    for c in &report.crashes {
-        out!("{c}");
     }
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");

@@ -69,9 +69,11 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     };
     let name = engine.name();
     let info = EngineInfo::from_config(&check.config, &name);
-    let found_by = format!(
-        "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {}",
-        check.config.command, info.protocol, check.depth, config.seed
+    let found_by = crosscheck::found_by(
+        &check.config.command,
+        &info.protocol,
+        check.depth,
+        config.seed,
     );
     let speech = engine.speech();
     let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
@@ -152,6 +154,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         ));
     }
     drop(engine);
+    observer.findings(&all);
     if let Some(made) = &fresh {
         observer.note(&made.summary());
     }
