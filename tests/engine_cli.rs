@@ -996,6 +996,29 @@ fn findings_about_an_engine_go_to_the_working_folder() {
             .expect("run xqdiff");
         let (stdout, stderr) = util::text(&out);
         assert_eq!(out.status.code(), Some(1), "{name}:\n{stdout}\n{stderr}");
+        // Every command that finds a bug prints the same block: its cause and the
+        // command that shows it again, in the terminal, not only in the report.
+        for wanted in [
+            "BUG cause/subject/horse-leg-ignored",
+            "  cause: ",
+            "Reproduce with:",
+        ] {
+            assert!(stdout.contains(wanted), "{name}: no {wanted:?}\n{stdout}");
+        }
+        // The command it prints runs as printed from any other folder.
+        let elsewhere = work.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let again = run_printed(&reproduce_line(&stdout), &elsewhere);
+        let (again_out, again_err) = util::text(&again);
+        assert_eq!(
+            again.status.code(),
+            Some(1),
+            "{name}:\n{again_out}\n{again_err}"
+        );
+        assert!(
+            again_out.contains("BUG cause/subject/horse-leg-ignored"),
+            "{name}: {again_out}"
+        );
         let saved = files_under(&work.join(saved_in));
         assert!(!saved.is_empty(), "{name}: nothing in {saved_in}\n{stdout}");
         assert_eq!(
@@ -1005,6 +1028,120 @@ fn findings_about_an_engine_go_to_the_working_folder() {
         );
         assert_eq!(crate_tree(), before, "{name}: the crate's tree changed");
     }
+}
+
+/// The first command under "Reproduce with:" in what a run printed.
+fn reproduce_line(stdout: &str) -> String {
+    let mut lines = stdout.lines().skip_while(|l| l.trim() != "Reproduce with:");
+    lines
+        .nth(1)
+        .unwrap_or_else(|| panic!("no reproduce command in:\n{stdout}"))
+        .trim()
+        .to_owned()
+}
+
+/// Runs a printed command line as a user pasting it into a shell in `cwd` would, with
+/// `xqdiff` being this build's.
+fn run_printed(line: &str, cwd: &Path) -> Output {
+    assert!(line.starts_with("xqdiff "), "{line}");
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("xqdiff() {{ \"$XQDIFF\" \"$@\"; }}\n{line}"))
+        .env("XQDIFF", util::XQDIFF)
+        .current_dir(cwd)
+        .output()
+        .expect("run sh")
+}
+
+/// The signatures of the bugs a run printed, each once, in order.
+fn bugs(stdout: &str) -> Vec<String> {
+    let mut out: Vec<String> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("BUG "))
+        .map(|l| l.split(':').next().unwrap_or(l).to_owned())
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Saved findings are a corpus like any other: a run that saved them, asked again with
+/// `--corpus` on what it saved (no suite, no random positions), finds the same bugs;
+/// an engine without the bug passes having asked them; `replay --cmd` does the same;
+/// a corpus holding only another engine's findings checks nothing and says so (exit
+/// 2). The engine is named by a path relative to the folder the runs start in, and
+/// the reproduce command printed still runs from another folder.
+#[test]
+fn saved_findings_are_asked_again() {
+    let work = Scratch::new("saved-findings");
+    std::os::unix::fs::symlink(util::TEST_ENGINE, work.file("engine")).unwrap();
+    std::fs::create_dir_all(work.file("mine")).unwrap();
+    std::fs::create_dir_all(work.file("theirs/external/another-engine")).unwrap();
+    let buggy = "./engine --bug horse-leg-ignored";
+    let run = |args: &[&str]| {
+        util::xqdiff()
+            .args(args)
+            .current_dir(work.dir())
+            .output()
+            .expect("run xqdiff")
+    };
+    let quick = ["--suite", "none", "--positions", "0", "--depth", "2"];
+    let first = run(&[&["engine", "--cmd", buggy, "--corpus", "mine"][..], &quick].concat());
+    let (stdout, stderr) = util::text(&first);
+    assert_eq!(first.status.code(), Some(1), "{stdout}\n{stderr}");
+    let found = bugs(&stdout);
+    assert_eq!(found, ["cause/subject/horse-leg-ignored"], "{stdout}");
+    let saved = files_under(&work.file("mine/external/xqdiff-test-engine"));
+    assert!(!saved.is_empty(), "{stdout}");
+    for file in &saved {
+        let to = work
+            .file("theirs/external/another-engine")
+            .join(file.file_name().unwrap());
+        std::fs::copy(file, to).unwrap();
+    }
+    let again = &["--corpus", "mine", "--max-findings", "0"][..];
+    // Each row: the arguments, the exit code, and whether the saved findings were
+    // asked (and found, for exit 1).
+    let table: Vec<(Vec<&str>, i32)> = vec![
+        ([&["engine", "--cmd", buggy][..], again, &quick].concat(), 1),
+        (
+            [&["engine", "--cmd", "./engine"][..], again, &quick].concat(),
+            0,
+        ),
+        (vec!["replay", "--cmd", buggy, "--corpus", "mine"], 1),
+        (vec!["replay", "--cmd", "./engine", "--corpus", "mine"], 0),
+        (
+            [
+                &["engine", "--cmd", "./engine", "--corpus", "theirs"][..],
+                &quick,
+            ]
+            .concat(),
+            2,
+        ),
+    ];
+    for (args, code) in table {
+        let out = run(&args);
+        let (stdout, stderr) = util::text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}:\n{stdout}\n{stderr}"
+        );
+        match code {
+            2 => assert!(stderr.contains("another-engine"), "{args:?}: {stderr}"),
+            _ => {
+                let asked = format!("re-checking {} finding", saved.len());
+                assert!(stdout.contains(&asked), "{args:?}: {stdout}");
+                let want: &[String] = if code == 1 { &found } else { &[] };
+                assert_eq!(bugs(&stdout), want, "{args:?}: {stdout}");
+            }
+        }
+    }
+    let elsewhere = work.file("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let printed = run_printed(&reproduce_line(&stdout), &elsewhere);
+    let (out, err) = util::text(&printed);
+    assert_eq!(printed.status.code(), Some(1), "{out}\n{err}");
+    assert_eq!(bugs(&out), found, "{out}");
 }
 
 /// Fairy-Stockfish with one rule of Xiangqi changed in its own variant configuration

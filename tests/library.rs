@@ -145,6 +145,27 @@ fn given_positions_alone_or_fresh_ones_for_a_time() {
     assert!(report.all_agree());
     let report = check_library(Stateful::new(Bug::CannonCannotCapture), &alone).unwrap();
     assert_eq!(signatures(&report), ["cause/subject/cannon-cannot-capture"]);
+    // The call a finding prints to see it again is one that runs: its position and
+    // depth, given to check_library, find the same bug.
+    let call = report.findings[0].found_by.to_string();
+    let between = |open: &str, close: &str| {
+        let start = call.find(open).map(|i| i + open.len());
+        let text = start
+            .map(|i| &call[i..])
+            .unwrap_or_else(|| panic!("{call}"));
+        text[..text.find(close).unwrap_or_else(|| panic!("{call}"))].to_owned()
+    };
+    let printed = LibraryCheck {
+        fens: vec![Position::from_fen(&between("from_fen(\"", "\")")).unwrap()],
+        depth: between("depth: ", ",").parse().unwrap(),
+        ..LibraryCheck::default()
+    };
+    assert!(
+        call.starts_with("xqdiff::subject::library::check_library("),
+        "{call}"
+    );
+    let again = check_library(Stateful::new(Bug::CannonCannotCapture), &printed).unwrap();
+    assert_eq!(signatures(&again), signatures(&report), "{call}");
 
     let timed = LibraryCheck {
         depth: 1,

@@ -173,6 +173,19 @@ impl Observer for Terminal {
         });
     }
 
+    fn findings(&self, report: &crate::subject::crosscheck::Report) {
+        let bar = self.bar();
+        let head = |line: &str| match bar.as_ref() {
+            Some(bar) => bar.println(line),
+            None => statusln!("{line}"),
+        };
+        let rest = |text: &str| match bar.as_ref() {
+            Some(bar) => bar.print_plain(text),
+            None => super::out::text(format_args!("{text}")),
+        };
+        super::engine_cmd::show_findings(report, &head, &rest);
+    }
+
     fn note(&self, text: &str) {
         match self.bar().as_ref() {
             Some(bar) => bar.println(text),

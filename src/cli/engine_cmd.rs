@@ -244,6 +244,42 @@ pub struct EngineArgs {
     pub(super) json: super::json::JsonArg,
 }
 
+impl EngineArgs {
+    /// `xqdiff replay --cmd`: the engine asked again every finding saved about it in
+    /// `corpus` (and the corpus's own cases, and the start position), nothing random,
+    /// no suite, every difference followed, nothing saved.
+    pub(super) fn replaying(
+        cmd: String,
+        engine: EngineFlags,
+        corpus: Option<PathBuf>,
+        known: Option<PathBuf>,
+        json: super::json::JsonArg,
+    ) -> EngineArgs {
+        EngineArgs {
+            cmd,
+            engine,
+            depth: 3,
+            positions: 0,
+            run: RunFlags {
+                seconds: None,
+                restarts: 5,
+                reference: ReferenceArg::Fastest,
+            },
+            fen: Vec::new(),
+            seed: Some(0),
+            suite: "none".into(),
+            corpus,
+            no_save: true,
+            max_nodes: None,
+            max_findings: 0,
+            known,
+            write_known: None,
+            threads: 0,
+            json,
+        }
+    }
+}
+
 fn parse_option(s: &str) -> Result<(String, String), String> {
     // The engine reads one command a line: a newline inside would send a second
     // command, and other control characters have no business in a name or value.
@@ -325,10 +361,29 @@ impl Answers {
     }
 }
 
-/// Every position to check ([`targets::all`], as the check's engine phase asks them).
-fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<Target>, CliError> {
+/// Prints every finding of `report` as `xqdiff engine` and `xqdiff check --engine`
+/// both do ([`crosscheck::Report::finding_blocks`]): each block's first line, the
+/// verdict, through `head` (which colours it), the rest through `rest`.
+pub(super) fn show_findings(report: &crosscheck::Report, head: &dyn Fn(&str), rest: &dyn Fn(&str)) {
+    for block in report.finding_blocks(super::out::quiet()) {
+        // Each block ends in a newline of its own.
+        let (first, others) = block.split_once('\n').unwrap_or((&block, ""));
+        head(first);
+        if !others.is_empty() {
+            rest(others);
+        }
+    }
+}
+
+/// Every position to check ([`targets::all`], as the check's engine phase asks them),
+/// and how many of them are the corpus's own cases.
+fn collect_targets(
+    args: &EngineArgs,
+    corpus: &Source,
+    seed: u64,
+) -> Result<(Vec<Target>, usize), CliError> {
     if !args.fen.is_empty() {
-        return args
+        let fens = args
             .fen
             .iter()
             .enumerate()
@@ -339,7 +394,8 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
                     depth: args.depth,
                 })
             })
-            .collect();
+            .collect::<Result<_, CliError>>()?;
+        return Ok((fens, 0));
     }
     let entries = match args.suite.as_str() {
         "none" => Vec::new(),
@@ -358,7 +414,49 @@ fn collect_targets(args: &EngineArgs, corpus: &Source, seed: u64) -> Result<Vec<
         },
         seed,
     };
-    Ok(targets::all(&sources, &registry()))
+    Ok((targets::all(&sources, &registry()), loaded.cases.len()))
+}
+
+/// Puts the findings saved about the engine `name` in the corpus (`--corpus DIR`:
+/// `DIR/external/<name>/`, or `DIR/<name>/` for a findings folder) first in `list`,
+/// so they are asked again before anything new, and says how many there are. A corpus
+/// given by name that holds findings about other engines only, and no case of its
+/// own, would check nothing of what it holds: that is a usage error, never a pass.
+pub(super) fn with_saved(
+    list: &mut Vec<Target>,
+    corpus: &Source,
+    given: bool,
+    own_cases: usize,
+    name: &str,
+    depth: u32,
+) -> Result<(), CliError> {
+    let Some(dir) = corpus.dir() else {
+        return Ok(());
+    };
+    let saved = targets::saved(dir, name, depth).map_err(|source| {
+        CliError::from(crate::files::FileError::Read {
+            path: dir.to_owned(),
+            source,
+        })
+    })?;
+    for e in &saved.damaged {
+        errln!("xqdiff: skipped damaged corpus file: {e}");
+    }
+    if given && own_cases == 0 {
+        if let Some(why) = saved.about_others_only(dir, name) {
+            return Err(CliError::Usage(why));
+        }
+    }
+    if saved.targets.is_empty() {
+        return Ok(());
+    }
+    outln!(
+        "re-checking {} saved about {name} in {}",
+        counted(saved.targets.len() as u64, "finding"),
+        super::out::path(dir)
+    );
+    list.splice(0..0, saved.targets);
+    Ok(())
 }
 
 /// Runs `xqdiff engine`.
@@ -368,7 +466,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     let seed = args.seed.unwrap_or_else(super::clock_seed);
     let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
-    let list = collect_targets(args, &corpus, seed)?;
+    let (mut list, own_cases) = collect_targets(args, &corpus, seed)?;
     let config = args.engine.config(&args.cmd, "--cmd")?;
     let pool = pool(args.threads)?;
     // Ctrl-C (or SIGTERM, SIGHUP) ends the check between positions, keeping what was
@@ -398,6 +496,10 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         }
     };
     let name = engine.name();
+    if args.fen.is_empty() {
+        let given = args.corpus.is_some();
+        with_saved(&mut list, &corpus, given, own_cases, &name, args.depth)?;
+    }
     let asked = match args.run.seconds {
         Some(secs) => format!(
             "{} then fresh ones for {secs} s",
@@ -444,11 +546,11 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         corpus: save,
         max_findings: args.max_findings,
         known: super::load_known(args.known.as_deref())?,
-        found_by: format!(
-            "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {seed}",
-            args.cmd,
+        found_by: crosscheck::found_by(
+            &config.command,
             args.engine.protocol.as_str(),
-            args.depth
+            args.depth,
+            seed,
         ),
         reproduce: Some(&reproduce),
         progress: Some(&show),
@@ -474,22 +576,9 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         outln!("{note}");
     }
 
-    // Each block ends in a newline of its own; its first line is the verdict.
-    for block in report
-        .findings
-        .iter()
-        .map(ToString::to_string)
-        .chain(report.ours.iter().map(ToString::to_string))
-    {
-        let (head, rest) = block.split_once('\n').unwrap_or((&block, ""));
-        statusln!("{head}");
-        out!("{rest}");
-    }
+    show_findings(&report, &|line| statusln!("{line}"), &|rest| out!("{rest}"));
     if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
         outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
-    }
-    for c in &report.crashes {
-        out!("{c}");
     }
     for e in &report.write_errors {
         errln!("xqdiff: could not save a finding: {e}");

@@ -125,6 +125,13 @@ impl Progress {
         self.bar.suspend(|| statusln!("{line}"));
     }
 
+    /// Prints `text` (lines that are not verdicts: nothing in them is coloured) above
+    /// the bar.
+    pub fn print_plain(&self, text: &str) {
+        self.bar
+            .suspend(|| super::out::text(format_args!("{text}")));
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

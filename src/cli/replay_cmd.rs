@@ -12,7 +12,24 @@ use std::time::Instant;
 
 /// Arguments of `xqdiff replay`.
 #[derive(clap::Args, Debug)]
+// The engine's flags under `xqdiff engine`'s names, and only beside `--cmd`.
+#[command(
+    mut_arg("protocol", |a| a.long("protocol").visible_alias("engine-protocol").requires("cmd")),
+    mut_arg("options", |a| a.long("option").visible_alias("engine-option").requires("cmd")),
+    mut_arg("ranks", |a| a.long("ranks").visible_alias("engine-ranks").requires("cmd")),
+    mut_arg("fen_letters", |a| a.long("fen-letters").visible_alias("engine-fen-letters").requires("cmd")),
+    mut_arg("timeout", |a| a.long("timeout").visible_alias("engine-timeout").requires("cmd")),
+    mut_arg("compare", |a| a.long("compare").visible_alias("engine-compare").requires("cmd")),
+    mut_arg("rules", |a| a.long("rules").visible_alias("engine-rules").requires("cmd")),
+)]
 pub struct ReplayArgs {
+    /// Replay the findings saved about this external engine instead (under
+    /// `DIR/external/<engine>/`, or `DIR/<engine>/` for an `xqdiff-findings` folder),
+    /// asking the engine as `xqdiff engine` does; quotes group words.
+    #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
+    cmd: Option<String>,
+    #[command(flatten)]
+    engine: super::engine_cmd::EngineFlags,
     /// The corpus directory; it must exist (default: the repository's corpus/, wherever
     /// this is run from, else the copy built into the program).
     #[arg(long, value_name = "DIR")]
@@ -36,6 +53,16 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         (Some(dir), _) => (Some(dir.as_path()), "--corpus"),
         (None, dir) => (dir.as_deref(), "corpus directory"),
     };
+    if let Some(cmd) = &args.cmd {
+        let engine = super::engine_cmd::EngineArgs::replaying(
+            cmd.clone(),
+            args.engine.clone(),
+            given.map(PathBuf::from),
+            args.known.clone(),
+            args.json,
+        );
+        return super::engine_cmd::run(&engine);
+    }
     let source = corpus_source(given, flag, CorpusUse::Reads)?;
     let known = load_known(args.known.as_deref())?;
     let engines = registry();

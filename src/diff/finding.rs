@@ -279,15 +279,11 @@ impl fmt::Display for Provenance {
     }
 }
 
-/// `word` as a POSIX shell reads it back: bare when it is made of safe characters,
-/// else in single quotes (a quote inside closes, escapes and reopens).
+/// `word` as a POSIX shell reads it back, quoted by the one helper every command line
+/// xqdiff prints goes through (the `shlex` crate, which also splits `--cmd`). Only a
+/// NUL, which no argument can hold, is left as it is.
 fn shell_word(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=+,@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |q| q.into_owned())
 }
 
 /// A disagreement as a phase met it, before anything is done with it.

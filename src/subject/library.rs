@@ -9,7 +9,7 @@ use super::crosscheck::{self, targets, CrossCheckError, Options, Report, Target}
 use super::external::moves::moved;
 use super::rules::{Compare, ModeError, MovesMode, Rules, SetAside};
 use super::{Divide, DivideReply, Subject, SubjectError};
-use crate::diff::finding::Known;
+use crate::diff::finding::{Known, Provenance};
 use crate::moves::Move;
 use crate::position::Position;
 use std::time::Duration;
@@ -342,6 +342,19 @@ impl Default for LibraryCheck {
     }
 }
 
+/// How a finding of [`check_library`] is seen again: the same call, in the user's own
+/// program, on the witness alone. No shell command can name a library that only the
+/// user's program links, so this is the line to paste there, with the library's value
+/// in place of `your_library`.
+fn library_call(pos: &Position, depth: u32) -> Provenance {
+    Provenance::described(format!(
+        "xqdiff::subject::library::check_library(your_library, &LibraryCheck {{ fens: \
+         vec![Position::from_fen({:?})?], depth: {depth}, ..LibraryCheck::default() }})",
+        pos.fen()
+    ))
+    .answered_on(pos, depth)
+}
+
 /// Why [`check_library`] could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -404,6 +417,7 @@ impl LibraryCheck {
                 "xqdiff::subject::library::check_library (seed {})",
                 self.seed
             ),
+            reproduce: Some(&library_call),
             ..Options::default()
         }
     }

@@ -43,9 +43,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         return;
     };
     let started = Instant::now();
-    let list = targets(config, check);
-    let of = list.len() as u64;
-    observer.progress(0, of, Unit::Positions, "starting the engine");
+    let mut list = targets(config, check);
+    observer.progress(0, list.len() as u64, Unit::Positions, "starting the engine");
     // The phase's time runs from here: starting the engine is part of it.
     let deadline = check.time.and_then(|time| started.checked_add(time));
     let started_engine = ExternalEngine::start_within(&check.config, check.stop, deadline);
@@ -69,9 +68,38 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     };
     let name = engine.name();
     let info = EngineInfo::from_config(&check.config, &name);
-    let found_by = format!(
-        "xqdiff engine --cmd '{}' --protocol {} --depth {} --seed {}",
-        check.config.command, info.protocol, check.depth, config.seed
+    // The findings saved about this engine are asked again first, as `xqdiff engine`
+    // asks them.
+    if let Some(dir) = config.corpus.dir() {
+        let saved = targets::saved(dir, &name, check.depth);
+        let refused = match &saved {
+            Ok(saved) if check.named_corpus.is_some() => {
+                let own = corpus_positions(&config.corpus).is_empty();
+                saved.about_others_only(dir, &name).filter(|_| own)
+            }
+            Ok(_) => None,
+            Err(e) => Some(format!("could not read {}: {e}", dir.display())),
+        };
+        if let Some(why) = refused {
+            report.engines.push(info);
+            report.phases.push(errored(ENGINE, started.elapsed(), why));
+            return;
+        }
+        if let Some(saved) = saved.ok().filter(|s| !s.targets.is_empty()) {
+            observer.note(&format!(
+                "re-checking {} saved about {name} in {}",
+                counted(saved.targets.len() as u64, "finding"),
+                dir.display()
+            ));
+            list.splice(0..0, saved.targets);
+        }
+    }
+    let of = list.len() as u64;
+    let found_by = crosscheck::found_by(
+        &check.config.command,
+        &info.protocol,
+        check.depth,
+        config.seed,
     );
     let speech = engine.speech();
     let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
@@ -152,6 +180,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         ));
     }
     drop(engine);
+    observer.findings(&all);
     if let Some(made) = &fresh {
         observer.note(&made.summary());
     }

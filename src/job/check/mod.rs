@@ -202,6 +202,9 @@ pub trait Observer: Sync {
     /// A position the engine phase asked about was answered (and, when it differed,
     /// its difference named), to show as it happens.
     fn checked(&self, _target: &crate::subject::crosscheck::Checked) {}
+    /// The engine phase's findings, once its check is over, to show in full as
+    /// `xqdiff engine` shows them (cause, moves, "Reproduce with:").
+    fn findings(&self, _report: &crate::subject::crosscheck::Report) {}
     /// Lines the running phase has to say beside its numbers (a timed engine run's
     /// positions made and their feature table).
     fn note(&self, _text: &str) {}

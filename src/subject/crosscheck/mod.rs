@@ -15,6 +15,7 @@ mod run;
 pub mod targets;
 
 pub use compare::{Comparison, MoveCounts};
+pub use print::found_by;
 pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 
 use crate::diagnose::{Answer, AnswerFault, Diagnosis, Variant, Witness};

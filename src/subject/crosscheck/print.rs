@@ -165,3 +165,62 @@ impl fmt::Display for Crash {
         indented(f, &self.found_by.lines().join("\n"))
     }
 }
+
+impl super::Report {
+    /// Every finding as the terminal shows it, in the order `xqdiff engine` and
+    /// `xqdiff check --engine` both print them: the subject's bugs, the built-ins'
+    /// disagreements, then crashes and hangs. With `brief` (`--quiet`) each is one
+    /// line, its verdict and its first cause, so even a quiet log says why; else the
+    /// whole block, ending in its "Reproduce with:" command.
+    pub fn finding_blocks(&self, brief: bool) -> Vec<String> {
+        let blocks = self
+            .findings
+            .iter()
+            .map(ToString::to_string)
+            .chain(self.ours.iter().map(ToString::to_string))
+            .chain(self.crashes.iter().map(ToString::to_string));
+        if !brief {
+            return blocks.collect();
+        }
+        blocks.map(|block| one_line(&block)).collect()
+    }
+}
+
+/// A block's first line with its first `cause:` line (or, for a crash, what the
+/// subject did) after it, on one line.
+fn one_line(block: &str) -> String {
+    let mut lines = block.lines();
+    let head = lines.next().unwrap_or("").trim_end();
+    let why = lines
+        .map(str::trim)
+        .find(|l| l.starts_with("cause:") || l.starts_with("what it did"));
+    match why {
+        Some(why) => {
+            let why: Vec<&str> = why.split_whitespace().collect();
+            format!("{head}; {}\n", why.join(" "))
+        }
+        None => format!("{head}\n"),
+    }
+}
+
+/// How an engine check found what it found, for a finding that could not be
+/// reproduced on its own position: the `xqdiff engine` run with the same seed, its
+/// `--cmd` made to run from any folder and every word quoted by the one helper.
+pub fn found_by(command: &str, protocol: &str, depth: u32, seed: u64) -> String {
+    let command = crate::subject::external::from_anywhere(command);
+    let depth = depth.to_string();
+    let seed = seed.to_string();
+    let words = [
+        "xqdiff",
+        "engine",
+        "--cmd",
+        &command,
+        "--protocol",
+        protocol,
+        "--depth",
+        &depth,
+        "--seed",
+        &seed,
+    ];
+    shlex::try_join(words).unwrap_or_else(|_| words.join(" "))
+}

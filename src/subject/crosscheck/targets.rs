@@ -6,11 +6,13 @@ use super::Target;
 use crate::cases::features::{features, Coverage, Feature};
 use crate::cases::rng::Rng;
 use crate::cases::{playout, structured};
+use crate::diff::corpus::load_dir;
 use crate::diff::oracle::consensus_steps;
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Where an engine check's positions come from.
@@ -134,6 +136,105 @@ pub fn random(seed: u64, count: usize, depth: u32, engines: &[&dyn Generator]) -
             })
         })
         .collect()
+}
+
+/// The findings saved about one engine in a corpus, to be asked again.
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// Each saved finding's witness at the depth it was found at, labelled by its file
+    /// name.
+    pub targets: Vec<Target>,
+    /// The folders searched for them, whether or not they exist.
+    pub searched: Vec<PathBuf>,
+    /// Folders of the corpus holding findings about other engines, by engine name: a
+    /// corpus of someone else's findings checks nothing of this engine's.
+    pub others: Vec<String>,
+    /// Saved files that could not be read.
+    pub damaged: Vec<crate::diff::corpus::CorpusError>,
+}
+
+/// The findings saved about the engine named `engine` under `dir`: in
+/// `dir/external/<engine>/`, where `--corpus DIR` saves them, and in `dir/<engine>/`,
+/// where a run without `--corpus` saves them (`xqdiff-findings/<engine>/`), so either
+/// folder given as the corpus asks them again. A case without a depth of its own is
+/// asked at `depth`.
+pub fn saved(dir: &Path, engine: &str, depth: u32) -> std::io::Result<Saved> {
+    let name = super::slug(engine);
+    let mut out = Saved {
+        searched: vec![super::external_dir(dir, engine), dir.join(&name)],
+        ..Saved::default()
+    };
+    for folder in &out.searched {
+        if !folder.is_dir() {
+            continue;
+        }
+        let loaded = load_dir(folder)?;
+        out.damaged.extend(loaded.damaged);
+        for (path, case) in loaded.cases {
+            let depth = case
+                .note("depth")
+                .and_then(|d| d.parse().ok())
+                .filter(|&d| d >= 1)
+                .unwrap_or(depth);
+            out.targets.push(Target {
+                label: format!("saved {}", file_name(&path)),
+                position: case.position,
+                depth,
+            });
+        }
+    }
+    let mut others = Vec::new();
+    for parent in [dir.join("external"), dir.to_path_buf()] {
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let folder = entry.path();
+            let other = file_name(&folder);
+            if other == name || !folder.is_dir() || others.contains(&other) {
+                continue;
+            }
+            // A folder of findings about an engine: its cases name the engine.
+            let about_an_engine = load_dir(&folder)
+                .is_ok_and(|l| l.cases.iter().any(|(_, c)| c.note("engine").is_some()));
+            if about_an_engine {
+                others.push(other);
+            }
+        }
+    }
+    others.sort();
+    out.others = others;
+    Ok(out)
+}
+
+impl Saved {
+    /// Why a corpus named by the user (`dir`) with none of its own cases checks
+    /// nothing it holds: it holds findings about other engines only. `None` when it
+    /// holds some about `engine`, or none at all.
+    pub fn about_others_only(&self, dir: &Path, engine: &str) -> Option<String> {
+        if !self.targets.is_empty() || self.others.is_empty() {
+            return None;
+        }
+        let searched: Vec<String> = self
+            .searched
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        Some(format!(
+            "the corpus {} holds findings about {} but none about {engine} (looked in {}): \
+             none of them can be asked of this engine",
+            dir.display(),
+            self.others.join(", "),
+            searched.join(" and ")
+        ))
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Candidates made for each fresh position; the one reaching the rarest feature so far

@@ -16,6 +16,7 @@
 //! bytes); an engine past either is ended, as is one whose run is stopped mid-answer.
 
 mod answer;
+mod command;
 mod detect;
 mod drain;
 mod driver;
@@ -29,6 +30,8 @@ mod xboard;
 
 /// How a moves-protocol adapter's lists are read (`--compare`, `--rules`).
 pub use crate::subject::rules::MovesMode;
+/// An engine's command as it runs from any folder, for reproduce lines.
+pub use command::from_anywhere;
 pub use driver::{ExternalEngine, Speech};
 #[cfg(target_os = "linux")]
 pub use guard::run_if_guard;
@@ -230,7 +233,8 @@ impl EngineConfig {
     /// this configuration says, on `pos` alone at `depth`: how a finding about it is
     /// seen again, every flag that changes what is compared included.
     pub fn reproduce(&self, pos: &crate::position::Position, depth: u32) -> Provenance {
-        let mut words: Vec<String> = ["xqdiff", "engine", "--cmd", &self.command]
+        let command = from_anywhere(&self.command);
+        let mut words: Vec<String> = ["xqdiff", "engine", "--cmd", &command]
             .iter()
             .map(|w| w.to_string())
             .collect();
