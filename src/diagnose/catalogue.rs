@@ -94,12 +94,12 @@ catalogue! {
     /// The river test for sideways steps is written for Black only.
     RedPawnSidewaysBeforeRiver = "red-pawn-sideways-before-river", 4, "Red's pawns may step sideways before they have crossed the river";
     /// The sideways steps are never generated.
-    PawnNeverSideways = "pawn-never-sideways", 3, "a pawn never steps sideways, even across the river";
+    PawnNeverSideways = "pawn-never-sideways", 3, "a pawn never steps sideways, even across the river, and so never gives check sideways";
     /// One side's sideways steps are left out (a pawn table or branch per side, one
     /// of them wrong).
-    RedPawnNeverSideways = "red-pawn-never-sideways", 4, "Red's pawns never step sideways, even across the river";
+    RedPawnNeverSideways = "red-pawn-never-sideways", 4, "Red's pawns never step sideways, even across the river, and so never give check sideways";
     /// [`Variant::RedPawnNeverSideways`], for Black's pawns.
-    BlackPawnNeverSideways = "black-pawn-never-sideways", 4, "Black's pawns never step sideways, even across the river";
+    BlackPawnNeverSideways = "black-pawn-never-sideways", 4, "Black's pawns never step sideways, even across the river, and so never give check sideways";
     /// A crossed pawn may also step back.
     PawnStepsBackAfterRiver = "pawn-steps-back-after-river", 3, "a pawn that has crossed the river may also step backward";
     /// Black's pawns use Red's forward and Red's river.
@@ -201,7 +201,7 @@ catalogue! {
     /// Non-king moves made while not in check are tested without cannons.
     DiscoveredCannonCheckIgnored = "discovered-cannon-check-ignored", 4, "a move that gives an enemy cannon its screen (or takes away one of two) may leave its own king in check";
     /// Non-king moves made while not in check are not tested at all.
-    PinsIgnored = "pins-ignored", 2, "a pinned piece may move off the line of the pin when its king is not in check";
+    PinsIgnored = "pins-ignored", 2, "when the side to move is not in check, a move of any piece but the king is never tested for its king's safety: a pinned piece may leave the line of the pin, a piece may step in front of its king as an enemy cannon's screen, and the last piece between the kings may step aside";
     /// A piece with any move that exposes its king may not move at all.
     PinnedPieceFrozen = "pinned-piece-frozen", 3, "a pinned piece may not move at all, not even along the line of the pin";
     /// In double check only king moves are tried.

@@ -23,6 +23,8 @@ pub mod generator;
 pub(crate) mod page;
 pub(crate) mod reading;
 #[cfg(test)]
+mod sentences;
+#[cfg(test)]
 mod tests;
 
 pub use catalogue::Variant;

@@ -354,6 +354,13 @@ impl MoveGen for Planted {
         if self.has(Bug::CheckPawnWrongWay) {
             return attacked_pawns_wrong_way(&NaiveGen.to_setup(&b.naive), c);
         }
+        if self.has(Bug::KingLeavesPalace) {
+            // The naive detector looks for the king in its palace only; a king this bug
+            // let out is still attacked where it stands (the bug is the palace rule
+            // alone, not a king nothing can check once it is out).
+            let s = NaiveGen.to_setup(&b.naive);
+            return s.kings_facing() || !s.checkers(c).is_empty();
+        }
         NaiveGen.king_attacked(&b.naive, c)
     }
     fn in_check(&self, b: &Self::Board) -> bool {

@@ -90,8 +90,10 @@ impl<R: Reading> NaiveBoard<R> {
             && !matches!(self.get(file, rank), Some(p) if p.color == color && !self.reads.takes_own(role))
     }
 
-    /// Where `color`'s king stands. The king never leaves its palace, so only the
-    /// palace's nine points are looked at.
+    /// Where `color`'s king stands. Under the rules the king never leaves its palace, so
+    /// only the palace's nine points are looked at; a misreading may let it out (a
+    /// palace variant), and a king it let out must still be found, or every point it
+    /// steps onto outside would be taken as safe: the whole board is then searched.
     fn king(&self, color: Color) -> Option<(i8, i8)> {
         let king = Piece::new(color, Role::King);
         let ranks = match color {
@@ -105,7 +107,12 @@ impl<R: Reading> NaiveBoard<R> {
                 }
             }
         }
-        None
+        if self.reads.near_king_only() {
+            return None;
+        }
+        (0..RANKS)
+            .flat_map(|rank| (0..FILES).map(move |file| (file, rank)))
+            .find(|&(file, rank)| self.get(file, rank) == Some(king))
     }
 
     /// Whether the two kings stand on one file with no piece between them (the flying
