@@ -1097,6 +1097,60 @@ fn a_quorum_merge_requires_agreement_and_names_the_job_that_lacks_it() {
     let agree = merge("2", &[&a, &b]);
     assert_eq!(agree.status.code(), Some(0), "{}", text(&agree));
     assert!(text(&agree).contains("agrees: 3290240"), "{}", text(&agree));
+    assert!(
+        text(&agree).contains("independent computations: they share no generator"),
+        "{}",
+        text(&agree)
+    );
+    // A copy, a hard link and a rerun of the same computation are not a second one:
+    // refused, both files named; another seed of the same generator is a second
+    // computation, but agreeing it is not independent, and the merge says why.
+    let (copy, link, rerun, other) = (
+        dir.file("copy.jsonl"),
+        dir.file("link.jsonl"),
+        dir.file("rerun.jsonl"),
+        dir.file("other.jsonl"),
+    );
+    std::fs::copy(&a, &copy).unwrap();
+    std::fs::hard_link(&a, &link).unwrap();
+    let bitboard = |seed: &'static str| {
+        [
+            "--generator",
+            "bitboard",
+            "--hash",
+            "1M",
+            "--hash-seed",
+            seed,
+        ]
+    };
+    run(&rerun, &bitboard("11"));
+    run(&other, &bitboard("12"));
+    let table: &[(&Path, i32, &[&str])] = &[
+        (&copy, 2, &["copies of one run's lines", "copy.jsonl"]),
+        (&link, 2, &["copies of one run's lines", "link.jsonl"]),
+        (&rerun, 2, &["a rerun of the same computation", "rerun.jsonl"]),
+        (
+            &other,
+            0,
+            &[
+                "share the bitboard generator, its two-ply count, the hashed perft's key and table code",
+                "NOT independent",
+            ],
+        ),
+    ];
+    for &(second, code, words) in table {
+        let out = merge("2", &[&a, second]);
+        let said = text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{}: {said}",
+            second.display()
+        );
+        for w in words {
+            assert!(said.contains(w), "{}: {w:?} in {said}", second.display());
+        }
+    }
     let twice = merge("2", &[&a, &a]);
     assert_eq!(
         twice.status.code(),
@@ -1149,5 +1203,67 @@ fn a_hashed_perft_names_its_seed_and_refuses_bad_sizes() {
     ] {
         let out = xqdiff(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+    }
+}
+
+/// `xqdiff audit` counts a random share of a run's jobs again by `mailbox` without a
+/// table and compares each with the run's results: a run whose two-ply count is wrong
+/// (planted) is caught on the sample, exit 1 naming a job, while an honest hashed run
+/// agrees (exit 0) and the share checked is said; with nothing to compare with, exit 2.
+#[test]
+fn an_audit_recounts_a_sample_by_a_method_that_shares_nothing() {
+    let dir = Scratch::new("audit");
+    let jobs = dir.file("jobs.jsonl");
+    // Jobs of depth 3, where a shard's perft reaches the two-ply count (a depth-2 job
+    // is split at its root and counted a ply at a time).
+    let fen = "5k3/9/9/3R5/4c4/9/9/9/2np5/4K4 w - - 0 1";
+    let out = xqdiff(&[
+        "perft",
+        "--fen",
+        fen,
+        "--depth",
+        "4",
+        "--split-depth",
+        "1",
+        "--emit-jobs",
+        s(&jobs),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let shard = |output: &Path, generator: &str, bug: &str, extra: &[&str]| {
+        let mut c = command(&["perft", "--jobs", s(&jobs), "--generator", generator]);
+        c.args(["--output", s(output)]).args(extra);
+        let out = c.env("XQDIFF_PLANTED_BUG", bug).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    };
+    let (honest, wrong) = (dir.file("honest.jsonl"), dir.file("wrong.jsonl"));
+    shard(
+        &honest,
+        "bitboard",
+        "none",
+        &["--hash", "1M", "--hash-seed", "3"],
+    );
+    shard(&wrong, "planted", "two-ply-counts-taken", &[]);
+    let audit = |results: &[&Path], extra: &[&str]| {
+        let mut args = vec!["audit", "--jobs", s(&jobs), "--share", "50", "--seed", "7"];
+        args.extend(extra);
+        args.extend(results.iter().map(|p| s(p)));
+        xqdiff(&args)
+    };
+    let table: &[(&[&Path], &[&str], i32, &str)] = &[
+        (
+            &[&honest],
+            &[],
+            0,
+            "every sampled job agrees with the recount",
+        ),
+        (&[&wrong], &[], 1, "the recount DISAGREES on"),
+        (&[], &["--against", "bitboard"], 0, "8 of 16 jobs (50.00%)"),
+        (&[], &[], 2, "nothing to compare the recount with"),
+    ];
+    for &(results, extra, code, words) in table {
+        let out = audit(results, extra);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(code), "{extra:?}: {said}");
+        assert!(said.contains(words), "{words:?} in {said}");
     }
 }

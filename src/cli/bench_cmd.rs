@@ -57,7 +57,7 @@ pub struct BenchArgs {
 }
 
 /// The parts of the oracle's work, in the order the table lists them.
-const PARTS: [(&str, &str); 9] = [
+const PARTS: [(&str, &str); 10] = [
     (
         "lists",
         "load, read back, in check, pseudo-legal and legal lists",
@@ -76,6 +76,10 @@ const PARTS: [(&str, &str); 9] = [
         "a board walked along the line, and fresh boards to compare it with",
     ),
     ("symmetry", "mirror and colour swap: lists on both images"),
+    (
+        "count paths",
+        "perft(2) and (3) by every counting path: plain, two-ply, hashed",
+    ),
     ("compare", "comparing the answers (the oracle)"),
     (
         "validation",

@@ -17,7 +17,10 @@ pub struct MergeArgs {
     results: Vec<PathBuf>,
     /// Accept several results per job (other generators, hash seeds, machines) and
     /// require at least N computations of every job, all agreeing; a count of each
-    /// generator in a result line is one computation.
+    /// generator in a result line is one computation. A copy of a run's lines, or a rerun
+    /// with the same generator, key seed and table, is refused (exit 2); what the
+    /// computations share is said, and only those that share nothing are called
+    /// independent.
     #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     quorum: u64,
@@ -56,6 +59,17 @@ fn print_text(m: &Merged) {
             m.files,
             m.generators.join(", ")
         );
+        // Agreement of computations that share a generator, a two-ply count or the
+        // hashed perft's code is not independent confirmation: a bug there repeats.
+        for line in &m.shared {
+            outln!("shared: {line}");
+        }
+        let independence = if m.shared.is_empty() {
+            "independent computations: they share no generator, two-ply count or table"
+        } else {
+            "NOT independent: the computations share what is said above"
+        };
+        outln!("{independence}");
         if m.agree() {
             let total = m.totals.get(AGREED).copied().unwrap_or(0);
             outln!("every computation of every job agrees: {total}");

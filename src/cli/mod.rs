@@ -4,6 +4,7 @@
 //! Owns the flags, the printing, the progress bars and the signal handling. May use
 //! every layer; the work itself is done in the library layers it calls.
 
+mod audit_cmd;
 mod bench_cmd;
 mod check_cmd;
 mod engine_cmd;
@@ -97,6 +98,10 @@ enum Command {
     /// Add up the result files of a split perft's shards and check them against each other.
     #[command(next_line_help = true)]
     Merge(merge_cmd::MergeArgs),
+    /// Count a random share of a split run's jobs again by a method that shares nothing
+    /// with the run's (mailbox, no table), and compare.
+    #[command(next_line_help = true)]
+    Audit(audit_cmd::AuditArgs),
 }
 
 /// How a command ended; becomes the process exit code.
@@ -374,6 +379,8 @@ impl Command {
             Command::Merge(a) => a.json,
             // It writes files and prints only where.
             Command::FuzzSeeds(_) => json::JsonArg::default(),
+            // Text only: a sample's lines.
+            Command::Audit(_) => json::JsonArg::default(),
         };
         flag.json
     }
@@ -396,6 +403,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Engine(args)) => engine_cmd::run(&args),
         Some(Command::Report(args)) => report_cmd::run(&args),
         Some(Command::Merge(args)) => merge_cmd::run(&args),
+        Some(Command::Audit(args)) => audit_cmd::run(&args),
         Some(Command::Check(args)) => check_cmd::run(&args),
         // The built-in default job: the whole check with its defaults.
         None => check_cmd::run(&check_cmd::CheckArgs::defaults()?),

@@ -150,6 +150,12 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
         read_only,
     };
     let hash = args.hash.tables(1)?;
+    if hash.is_some()
+        && !pool
+            .install(|| super::hash_args::hashing_trusted(std::slice::from_ref(&pos), &generators))
+    {
+        return Ok(Outcome::Disagree);
+    }
     let report = pool.install(|| {
         run_one(
             &pos,

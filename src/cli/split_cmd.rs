@@ -260,6 +260,12 @@ fn run_shard(
     if let Some(h) = hash {
         sink.say(&format!("hash {}", h.describe()));
     }
+    // A hashed result line is as good as the hashed path: checked first on the first
+    // jobs to run, nothing written if it fails.
+    let first: Vec<Position> = todo.iter().take(2).map(|j| j.position.clone()).collect();
+    if hash.is_some() && !super::hash_args::hashing_trusted(&first, generators) {
+        return Ok(Outcome::Disagree);
+    }
     let hashing: Option<Vec<Hashing<'_>>> =
         hash.map(|h| (0..generators.len()).map(|i| h.hashing(i)).collect());
     let bar = Progress::new(&format!("shard {shard}"), Unit::Jobs);
@@ -277,8 +283,11 @@ fn run_shard(
         summary.add(at, r, weight(r.index), false)?;
     }
     let stop = signals::install();
+    // Names this run in every line it writes: a quorum merge takes two lines of one
+    // run, however copied, as one computation.
+    let run = format!("{:016x}", super::clock_seed());
     for job in todo {
-        let Some(result) = count_job(
+        let Some(mut result) = count_job(
             header.split,
             shard,
             job,
@@ -288,6 +297,7 @@ fn run_shard(
         ) else {
             break;
         };
+        result.run = Some(run.clone());
         write_result(&mut sink.out, &result).map_err(|source| {
             SplitError::from(crate::files::FileError::Write {
                 path: sink.name.clone(),

@@ -19,6 +19,8 @@ pub mod perft;
 pub mod perft_hash;
 #[cfg(any(test, feature = "planted"))]
 pub mod planted;
+#[cfg(feature = "planted")]
+pub mod planted_fast;
 pub(crate) mod timing;
 
 use crate::moves::{Move, MoveList};
@@ -108,6 +110,21 @@ pub trait MoveGen: Sync + Send {
         nodes
     }
 
+    /// Whether [`MoveGen::count_two_plies`] is the generator's own (a shortcut shared
+    /// by every count it makes) rather than this trait's plain one.
+    fn two_ply_shortcut(&self) -> bool {
+        false
+    }
+
+    /// The bug planted in this generator's hashed perft, if any: test equipment (the
+    /// `planted` feature), `None` for every real generator, which the compiler then
+    /// folds away.
+    #[cfg(feature = "planted")]
+    #[doc(hidden)]
+    fn planted_hash(&self) -> Option<perft_hash::HashPlant> {
+        None
+    }
+
     /// What `mv` takes, if anything, read off the generator's own board.
     fn captured(&self, board: &Self::Board, mv: Move) -> Option<Piece> {
         self.piece_at(board, mv.to)
@@ -153,14 +170,26 @@ pub const PLANTED_BUG_VAR: &str = "XQDIFF_PLANTED_BUG";
 
 #[cfg(feature = "planted")]
 fn planted_from_env() -> Option<&'static dyn face::Generator> {
-    static PLANTED: std::sync::OnceLock<Option<planted::Planted>> = std::sync::OnceLock::new();
+    // A rule bug plants the naive generator; a fast-path bug the bitboard one.
+    enum Either {
+        Rules(planted::Planted),
+        Fast(planted_fast::PlantedFast),
+    }
+    static PLANTED: std::sync::OnceLock<Option<Either>> = std::sync::OnceLock::new();
     PLANTED
         .get_or_init(|| {
-            let bug = std::env::var(PLANTED_BUG_VAR).ok()?.parse().ok()?;
-            Some(planted::Planted::new(bug))
+            let name = std::env::var(PLANTED_BUG_VAR).ok()?;
+            match (name.parse(), name.parse()) {
+                (Ok(bug), _) => Some(Either::Rules(planted::Planted::new(bug))),
+                (_, Ok(bug)) => Some(Either::Fast(planted_fast::PlantedFast(bug))),
+                _ => None,
+            }
         })
         .as_ref()
-        .map(|p| p as &dyn face::Generator)
+        .map(|p| match p {
+            Either::Rules(p) => p as &dyn face::Generator,
+            Either::Fast(p) => p as &dyn face::Generator,
+        })
 }
 
 /// The names in [`registry`], in order.

@@ -8,6 +8,8 @@
 //! table by position key and depth left, and a position met again along another path
 //! (a transposition) is looked up instead of counted again.
 
+#[cfg(feature = "planted")]
+use crate::generators::perft_hash::HashPlant;
 use crate::generators::perft_hash::Hashing;
 use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
@@ -32,6 +34,57 @@ pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
             nodes
         }
     }
+}
+
+/// [`perft`] without the two-ply shortcut: every move made, [`MoveGen::count_legal`] on
+/// the ply above the leaves, unmade. The plain count every faster path of a generator is
+/// checked against.
+pub fn perft_plain<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => g.count_legal(board),
+        _ => {
+            let mut list = MoveList::new();
+            g.legal(board, &mut list);
+            let mut nodes = 0;
+            for &mv in list.iter() {
+                let undo = g.make(board, mv);
+                nodes += perft_plain(g, board, depth - 1);
+                g.unmake(board, mv, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// A key carried over a move that is not the key read off the board after it: the
+/// first such move a checked hashed perft met, and the depth left below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyMismatch {
+    /// The move.
+    pub mv: Move,
+    /// Plies left to count below it.
+    pub depth: u32,
+    /// Whether every unmake before it gave back the board as it was: when one did not,
+    /// the board, not the key, went wrong first, and the key only follows.
+    pub restored: bool,
+}
+
+/// [`perft_hashed`] with every key carried over a move compared to the key read off the
+/// board from scratch after it, as the oracle runs it: the count, and the first key
+/// that differed. A key that goes wrong only sometimes changes a count only when it
+/// happens to meet another position's; this sees it on the move it goes wrong.
+pub fn perft_hashed_checked<G: MoveGen>(
+    g: &G,
+    board: &mut G::Board,
+    key: u128,
+    depth: u32,
+    h: Hashing<'_>,
+) -> (u64, Option<KeyMismatch>) {
+    let mut found = None;
+    let never = AtomicBool::new(false);
+    let n = hashed_polling::<G, true>(g, board, key, depth, h, &never, &mut found);
+    (n, found)
 }
 
 /// [`perft`], given up once `stop` is raised: `None` then. The flag is read at every
@@ -78,18 +131,22 @@ pub fn perft_hashed<G: MoveGen>(
     depth: u32,
     h: Hashing<'_>,
 ) -> u64 {
-    hashed_polling(g, board, key, depth, h, &AtomicBool::new(false))
+    let never = AtomicBool::new(false);
+    hashed_polling::<G, false>(g, board, key, depth, h, &never, &mut None)
 }
 
 /// [`perft_hashed`] that returns early (with a count that means nothing, and nothing
-/// stored in the table) once `stop` is up.
-fn hashed_polling<G: MoveGen>(
+/// stored in the table) once `stop` is up. With `CHECKED` every key carried over a move
+/// is compared with the board's own, the first that differs kept in `found`; a
+/// constant, so the counts of `perft` and `shard` pay nothing for it.
+fn hashed_polling<G: MoveGen, const CHECKED: bool>(
     g: &G,
     board: &mut G::Board,
     key: u128,
     depth: u32,
     h: Hashing<'_>,
     stop: &AtomicBool,
+    found: &mut Option<KeyMismatch>,
 ) -> u64 {
     // A count of one ply is a single count_legal: cheaper than a table miss.
     if depth < 2 {
@@ -98,7 +155,14 @@ fn hashed_polling<G: MoveGen>(
     if stop.load(Ordering::Relaxed) {
         return 0;
     }
-    if let Some(n) = h.table.probe(key, depth) {
+    #[cfg(feature = "planted")]
+    let probed = match g.planted_hash() {
+        Some(HashPlant::ProbeIgnoresDepth) => h.table.probe_ignoring_depth(key, depth),
+        _ => h.table.probe(key, depth),
+    };
+    #[cfg(not(feature = "planted"))]
+    let probed = h.table.probe(key, depth);
+    if let Some(n) = probed {
         return n;
     }
     if depth == 2 {
@@ -111,10 +175,30 @@ fn hashed_polling<G: MoveGen>(
     let mut nodes = 0;
     for &mv in list.iter() {
         let next = h.keys.after(g, board, key, mv);
+        let before = CHECKED.then(|| g.to_setup(board));
         let undo = g.make(board, mv);
         let next = next.unwrap_or_else(|| h.keys.of_board(g, board));
-        nodes += hashed_polling(g, board, next, depth - 1, h, stop);
+        if CHECKED && found.is_none() && next != h.keys.of_board(g, board) {
+            *found = Some(KeyMismatch {
+                mv,
+                depth: depth - 1,
+                restored: true,
+            });
+        }
+        #[cfg(feature = "planted")]
+        let next = match g.planted_hash() {
+            Some(HashPlant::ChildUnderParentKey) => key,
+            _ => next,
+        };
+        nodes += hashed_polling::<G, CHECKED>(g, board, next, depth - 1, h, stop, found);
         g.unmake(board, mv, undo);
+        if before.is_some_and(|b| b != g.to_setup(board)) && found.is_none_or(|f| f.restored) {
+            *found = Some(KeyMismatch {
+                mv,
+                depth: depth - 1,
+                restored: false,
+            });
+        }
     }
     if !stop.load(Ordering::Relaxed) {
         h.table.store(key, depth, nodes);
@@ -289,7 +373,7 @@ fn divide_tasks<G: MoveGen>(
         let nodes = match hashing {
             Some(h) => {
                 let key = h.keys.of_board(g, &t.board);
-                hashed_polling(g, &mut t.board, key, t.depth, h, stop)
+                hashed_polling::<G, false>(g, &mut t.board, key, t.depth, h, stop, &mut None)
             }
             None => perft_polling(g, &mut t.board, t.depth, stop),
         };

@@ -101,6 +101,10 @@ impl Keys {
     pub fn after<G: MoveGen>(&self, g: &G, board: &G::Board, key: u128, mv: Move) -> Option<u128> {
         let moved = g.piece_at(board, mv.from)?;
         let mut k = key ^ self.black ^ self.piece(moved, mv.from) ^ self.piece(moved, mv.to);
+        #[cfg(feature = "planted")]
+        if g.planted_hash() == Some(HashPlant::KeyForgetsCaptures) {
+            return Some(k);
+        }
         if let Some(taken) = g.piece_at(board, mv.to) {
             k ^= self.piece(taken, mv.to);
         }
@@ -125,6 +129,93 @@ pub enum HashError {
     /// Larger than this machine could address, or than memory would give.
     #[error("could not allocate a hash table of {0} bytes")]
     Allocation(u64),
+    /// More than the memory available: the tables are filled at once, so a size the
+    /// kernel only pretends to give would end the run by its out-of-memory killer.
+    #[error(
+        "{} of {} ({} in all) is more than the {} of memory available ({limit}); ask for less",
+        counted_tables(*.tables), HashSize(*.each), HashSize(*.asked), HashSize(*.available)
+    )]
+    MoreThanMemory {
+        /// Bytes per table.
+        each: u64,
+        /// How many tables.
+        tables: u64,
+        /// Bytes asked for in all.
+        asked: u64,
+        /// Bytes available.
+        available: u64,
+        /// What set that: the cgroup's `memory.max`, or the kernel's `MemAvailable`.
+        limit: MemoryLimit,
+    },
+}
+
+fn counted_tables(n: u64) -> String {
+    if n == 1 {
+        "a table".to_owned()
+    } else {
+        format!("{n} tables")
+    }
+}
+
+/// What bounds the memory a run can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// The control group's limit (`/sys/fs/cgroup/memory.max`) less what it uses.
+    Cgroup,
+    /// The kernel's estimate of memory available without swapping (`/proc/meminfo`).
+    MemAvailable,
+}
+
+impl fmt::Display for MemoryLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MemoryLimit::Cgroup => "cgroup memory.max less memory.current",
+            MemoryLimit::MemAvailable => "MemAvailable in /proc/meminfo",
+        })
+    }
+}
+
+/// The memory this process can still have, and what says so: the smaller of the
+/// cgroup's room and the kernel's `MemAvailable`. `None` where neither can be read (not
+/// Linux): nothing is refused there that the allocator would give.
+pub fn memory_available() -> Option<(u64, MemoryLimit)> {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let cgroup = read("/sys/fs/cgroup/memory.max").and_then(|max| {
+        let max: u64 = max.trim().parse().ok()?; // "max": no limit
+        let used: u64 = read("/sys/fs/cgroup/memory.current")
+            .and_then(|c| c.trim().parse().ok())
+            .unwrap_or(0);
+        Some((max.saturating_sub(used), MemoryLimit::Cgroup))
+    });
+    let meminfo = read("/proc/meminfo").and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some((kib.saturating_mul(1024), MemoryLimit::MemAvailable))
+    });
+    match (cgroup, meminfo) {
+        (Some(c), Some(m)) => Some(if c.0 <= m.0 { c } else { m }),
+        (c, m) => c.or(m),
+    }
+}
+
+/// Refuses `tables` tables of `size` each when together they are more than
+/// `available` (from [`memory_available`]).
+pub fn fits_in_memory(
+    size: HashSize,
+    tables: u64,
+    available: Option<(u64, MemoryLimit)>,
+) -> Result<(), HashError> {
+    let asked = size.0.saturating_mul(tables);
+    match available {
+        Some((available, limit)) if asked > available => Err(HashError::MoreThanMemory {
+            each: size.0,
+            tables,
+            asked,
+            available,
+            limit,
+        }),
+        _ => Ok(()),
+    }
 }
 
 impl std::str::FromStr for HashSize {
@@ -247,6 +338,20 @@ impl Table {
         None
     }
 
+    /// [`Table::probe`] with the planted bug [`HashPlant::ProbeIgnoresDepth`]: a count
+    /// stored for `key` at any depth in the bucket is taken.
+    #[cfg(feature = "planted")]
+    pub(crate) fn probe_ignoring_depth(&self, key: u128, depth: u32) -> Option<u64> {
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        self.bucket(key, depth).0.iter().find_map(|s| {
+            let data = s.data.load(Ordering::Relaxed);
+            (data != 0
+                && s.lo.load(Ordering::Relaxed) ^ data == lo
+                && s.hi.load(Ordering::Relaxed) ^ data == hi)
+                .then_some(data >> DEPTH_BITS)
+        })
+    }
+
     /// Stores `count` for `key` at `depth` (from 1 to 255).
     pub fn store(&self, key: u128, depth: u32, count: u64) {
         if count > MAX_STORED || depth == 0 || u64::from(depth) > DEPTH_MASK {
@@ -264,6 +369,20 @@ impl Table {
         slot.hi.store((key >> 64) as u64 ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
+}
+
+/// The bugs a planted generator can carry in the hashed perft it runs
+/// ([`MoveGen::planted_hash`]), each a one-spot slip in the key or the table. Test
+/// equipment: no generator of the registry has one.
+#[cfg(feature = "planted")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashPlant {
+    /// A child's count is looked up and stored under its parent's key.
+    ChildUnderParentKey,
+    /// The key carried over a capture does not take the captured piece out.
+    KeyForgetsCaptures,
+    /// A probe takes a count stored for the key at any depth.
+    ProbeIgnoresDepth,
 }
 
 /// What a hashed perft needs: the keys and the table they index.

@@ -10,6 +10,7 @@
 //! moves only some of them have, and, by majority vote, the odd one out.
 
 mod answers;
+pub mod paths;
 mod symmetry;
 pub(crate) mod tally;
 mod walk;
@@ -67,11 +68,17 @@ pub enum CheckKind {
     Mirror,
     /// Swapping colours and ranks r <-> 9-r did not map a generator's moves.
     ColorSwap,
+    /// A generator's faster ways of counting perft (its two-ply count, its hashed count
+    /// through a tiny or a roomy table) do not all give its plain count.
+    CountPath,
+    /// A key a generator's hashed perft carried over a move is not the key of the board
+    /// after it.
+    HashKey,
 }
 
 impl CheckKind {
     /// Every kind, in the order the oracle reports them.
-    pub const ALL: [CheckKind; 16] = [
+    pub const ALL: [CheckKind; 18] = [
         CheckKind::RoundTrip,
         CheckKind::InCheck,
         CheckKind::PseudoLegal,
@@ -88,6 +95,8 @@ impl CheckKind {
         CheckKind::WalkedBoard,
         CheckKind::Mirror,
         CheckKind::ColorSwap,
+        CheckKind::CountPath,
+        CheckKind::HashKey,
     ];
 
     /// The name used in reports and corpus files.
@@ -109,6 +118,8 @@ impl CheckKind {
             CheckKind::WalkedBoard => "walked-board",
             CheckKind::Mirror => "mirror",
             CheckKind::ColorSwap => "color-swap",
+            CheckKind::CountPath => "count-path",
+            CheckKind::HashKey => "hash-key",
         }
     }
 
@@ -364,6 +375,7 @@ pub fn check_position_along(
     answers::compare(&mut run, pos, gens, &probes);
     walk::walk(&mut run, pos, gens, &probes, line);
     symmetry::compare(&mut run, pos, gens, &probes);
+    paths::compare(&mut run, pos, gens);
     run.finish()
 }
 

@@ -250,7 +250,11 @@ impl Board {
     /// lands on; so where each of those pieces goes is worked out once here, and after
     /// a move only for the pieces whose reach those two points could change. Legality
     /// is still decided on each board after a move, by the same watch as `gen_legal`.
-    fn count_two(&mut self) -> u64 {
+    ///
+    /// `PLANT` is [`plant::NONE`] but in the planted copy of this generator
+    /// (`generators::planted_fast`), which proves the oracle finds a bug here; a constant,
+    /// so the real generator's code has no test of it left once compiled.
+    fn count_two<const PLANT: u8>(&mut self) -> u64 {
         let mut moves = MoveList::new();
         self.gen_legal(&mut moves);
         let them = self.turn.other();
@@ -276,7 +280,7 @@ impl Board {
         let mut nodes = 0;
         for &mv in moves.iter() {
             let undo = BitboardGen.make(self, mv);
-            nodes += self.count_after(reach, mv);
+            nodes += self.count_after::<PLANT>(reach, mv);
             BitboardGen.unmake(self, mv, undo);
         }
         nodes
@@ -296,7 +300,7 @@ impl Board {
     /// The legal moves of the side to move, just after `mv`, given where its pieces went
     /// before `mv` (`reach`).
     #[inline(always)]
-    fn count_after(&self, reach: &[Reach], mv: Move) -> u64 {
+    fn count_after<const PLANT: u8>(&self, reach: &[Reach], mv: Move) -> u64 {
         let us = self.turn;
         let ki = self.kings[us.index()].index();
         let Some(w) = self.watch(ki, us.other(), self.occupied()) else {
@@ -304,11 +308,21 @@ impl Board {
             self.gen_legal(&mut n);
             return n;
         };
-        let touched = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+        let touched = if PLANT == plant::REACH_IGNORES_VACATED {
+            Bitboard::from_square(mv.to)
+        } else {
+            Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to)
+        };
         let safe = |from: Square, to: Square| !self.exposes(ki, from, to, w.legs);
+        // The points that, filled, could expose the king.
+        let filled = if PLANT == plant::COUNT_AFTER_MASK {
+            w.from
+        } else {
+            w.to
+        };
         let mut n = 0u64;
         for r in reach {
-            if r.square == mv.to {
+            if r.square == mv.to && PLANT != plant::TWO_PLY_COUNTS_TAKEN {
                 continue;
             }
             let (targets, count) = if (r.influence & touched).is_empty() {
@@ -321,10 +335,10 @@ impl Board {
                 for to in targets {
                     n += u64::from(safe(r.square, to));
                 }
-            } else if (targets & w.to).is_empty() {
+            } else if (targets & filled).is_empty() {
                 n += u64::from(count);
             } else {
-                n += u64::from((targets & !w.to).count());
+                n += u64::from((targets & !filled).count());
                 for to in targets & w.to {
                     n += u64::from(safe(r.square, to));
                 }
@@ -601,6 +615,32 @@ impl MoveGen for BitboardGen {
     }
 
     fn count_two_plies(&self, board: &mut Board) -> u64 {
-        board.count_two()
+        board.count_two::<{ plant::NONE }>()
     }
+
+    fn two_ply_shortcut(&self) -> bool {
+        true
+    }
+}
+
+/// The bugs the planted copy of this generator can carry in its two-ply count, each a
+/// one-spot slip of the kind a speed-up invites. Only [`NONE`](plant::NONE) is ever
+/// compiled into the real generator.
+pub(crate) mod plant {
+    /// No bug.
+    pub const NONE: u8 = 0;
+    /// The piece a move takes still has its moves counted.
+    pub const TWO_PLY_COUNTS_TAKEN: u8 = 1;
+    /// A reach is worked out again only when a move lands in it, not when one leaves it.
+    pub const REACH_IGNORES_VACATED: u8 = 2;
+    /// The points whose filling could expose the king are taken to be those whose
+    /// emptying could (the watch's `from`, not its `to`): a capture of the piece that
+    /// blocks an enemy horse's leg next to the king is dropped.
+    pub const COUNT_AFTER_MASK: u8 = 3;
+}
+
+/// perft(2) of `board` with the planted bug `PLANT` (one of [`plant`]).
+#[cfg(feature = "planted")]
+pub(crate) fn count_two_planted<const PLANT: u8>(board: &mut Board) -> u64 {
+    board.count_two::<PLANT>()
 }

@@ -297,6 +297,19 @@ pub enum Problem {
         /// Where the first of them appears.
         first: Vec<Location>,
     },
+    /// In a quorum merge, counts of jobs by a computation that had counted them
+    /// already: a copy of a run's lines (a file copied or hard-linked keeps its run) or
+    /// a rerun with the same generator, keys and table, which repeats any bug.
+    SameComputation {
+        /// Where the first count and the repeat are.
+        files: Vec<PathBuf>,
+        /// Whether it is a copy of one run's lines rather than a second run.
+        copy: bool,
+        /// The computation.
+        computation: String,
+        /// The jobs, ascending.
+        indices: Vec<u64>,
+    },
     /// Result lines of another split.
     Foreign {
         /// The lines (in one file).
@@ -394,6 +407,26 @@ impl fmt::Display for Problem {
                 indices.len(),
                 sample(indices)
             ),
+            Problem::SameComputation {
+                files,
+                copy,
+                computation,
+                indices,
+            } => {
+                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+                let what = if *copy {
+                    "copies of one run's lines"
+                } else {
+                    "a rerun of the same computation"
+                };
+                write!(
+                    f,
+                    "{} jobs are counted by {computation} in both {}: {what}, not a second computation: {}",
+                    indices.len(),
+                    names.join(" and "),
+                    sample(indices)
+                )
+            }
             Problem::Duplicated {
                 files,
                 indices,

@@ -45,6 +45,83 @@ pub struct Merged {
     pub disagreements: Vec<JobDisagreement>,
     /// The computations asked for per job: 1 for a plain merge.
     pub quorum: usize,
+    /// In a quorum merge, each distinct computation, and what each pair of them shares.
+    pub computations: Vec<Computation>,
+    /// What two of the computations share, one line per pair that shares anything:
+    /// agreeing, they are not independent.
+    pub shared: Vec<String>,
+}
+
+/// One way of counting a job: a generator, through a table of some size under some key
+/// seed or without one. Counted again the same way (a rerun) it gives the same count
+/// for the same reasons, so it is not a second computation.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Computation {
+    /// The generator.
+    pub generator: String,
+    /// The key seed of its table, if it counted through one.
+    pub hash_seed: Option<u64>,
+    /// The bytes of that table.
+    pub hash_bytes: Option<u64>,
+}
+
+impl std::fmt::Display for Computation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.generator)?;
+        let shortcut =
+            crate::generators::by_name(&self.generator).is_some_and(|g| g.two_ply_shortcut());
+        f.write_str(if shortcut {
+            " (two-ply count"
+        } else {
+            " (plain count"
+        })?;
+        match (self.hash_seed, self.hash_bytes) {
+            (Some(seed), Some(b)) => write!(
+                f,
+                ", table of {} under key seed {seed})",
+                crate::generators::perft_hash::HashSize(b)
+            ),
+            (Some(seed), None) => write!(f, ", table under key seed {seed})"),
+            _ => write!(f, ", no table)"),
+        }
+    }
+}
+
+impl Computation {
+    /// What `self` and `other` have in common that a bug could be in: the generator
+    /// (its moves, its check test), its two-ply count, the hashed perft's keys and table.
+    /// Empty when they are independent.
+    pub fn shares_with(&self, other: &Computation) -> Vec<String> {
+        let mut shared = Vec::new();
+        if self.generator == other.generator {
+            shared.push(format!("the {} generator", self.generator));
+            if crate::generators::by_name(&self.generator).is_some_and(|g| g.two_ply_shortcut()) {
+                shared.push("its two-ply count".to_owned());
+            }
+        }
+        if self.hash_seed.is_some() && other.hash_seed.is_some() {
+            shared.push(if self.hash_seed == other.hash_seed {
+                "the hashed perft with the same keys".to_owned()
+            } else {
+                "the hashed perft's key and table code".to_owned()
+            });
+        }
+        shared
+    }
+}
+
+/// What each pair of `computations` shares, one line per pair that shares anything.
+fn shared_pairs(computations: &[Computation]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (i, a) in computations.iter().enumerate() {
+        for b in &computations[i + 1..] {
+            let shared = a.shares_with(b);
+            if !shared.is_empty() {
+                lines.push(format!("{a} and {b} share {}", shared.join(", ")));
+            }
+        }
+    }
+    lines
 }
 
 impl Merged {
@@ -83,6 +160,14 @@ impl Merged {
                 .map(|(g, s)| (g.clone(), (s * 1e6).round() / 1e6))
                 .collect::<BTreeMap<_, _>>(),
             "quorum": self.quorum,
+            "computations": self.computations.iter().map(|c| serde_json::json!({
+                "generator": c.generator,
+                "hash_seed": c.hash_seed,
+                "hash_bytes": c.hash_bytes,
+                "described": c.to_string(),
+            })).collect::<Vec<_>>(),
+            "shared": self.shared,
+            "independent": self.quorum > 1 && self.shared.is_empty(),
             "agree": self.agree(),
             "disagreements": disagreements,
         })
@@ -164,8 +249,9 @@ pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, 
                 })?;
         }
         totals = BTreeMap::from([(AGREED.to_owned(), agreed)]);
-        generators = tally.sources.into_iter().collect();
+        generators = tally.computations.iter().map(|c| c.to_string()).collect();
     }
+    let shared = shared_pairs(&tally.computations);
     Ok(Merged {
         header,
         files: results.len(),
@@ -174,7 +260,21 @@ pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, 
         seconds: tally.seconds,
         disagreements,
         quorum: tally.quorum,
+        computations: tally.computations,
+        shared,
     })
+}
+
+/// The number of `value` in `list`, added at the end if it is not there yet: a few
+/// computations or runs per merge, so a look along the list is enough.
+fn intern<T: PartialEq + Clone>(list: &mut Vec<T>, value: &T) -> u32 {
+    match list.iter().position(|v| v == value) {
+        Some(i) => i as u32,
+        None => {
+            list.push(value.clone());
+            (list.len() - 1) as u32
+        }
+    }
 }
 
 /// The name of a quorum merge's total.
@@ -201,8 +301,16 @@ struct Tally<'a> {
     /// Quorum merge: computations seen per job, and the first count of each.
     votes: Vec<u32>,
     value: Vec<u64>,
-    /// Quorum merge: which generator under which seed counted, for the summary.
-    sources: BTreeSet<String>,
+    /// Quorum merge: each distinct computation, by number.
+    computations: Vec<Computation>,
+    /// Quorum merge: per job, each computation that counted it (by number), the run
+    /// that did (by number), and where.
+    counted_by: Vec<Vec<(u32, Option<u32>, Location)>>,
+    /// Quorum merge: the runs named, by number.
+    runs: Vec<String>,
+    /// Quorum merge: counts that are not a computation of their own, grouped by the
+    /// files they are in, whether they are copies (one run) and the computation.
+    same: BTreeMap<(Vec<PathBuf>, bool, String), Vec<u64>>,
     foreign: BTreeMap<(PathBuf, SplitId), Vec<Location>>,
     out_of_range: BTreeMap<PathBuf, (u64, Vec<Location>)>,
     mixed: BTreeMap<(PathBuf, Vec<String>), Vec<Location>>,
@@ -234,7 +342,14 @@ impl<'a> Tally<'a> {
             } else {
                 Vec::new()
             },
-            sources: BTreeSet::new(),
+            computations: Vec::new(),
+            counted_by: if quorum > 1 {
+                vec![Vec::new(); header.jobs as usize]
+            } else {
+                Vec::new()
+            },
+            runs: Vec::new(),
+            same: BTreeMap::new(),
             foreign: BTreeMap::new(),
             out_of_range: BTreeMap::new(),
             mixed: BTreeMap::new(),
@@ -321,11 +436,29 @@ impl<'a> Tally<'a> {
             return;
         }
         self.first[slot] = (file, at.line as u32);
+        let run = r.run.as_ref().map(|id| intern(&mut self.runs, id));
         for (g, &n) in &r.counts {
-            let seed = r
-                .hash_seed
-                .map_or("no table".into(), |s| format!("seed {s}"));
-            self.sources.insert(format!("{g} ({seed})"));
+            let computation = Computation {
+                generator: g.clone(),
+                hash_seed: r.hash_seed,
+                hash_bytes: r.hash_bytes,
+            };
+            let c = intern(&mut self.computations, &computation);
+            // A copy (the same run's line, however the file was copied or linked) or a
+            // rerun (the same generator, keys and table) is the same computation again:
+            // it would repeat any bug of the first, so it does not count towards the
+            // quorum, and the merge is refused.
+            let earlier = self.counted_by[slot].iter().find(|(ec, _, _)| *ec == c);
+            if let Some((_, er, place)) = earlier {
+                let copy = run.is_some() && *er == run;
+                let files = vec![place.path.clone(), at.path.clone()];
+                self.same
+                    .entry((files, copy, computation.to_string()))
+                    .or_default()
+                    .push(r.index);
+                continue;
+            }
+            self.counted_by[slot].push((c, run, at.clone()));
             if self.votes[slot] == 0 {
                 self.value[slot] = n;
             } else if self.value[slot] != n && !self.disagreeing.iter().any(|d| d.0 == r.index) {
@@ -341,6 +474,14 @@ impl<'a> Tally<'a> {
 
     fn problems(&self) -> Vec<Problem> {
         let mut problems: Vec<Problem> = Vec::new();
+        for ((files, copy, computation), indices) in &self.same {
+            problems.push(Problem::SameComputation {
+                files: files.clone(),
+                copy: *copy,
+                computation: computation.clone(),
+                indices: indices.clone(),
+            });
+        }
         if self.quorum > 1 {
             let short: Vec<u64> = (0..self.jobs)
                 .filter(|&i| (self.votes[i as usize] as usize) < self.quorum)

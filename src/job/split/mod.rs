@@ -8,6 +8,7 @@
 //! transpositions of a position are one job, counted once, and the merge multiplies each
 //! job's count by its weight, so the totals still count paths exactly.
 
+pub mod audit;
 mod error;
 pub mod files;
 pub mod frontier;
@@ -262,6 +263,14 @@ pub struct JobResult {
     /// they were counted without a table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash_seed: Option<u64>,
+    /// The bytes of each transposition table the counts were made through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_bytes: Option<u64>,
+    /// The shard run that counted it, drawn afresh by each run: a copy of its lines (or
+    /// a hard link to its file) keeps it, so a quorum merge knows a copy from a second
+    /// computation. None on lines from before runs were named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
     /// Over its job's check and its counts ([`Check::of_result`]); none on a line from
     /// before results carried one, which never verifies.
     #[serde(default)]

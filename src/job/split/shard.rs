@@ -125,6 +125,10 @@ pub fn count_job(
         counts,
         seconds,
         hash_seed: hashing.and_then(|h| h.first()).map(|h| h.keys.seed()),
+        hash_bytes: hashing
+            .and_then(|h| h.first())
+            .map(|h| h.table.buckets() as u64 * crate::generators::perft_hash::BUCKET_BYTES),
+        run: None,
         check: None,
     };
     result.seal(job.check);
