@@ -898,6 +898,11 @@ fn an_engine_that_crashes_on_a_position_is_a_finding_and_the_run_goes_on() {
             .unwrap_or_else(|| panic!("{switch}: no witness\n{stdout}"));
         let pos = Position::from_fen(&fen).unwrap();
         assert!(pos.pieces().count() <= most, "{switch}: {fen}");
+        // A hang costs a few timeouts, not one per shrinking question: the one it was
+        // met on, the one that confirms it, and the shrinking's budget of waits.
+        let log = std::fs::read_to_string(scratch.file("engine.log")).unwrap_or_default();
+        let hangs = log.lines().filter(|l| *l == "fault hang").count();
+        assert!(hangs <= 2 + 9, "{switch}: {hangs} hangs\n{stdout}");
         // The run went on to the end: every position but the ones it failed on answered.
         let answered = stdout.lines().filter(|l| l.starts_with("ok ")).count();
         assert!(answered >= 30, "{switch}: {answered} answered\n{stdout}");

@@ -451,6 +451,9 @@ pub struct Report {
     /// The target whose answer the end of the run's time ([`Options::deadline`]) cut
     /// short: not compared, and not a failure.
     pub out_of_time: Option<String>,
+    /// Whether that target's difference, cut short before it could be named, was left
+    /// at its line rather than filed beside the bugs already found.
+    pub cut_unnamed: bool,
     /// Cases that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
     /// How many times the subject was started again after failing (those made while a
@@ -482,7 +485,13 @@ impl Report {
     /// What the end of the run's time cut short, in a sentence, if it cut an answer.
     pub fn out_of_time_note(&self) -> Option<String> {
         let label = self.out_of_time.as_ref()?;
-        Some(if self.checked.iter().any(|c| &c.label == label) {
+        Some(if self.cut_unnamed {
+            format!(
+                "the time ran out while the subject answered a question about {label}: its \
+                 difference was cut short before it could be named, and is left at its line \
+                 beside the bugs found"
+            )
+        } else if self.checked.iter().any(|c| &c.label == label) {
             format!(
                 "the time ran out while the subject answered a question about {label}: its \
                  difference is reported as far as it was followed"
@@ -726,6 +735,17 @@ pub fn check_stream(
         };
         if let Err(SubjectError::OutOfTime { .. }) = outcome {
             report.out_of_time = Some(target.label.clone());
+            // A difference the time cut short before it could be named is, in a long
+            // run that found bugs already, one of them as often as not: left at its
+            // line, not filed as one more bug.
+            let unnamed = report.findings.len() > 1
+                && report.findings.last().is_some_and(|f| {
+                    f.label == target.label && f.hits == 1 && f.diagnosis.is_none()
+                });
+            if unnamed {
+                report.findings.pop();
+                report.cut_unnamed = true;
+            }
             break;
         }
         if let Err(error) = outcome {
@@ -1501,8 +1521,10 @@ fn join_follow_ups(
                     CrashKind::Refusal => "",
                     _ => " and was started again",
                 };
-                let what = m.error.lines().next().unwrap_or_default();
-                f.failures.push(format!("{opening}{after}: {what}"));
+                // One line: the error and the lines the subject printed after it.
+                let what: Vec<&str> = m.error.lines().map(str::trim).collect();
+                f.failures
+                    .push(format!("{opening}{after}: {}", what.join(" ")));
             }
             continue;
         }
