@@ -1232,6 +1232,14 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
             "> position",
             1,
         ),
+        // Refused, then gone: a refusal still, as Pikafish's exit after its reason.
+        (
+            "--refuse-in-check --exit-on-error",
+            "REFUSAL refusal/subject",
+            "the side to move is in check (and then it exited, exit status: 1)",
+            "fault crash",
+            1,
+        ),
         (
             "--crash-in-check",
             "CRASH crash/subject",
