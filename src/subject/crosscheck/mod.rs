@@ -140,8 +140,9 @@ pub struct Options<'a> {
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// Which built-ins count each target.
     pub reference: Reference,
-    /// How many times a subject that crashes or hangs on a target is started again to
-    /// go on with the next (0: the first crash ends the check).
+    /// How many new failures (a crash or hang of a kind not met before, on a target or
+    /// on a follow-up question) the subject is started again after to go on (0: the
+    /// first crash ends the check); one more of a failure already met is free.
     pub restarts: usize,
     /// When the run must be over, everything included (`None`: when the targets are):
     /// no question is begun after it, none waits past it, and a crash or hang is
