@@ -898,6 +898,11 @@ fn an_engine_that_crashes_on_a_position_is_a_finding_and_the_run_goes_on() {
             .unwrap_or_else(|| panic!("{switch}: no witness\n{stdout}"));
         let pos = Position::from_fen(&fen).unwrap();
         assert!(pos.pieces().count() <= most, "{switch}: {fen}");
+        // A hang costs a few timeouts, not one per shrinking question: the one it was
+        // met on, the one that confirms it, and the shrinking's budget of waits.
+        let log = std::fs::read_to_string(scratch.file("engine.log")).unwrap_or_default();
+        let hangs = log.lines().filter(|l| *l == "fault hang").count();
+        assert!(hangs <= 2 + 9, "{switch}: {hangs} hangs\n{stdout}");
         // The run went on to the end: every position but the ones it failed on answered.
         let answered = stdout.lines().filter(|l| l.starts_with("ok ")).count();
         assert!(answered >= 30, "{switch}: {answered} answered\n{stdout}");
@@ -1343,6 +1348,14 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
     // (switches, the one finding's first line, what its block must say, the fault the
     // engine logs and the fewest times it must have met it)
     let table: &[(&str, &str, &str, &str, usize)] = &[
+        // A hang costs a few timeouts: a short one here, which only a hang waits out.
+        (
+            "--bug horse-leg-ignored --fail-on-moves hang",
+            "BUG cause/subject/horse-leg-ignored",
+            "hung on a follow-up question and was started again",
+            "fault hang",
+            2,
+        ),
         (
             "--bug horse-leg-ignored --fail-on-moves refuse",
             "BUG cause/subject/horse-leg-ignored",
@@ -1364,6 +1377,14 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
             "> position",
             1,
         ),
+        // Refused, then gone: a refusal still, as Pikafish's exit after its reason.
+        (
+            "--refuse-in-check --exit-on-error",
+            "REFUSAL refusal/subject",
+            "the side to move is in check (and then it exited, exit status: 1)",
+            "fault crash",
+            1,
+        ),
         (
             "--crash-in-check",
             "CRASH crash/subject",
@@ -1380,6 +1401,7 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
             .args(["engine", "--cmd", &scratch.engine("engine", switches)])
             .args(["--depth", "2", "--suite", "none", "--positions", "12"])
             .args(["--seed", "3", "--max-findings", "0", "--restarts", "1"])
+            .args(["--timeout", if fault == "fault hang" { "2" } else { "30" }])
             .args(["--no-save", "--corpus"])
             .arg(&corpus)
             .output()
@@ -1411,6 +1433,12 @@ fn failures_on_follow_up_questions_leave_one_finding_per_bug_and_the_run_goes_on
         let log = std::fs::read_to_string(scratch.file("engine.log")).unwrap_or_default();
         let met = log.lines().filter(|l| l.starts_with(fault)).count();
         assert!(met >= times, "{switches}: {met} times {fault:?}\n{said}");
+        // Each position's questions stop after two failures: a hang on every follow-up
+        // question costs at most two timeouts a position, not one a question.
+        let differing = stdout.lines().filter(|l| l.starts_with("DIFFERS")).count();
+        if fault == "fault hang" {
+            assert!(met <= 2 * differing, "{switches}: {met} hangs\n{said}");
+        }
         // What the previous answer printed is no part of a crash's report.
         assert!(!stdout.contains("Nodes searched"), "{said}");
     }

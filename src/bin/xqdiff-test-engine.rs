@@ -104,7 +104,7 @@ struct Args {
     refuse_in_check: bool,
     /// Fail on every follow-up question, `position ... moves ...` with moves: `refuse`
     /// as Pikafish refuses a position it cannot count (`Unsupported position. King can
-    /// be captured`, then exit status 1), `crash` (exit status 5 without a word).
+    /// be captured`, then exit status 1), `crash` (exit status 5), or `hang`.
     #[arg(long)]
     fail_on_moves: Option<FailOnMoves>,
     /// Wait this many milliseconds before answering the handshake, as an engine that
@@ -173,6 +173,7 @@ fn hang(args: &Args) -> ! {
 enum FailOnMoves {
     Refuse,
     Crash,
+    Hang,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -362,6 +363,7 @@ impl TestEngine<'_> {
                     std::process::exit(1);
                 }
                 Some(FailOnMoves::Crash) => crash(self.args, 5),
+                Some(FailOnMoves::Hang) => hang(self.args),
                 None => {}
             }
         }

@@ -96,9 +96,11 @@ pub(crate) struct RunFlags {
         value_parser = super::parse_seconds
     )]
     pub seconds: Option<u64>,
-    /// How many times an engine that crashes or hangs on a position is started again
-    /// to go on (each crash is a finding of its own, `crash` or `hang`); past this the
-    /// next one ends the run with exit 2.
+    /// How many new failures an engine that crashes or hangs is started again after to
+    /// go on (a failing position is a finding of its own, `crash` or `hang`; one on a
+    /// follow-up question is said in the finding being followed); one more of a
+    /// failure already met is started again without spending one. Past this the next
+    /// new failure ends the run with exit 2.
     #[arg(
         id = "engine_restarts",
         long = "engine-restarts",

@@ -70,7 +70,8 @@ pub struct EngineCheck {
     pub time: Option<Duration>,
     /// Which built-ins count each position.
     pub reference: crate::subject::crosscheck::Reference,
-    /// How many times an engine that crashes or hangs on a position is started again.
+    /// How many new failures (crashes or hangs) the engine is started again after;
+    /// one more of a failure already met is free ([`crate::subject::crosscheck::Options::restarts`]).
     pub restarts: usize,
     /// Stop after this many differences; 0 checks every position. Each difference
     /// costs a descent and a minimization with the engine in the loop.

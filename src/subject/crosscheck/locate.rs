@@ -83,9 +83,22 @@ pub(crate) fn descend(
         let theirs = match theirs {
             Ok(d) => d,
             Err(e) if is_fatal(&e) => return Err(e),
-            Err(e) => {
+            Err(e @ SubjectError::Refused { .. }) => {
                 here.note = Some(format!(
                     "the subject counted {mv} here but would not play it: {e}"
+                ));
+                return Ok(here);
+            }
+            // It crashed or hung there and was started again, or was not asked: the
+            // descent stops, and the failure is said in the finding.
+            Err(e) => {
+                here.note = Some(format!(
+                    "the subject counted {mv} here but failed when asked to play it: {}",
+                    e.to_string()
+                        .lines()
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 ));
                 return Ok(here);
             }

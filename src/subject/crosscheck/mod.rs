@@ -141,8 +141,9 @@ pub struct Options<'a> {
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// Which built-ins count each target.
     pub reference: Reference,
-    /// How many times a subject that crashes or hangs on a target is started again to
-    /// go on with the next (0: the first crash ends the check).
+    /// How many new failures (a crash or hang of a kind not met before, on a target or
+    /// on a follow-up question) the subject is started again after to go on (0: the
+    /// first crash ends the check); one more of a failure already met is free.
     pub restarts: usize,
     /// When the run must be over, everything included (`None`: when the targets are):
     /// no question is begun after it, none waits past it, and a crash or hang is
@@ -452,6 +453,9 @@ pub struct Report {
     /// The target whose answer the end of the run's time ([`Options::deadline`]) cut
     /// short: not compared, and not a failure.
     pub out_of_time: Option<String>,
+    /// Whether that target's difference, cut short before it could be named, was left
+    /// at its line rather than filed beside the bugs already found.
+    pub cut_unnamed: bool,
     /// Cases that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
     /// How many times the subject was started again after failing (those made while a
@@ -483,7 +487,13 @@ impl Report {
     /// What the end of the run's time cut short, in a sentence, if it cut an answer.
     pub fn out_of_time_note(&self) -> Option<String> {
         let label = self.out_of_time.as_ref()?;
-        Some(if self.checked.iter().any(|c| &c.label == label) {
+        Some(if self.cut_unnamed {
+            format!(
+                "the time ran out while the subject answered a question about {label}: its \
+                 difference was cut short before it could be named, and is left at its line \
+                 beside the bugs found"
+            )
+        } else if self.checked.iter().any(|c| &c.label == label) {
             format!(
                 "the time ran out while the subject answered a question about {label}: its \
                  difference is reported as far as it was followed"
@@ -727,6 +737,17 @@ pub fn check_stream(
         };
         if let Err(SubjectError::OutOfTime { .. }) = outcome {
             report.out_of_time = Some(target.label.clone());
+            // A difference the time cut short before it could be named is, in a long
+            // run that found bugs already, one of them as often as not: left at its
+            // line, not filed as one more bug.
+            let unnamed = report.findings.len() > 1
+                && report.findings.last().is_some_and(|f| {
+                    f.label == target.label && f.hits == 1 && f.diagnosis.is_none()
+                });
+            if unnamed {
+                report.findings.pop();
+                report.cut_unnamed = true;
+            }
             break;
         }
         if let Err(error) = outcome {
@@ -1340,22 +1361,59 @@ fn failed(
         None => None,
     };
     let wait = hang_timeout.map(|t| shrink_timeout(report, depth).map_or(t, |s| s.min(t)));
-    // A hang is shrunk within a few of its own timeouts (or of its shorter waits, when
-    // the timeout is hardly longer than they are), and at most half of what is left of
-    // the run, each question waiting what a smaller position needs at most.
-    let budget = |t: Duration| {
-        let wait = wait.unwrap_or(t);
-        let budget = t
-            .saturating_mul(HANG_TIMEOUTS)
-            .max(wait.saturating_mul(HANG_WAITS));
-        let budget = match options.deadline {
-            Some(end) => budget.min(end.saturating_duration_since(Instant::now()) / 2),
-            None => budget,
-        };
-        Instant::now() + budget
-    };
     asker.set_question_timeout(wait);
-    let outcome = asker.freely(|asker| {
+    let question = Shrinking {
+        kind,
+        depth,
+        hang: hang_timeout.map(|t| (t, wait.unwrap_or(t))),
+        deadline: options.deadline,
+    };
+    let outcome = asker.freely(|asker| question.shrink(asker, &position, start.as_ref()));
+    asker.set_question_timeout(None);
+    let Shrunk {
+        minimized,
+        cut,
+        asked,
+        confirmed,
+    } = outcome;
+    let note = failure_note(cut.as_ref(), confirmed, asked);
+    seen(report, minimized, note);
+    match cut {
+        Some(Cut::Restart(e)) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// How one failure is confirmed and shrunk: its kind, the depth asked, for a hang its
+/// timeout and the shorter wait of each shrinking question, and the run's end.
+struct Shrinking {
+    kind: CrashKind,
+    depth: u32,
+    hang: Option<(Duration, Duration)>,
+    deadline: Option<Instant>,
+}
+
+/// What [`Shrinking::shrink`] did: the smallest position still failing the same way,
+/// what cut it short, how many questions it asked, and whether the failure came back.
+struct Shrunk {
+    minimized: Position,
+    cut: Option<Cut>,
+    asked: usize,
+    confirmed: bool,
+}
+
+impl Shrinking {
+    /// Asks `position` again from its FEN alone (unless this goes on from `start`, a
+    /// witness already seen failing, or the failure is a refusal, an answer), then
+    /// shrinks it while it fails the same way. A hang is shrunk within a few of its
+    /// own timeouts (or of its shorter waits, when the timeout is hardly longer than
+    /// they are), and at most half of what is left of the run.
+    fn shrink(
+        &self,
+        asker: &mut asker::Asker<'_>,
+        position: &Position,
+        start: Option<&Position>,
+    ) -> Shrunk {
         let mut asked = 0;
         let mut cut = None;
         // Set once the hang is confirmed: the confirmation is one wait more.
@@ -1368,25 +1426,25 @@ fn failed(
                 cut = Some(Cut::Questions);
                 return None;
             }
-            if past(options.deadline) {
+            if past(self.deadline) {
                 cut = Some(Cut::Time);
                 return None;
             }
-            if let (Some(until), Some(wait)) = (until.get(), wait) {
+            if let (Some(until), Some((_, wait))) = (until.get(), self.hang) {
                 if Instant::now() + wait > until {
                     cut = Some(Cut::Budget);
                     return None;
                 }
             }
             *asked += 1;
-            match asker.divide(candidate, &[], depth) {
+            match asker.divide(candidate, &[], self.depth) {
                 Ok(_) => Some(false),
                 Err(SubjectError::OutOfTime { .. }) => {
                     cut = Some(Cut::Time);
                     None
                 }
                 Err(e) => match failed_as(&e) {
-                    Some(k) => Some(k == kind),
+                    Some(k) => Some(k == self.kind),
                     None if compare::is_fatal(&e) => {
                         cut = Some(Cut::Restart(e));
                         None
@@ -1397,61 +1455,61 @@ fn failed(
         };
         // Only a failure the position brings about is shrunk: asked again from its
         // FEN alone, on a subject started afresh, it must fail the same way.
-        let confirmed = kind == CrashKind::Refusal
+        let confirmed = self.kind == CrashKind::Refusal
             || start.is_some()
-            || ask(&position, &mut asked) == Some(true);
+            || ask(position, &mut asked) == Some(true);
         if !confirmed {
-            return (position.clone(), cut, asked, false);
+            return Shrunk {
+                minimized: position.clone(),
+                cut,
+                asked,
+                confirmed,
+            };
         }
-        until.set(hang_timeout.map(budget));
-        let from = start.as_ref().unwrap_or(&position);
-        let minimized = crate::diff::minimize::shrink(from, |candidate| {
+        until.set(self.hang.map(|(timeout, wait)| {
+            let budget = timeout
+                .saturating_mul(HANG_TIMEOUTS)
+                .max(wait.saturating_mul(HANG_WAITS));
+            let budget = match self.deadline {
+                Some(end) => budget.min(end.saturating_duration_since(Instant::now()) / 2),
+                None => budget,
+            };
+            Instant::now() + budget
+        }));
+        let minimized = crate::diff::minimize::shrink(start.unwrap_or(position), |candidate| {
             ask(candidate, &mut asked) == Some(true)
         });
-        (minimized, cut, asked, true)
-    });
-    asker.set_question_timeout(None);
-    let (minimized, cut, asked, confirmed) = outcome;
-    let further = |why: String| Some(format!("shrunk no further: {why} after {asked} questions"));
-    match cut {
-        Some(Cut::Time) if !confirmed => seen(
-            report,
+        Shrunk {
             minimized,
-            Some(format!("not confirmed or shrunk: {TIME_RAN_OUT}")),
-        ),
-        None if !confirmed => seen(
-            report,
-            minimized,
-            Some(
-                "not confirmed: asked again from its FEN alone, on the subject started \
-                 afresh, it answered (a failure after so many questions, or at random)"
-                    .to_owned(),
-            ),
-        ),
-        None => seen(report, minimized, None),
-        Some(Cut::Time) => seen(report, minimized, further(TIME_RAN_OUT.to_owned())),
-        Some(Cut::Budget) => seen(
-            report,
-            minimized,
-            further(format!(
-                "the time for shrinking a hang ({HANG_TIMEOUTS} timeouts or \
-                 {HANG_WAITS} shorter waits, at most half of the run's time left) ran out"
-            )),
-        ),
-        Some(Cut::Questions) => seen(
-            report,
-            minimized,
-            Some(format!(
-                "shrunk as far as {CRASH_QUESTIONS} questions went; a later hit goes on \
-                 from here"
-            )),
-        ),
-        Some(Cut::Restart(e)) => {
-            seen(report, minimized, further(NOT_RESTARTED.to_owned()));
-            return Err(e);
+            cut,
+            asked,
+            confirmed,
         }
     }
-    Ok(())
+}
+
+/// Why a failure's witness is as it is, when it is not simply its smallest: what cut
+/// its confirmation or shrinking short after `asked` questions.
+fn failure_note(cut: Option<&Cut>, confirmed: bool, asked: usize) -> Option<String> {
+    let further = |why: &str| Some(format!("shrunk no further: {why} after {asked} questions"));
+    match cut {
+        Some(Cut::Time) if !confirmed => Some(format!("not confirmed or shrunk: {TIME_RAN_OUT}")),
+        None if !confirmed => Some(
+            "not confirmed: asked again from its FEN alone, on the subject started afresh, \
+             it answered (a failure after so many questions, or at random)"
+                .to_owned(),
+        ),
+        None => None,
+        Some(Cut::Time) => further(TIME_RAN_OUT),
+        Some(Cut::Budget) => further(&format!(
+            "the time for shrinking a hang ({HANG_TIMEOUTS} timeouts or {HANG_WAITS} \
+             shorter waits, at most half of the run's time left) ran out"
+        )),
+        Some(Cut::Questions) => Some(format!(
+            "shrunk as far as {CRASH_QUESTIONS} questions went; a later hit goes on from here"
+        )),
+        Some(Cut::Restart(_)) => further(NOT_RESTARTED),
+    }
 }
 
 /// How a question failed, when it failed as one of the kinds a finding is of: a
@@ -1502,8 +1560,10 @@ fn join_follow_ups(
                     CrashKind::Refusal => "",
                     _ => " and was started again",
                 };
-                let what = m.error.lines().next().unwrap_or_default();
-                f.failures.push(format!("{opening}{after}: {what}"));
+                // One line: the error and the lines the subject printed after it.
+                let what: Vec<&str> = m.error.lines().map(str::trim).collect();
+                f.failures
+                    .push(format!("{opening}{after}: {}", what.join(" ")));
             }
             continue;
         }
