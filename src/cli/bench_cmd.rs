@@ -227,6 +227,22 @@ const POSITIONS: [(&str, &str, u32); 3] = [
     ),
 ];
 
+/// `value` to one decimal, or where that would read `0.0`, to two significant figures
+/// (an engine that counts through its protocol may run at a few thousand nodes a
+/// second, and `0.0` would say it counted nothing).
+fn figures(value: f64) -> String {
+    if value >= 0.95 || value == 0.0 || !value.is_finite() {
+        return format!("{value:.1}");
+    }
+    let decimals = (1 - value.log10().floor() as i32).clamp(1, 9) as usize;
+    format!("{value:.decimals$}")
+}
+
+/// A speed ratio, `2.9x` or `0.012x`, never `0.0x`.
+fn times(ratio: f64) -> String {
+    format!("{}x", figures(ratio))
+}
+
 /// Runs `xqdiff bench`.
 pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     if args.oracle {
@@ -300,11 +316,12 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             let same = rows.iter().all(|r| r.1 == got.total);
             agree &= same;
             outln!(
-                "| {label} | {depth} | {}{} | {} | {mnps:.1} | - | {:.1}x |",
+                "| {label} | {depth} | {}{} | {} | {} | - | {} |",
                 got.total,
                 if same { "" } else { " (DIFFERS)" },
                 engine.name(),
-                mnps / slowest
+                figures(mnps),
+                times(mnps / slowest)
             );
             engine_rows.push(BenchEngineRow {
                 position: label.to_owned(),
@@ -327,7 +344,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             let ratios: Vec<String> = row
                 .generators_vs_engine
                 .iter()
-                .map(|(name, r)| format!("{name} {r:.2}x"))
+                .map(|(name, r)| format!("{name} {}", times(*r)))
                 .collect();
             outln!(
                 "{} perft({}), one thread against {} ({:.2} s): {}",
@@ -351,4 +368,22 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         return Ok(Outcome::Disagree);
     }
     Ok(Outcome::Agree)
+}
+
+#[cfg(test)]
+mod figure_tests {
+    /// Each row: a value and how it is printed; nothing that is not zero reads `0.0`.
+    #[test]
+    fn small_values_keep_two_significant_figures() {
+        for (value, shown) in [
+            (2.94, "2.9"),
+            (12.0, "12.0"),
+            (0.96, "1.0"),
+            (0.5, "0.50"),
+            (0.0123, "0.012"),
+            (0.0, "0.0"),
+        ] {
+            assert_eq!(super::figures(value), shown, "{value}");
+        }
+    }
 }

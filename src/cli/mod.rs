@@ -21,6 +21,7 @@ mod report_cmd;
 mod seeds_cmd;
 mod signals;
 mod split_cmd;
+mod wrap;
 
 use crate::diff::corpus::Source;
 use crate::epd::EpdError;
@@ -331,8 +332,10 @@ fn finish(code: ExitCode) -> ExitCode {
     code
 }
 
-/// The longest message echoed back: input quoted in an error is cut to this.
-const MESSAGE_CHARS: usize = 300;
+/// The longest message echoed back. An error or a piece of advice is said whole (the
+/// terminal wraps it); only an absurd one, input pasted by mistake or an engine's
+/// endless line quoted back, is cut, saying so.
+const MESSAGE_CHARS: usize = 2000;
 
 /// `s` cut to [`MESSAGE_CHARS`] characters, saying how much was left out.
 pub(crate) fn cut(s: &str) -> String {
@@ -341,7 +344,7 @@ pub(crate) fn cut(s: &str) -> String {
         return s.to_owned();
     }
     let head: String = s.chars().take(MESSAGE_CHARS).collect();
-    format!("{head}... ({} more characters)", total - MESSAGE_CHARS)
+    format!("{head}... (cut: {} more characters)", total - MESSAGE_CHARS)
 }
 
 /// A clap usage error as one line: its message (the lines before the usage block or a
@@ -355,7 +358,15 @@ fn usage_line(rendered: &str) -> String {
         .collect();
     let joined = message.join(" ");
     let text = joined.strip_prefix("error: ").unwrap_or(&joined);
-    format!("{} (see xqdiff --help)", cut(text))
+    // clap's tips ("a similar argument exists: '--depth'") are the quickest fix of a
+    // mistyped flag: kept, each after the message.
+    let tips: String = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip:"))
+        .map(|tip| format!("; {tip}"))
+        .collect();
+    format!("{}{tips} (see xqdiff --help)", cut(text))
 }
 
 impl Command {
