@@ -5,7 +5,9 @@
 use super::engine_cmd::EngineFlags;
 use super::json::{BenchDoc, BenchEngineRow, BenchRow, OracleBenchDoc, OraclePart};
 use super::out::outln;
+use super::progress::Progress;
 use super::{pool, select_generator_list, CliError, Outcome};
+use crate::job::check::Unit;
 use crate::position::Position;
 use crate::subject::external::ExternalEngine;
 use crate::subject::Subject;
@@ -272,11 +274,15 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     let mut agree = true;
     let mut doc_rows = Vec::new();
     let mut engine_rows = Vec::new();
-    for (label, fen, depth) in POSITIONS {
+    // A bench takes from seconds to minutes: the bar says which count it is timing.
+    let bar = Progress::new("bench", Unit::Positions);
+    for (done, &(label, fen, depth)) in POSITIONS.iter().enumerate() {
+        bar.update(done as u64, POSITIONS.len() as u64);
         let pos = Position::from_fen(fen)?;
         let depth = (depth + args.deeper).saturating_sub(args.shallower).max(1);
         let mut rows = Vec::new();
         for g in &generators {
+            bar.message(format!("{label} depth {depth}: {}", g.name()));
             let t = Instant::now();
             let nodes = single.install(|| g.perft(&pos, depth));
             let one = nodes as f64 / t.elapsed().as_secs_f64() / 1e6;
@@ -289,10 +295,10 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         agree &= rows.iter().all(|r| r.1 == rows[0].1);
         let slowest = rows.iter().map(|r| r.2).fold(f64::INFINITY, f64::min);
         for &(name, nodes, one, many) in &rows {
-            outln!(
-                "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |",
+            bar.print_plain(&format!(
+                "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |\n",
                 one / slowest
-            );
+            ));
             doc_rows.push(BenchRow {
                 position: label.to_owned(),
                 fen: fen.to_owned(),
@@ -304,6 +310,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             });
         }
         if let Some(engine) = engine.as_mut() {
+            bar.message(format!("{label} depth {depth}: {}", engine.name()));
             let t = Instant::now();
             let got = engine
                 .divide(&pos, &[], depth)
@@ -315,14 +322,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             let mnps = got.total as f64 / seconds / 1e6;
             let same = rows.iter().all(|r| r.1 == got.total);
             agree &= same;
-            outln!(
-                "| {label} | {depth} | {}{} | {} | {} | - | {} |",
+            bar.print_plain(&format!(
+                "| {label} | {depth} | {}{} | {} | {} | - | {} |\n",
                 got.total,
                 if same { "" } else { " (DIFFERS)" },
                 engine.name(),
                 figures(mnps),
                 times(mnps / slowest)
-            );
+            ));
             engine_rows.push(BenchEngineRow {
                 position: label.to_owned(),
                 depth,
@@ -336,6 +343,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             });
         }
     }
+    bar.finish();
     if let Some(engine) = &engine {
         // The number people ask for: how many times the engine's speed each generator
         // counts at on one thread, position by position.
