@@ -1504,3 +1504,101 @@ fn a_slow_start_has_a_timeout_of_its_own() {
         scratch.assert_clean(&format!("{extra:?}"));
     }
 }
+
+/// Subjects as they are: an adapter that knows only the start position, given the
+/// ranks and letters (`--ranks 0 --fen-letters nb`), is asked nothing else and checked
+/// on it; an engine that writes its divide as `move: e1f1 nodes: 1` is read (the extra
+/// move named); one whose per-move lines are unreadable is checked from totals, a note
+/// quoting its first such line.
+#[test]
+fn subjects_as_they_are_are_checked() {
+    let scratch = Scratch::new("as-they-are");
+    let start = Position::startpos();
+    let moves: Vec<String> = xqdiff::generators::registry()[0]
+        .probe(&start)
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let start_only = scratch.script(
+        "start-only.sh",
+        &format!(
+            "while read -r line; do case \"$line\" in\n\
+             'xqdiff moves 1') echo 'ok name=start-only' ;;\n\
+             'legal {}') echo '{}' ;;\n\
+             quit) exit 0 ;;\n\
+             *) echo 'error only the start position' ;;\n\
+             esac; done",
+            start.fen(),
+            moves.join(" ")
+        ),
+    );
+    // The test engine's divide lines rewritten as another engine prints them.
+    let rewritten = |name: &str, to: &str| {
+        scratch.script(
+            name,
+            &format!(
+                "'{}' --bug horse-leg-ignored | sed -u -E 's/^([a-i][0-9][a-i][0-9]): ([0-9]+)$/{to}/'",
+                util::TEST_ENGINE
+            ),
+        )
+    };
+    let named = rewritten("named.sh", "move: \\1 nodes: \\2");
+    let arrows = rewritten("arrows.sh", "\\1 => \\2");
+    let numbered = rewritten("numbered.sh", "1. \\1 \\2");
+    let fen = start.fen();
+    let table: Vec<(Vec<&str>, i32, &[&str])> = vec![
+        (
+            vec![
+                "--cmd",
+                &start_only,
+                "--protocol",
+                "moves",
+                "--ranks",
+                "0",
+                "--depth",
+                "1",
+            ],
+            0,
+            &["agreement: start-only", "1 position"],
+        ),
+        (
+            vec!["--cmd", &named, "--depth", "1"],
+            1,
+            &["only the subject has: b0d1"],
+        ),
+        (
+            vec!["--cmd", &numbered, "--depth", "1"],
+            1,
+            &[
+                "note: the engine's lines per move are not read (the first: \"1. ",
+                "move: h2e2 nodes: 45",
+            ],
+        ),
+        (
+            vec!["--cmd", &arrows, "--depth", "1"],
+            2,
+            &[
+                "\"a0a1 => 1\", \"=>\" is not a count",
+                "move: h2e2 nodes: 45",
+            ],
+        ),
+    ];
+    for (args, code, wanted) in table {
+        let out = util::xqdiff()
+            .args(["engine", "--fen", &fen, "--fen-letters", "nb", "--no-save"])
+            .args(&args)
+            .output()
+            .expect("run xqdiff");
+        let (stdout, stderr) = util::text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}:\n{stdout}\n{stderr}"
+        );
+        let said = format!("{stdout}{stderr}");
+        for w in wanted {
+            assert!(said.contains(w), "{args:?}: no {w:?} in\n{said}");
+        }
+    }
+}

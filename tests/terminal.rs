@@ -216,3 +216,171 @@ fn plain_progress_lines_when_stderr_is_a_pipe() {
         assert!(!has_ansi(&stderr) && !stderr.contains('\r'), "{stderr:?}");
     }
 }
+
+/// What a terminal shows after `output` was written to it: its lines as a screen
+/// `width` columns wide keeps them, the escape codes of a progress bar (carriage
+/// return, erase the line, cursor up) applied, colours ignored. Fails on any character
+/// written past the last column: the terminal would have wrapped that line mid-word.
+fn screen(output: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col) = (0usize, 0usize);
+    let mut chars = output.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                row += 1;
+                if lines.len() <= row {
+                    lines.push(Vec::new());
+                }
+            }
+            '\x1b' => {
+                let mut params = String::new();
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                }
+                let mut end = ' ';
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        end = c;
+                        break;
+                    }
+                    params.push(c);
+                }
+                let n: usize = params.trim_start_matches('?').parse().unwrap_or(1);
+                match end {
+                    'K' if params.is_empty() || params == "0" => lines[row].truncate(col),
+                    'K' => lines[row].clear(),
+                    'A' => row = row.saturating_sub(n),
+                    'B' => row += n,
+                    'G' => col = n.saturating_sub(1),
+                    'J' => lines.truncate(row + 1),
+                    _ => {}
+                }
+                while lines.len() <= row {
+                    lines.push(Vec::new());
+                }
+            }
+            c if !c.is_control() => {
+                assert!(col < width, "a line past {width} columns: {:?}", lines[row]);
+                let line = &mut lines[row];
+                if line.len() <= col {
+                    line.resize(col + 1, ' ');
+                }
+                line[col] = c;
+                col += 1;
+            }
+            _ => {}
+        }
+    }
+    let mut shown: Vec<String> = lines
+        .into_iter()
+        .map(|l| l.into_iter().collect::<String>().trim_end().to_owned())
+        .collect();
+    while shown.last().is_some_and(String::is_empty) {
+        shown.pop();
+    }
+    shown
+}
+
+/// Whether a screen line is a progress bar: its clock and the bar's bracket.
+fn is_bar(line: &str) -> bool {
+    line.split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[0].len() == 8 && w[0].matches(':').count() == 2 && w[1].starts_with('['))
+}
+
+/// In a real terminal 80 columns wide: the lines of a finding (a header longer than
+/// the terminal, a DIFFERS line, the finding's block) are fitted to it, the bar shows
+/// while an engine takes its time over an answer, and Ctrl-C (SIGINT, as the
+/// terminal sends it) leaves no bar behind.
+#[test]
+fn a_terminal_of_80_columns_gets_lines_that_fit_and_no_bar_after_ctrl_c() {
+    use nix::pty::{openpty, Winsize};
+    use std::io::Read;
+    let size = Winsize {
+        ws_row: 50,
+        ws_col: 80,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    let pty = openpty(Some(&size), None).expect("openpty");
+    let scratch = Scratch::new("pty");
+    // The engine answers the start position with the horse bug, then hangs on the
+    // second position, in check, until the run is stopped.
+    let engine = format!(
+        "{} --pid-file '{}'",
+        test_engine("--bug horse-leg-ignored --hang-in-check"),
+        scratch.path("engine.pid")
+    );
+    let in_check = "4k4/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1";
+    let tty = |fd: &std::os::fd::OwnedFd| Stdio::from(fd.try_clone().expect("dup"));
+    let mut child = Command::new(XQDIFF)
+        .args(["engine", "--cmd", &engine, "--depth", "1", "--no-save"])
+        .args(["--fen", START, "--fen", in_check, "--max-findings", "0"])
+        .env("NO_COLOR", "1")
+        .env_remove("XQDIFF_NO_PROGRESS")
+        .stdin(Stdio::null())
+        .stdout(tty(&pty.slave))
+        .stderr(tty(&pty.slave))
+        .spawn()
+        .expect("run xqdiff");
+    drop(pty.slave);
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let mut master = std::fs::File::from(pty.master);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        // EIO once every copy of the terminal's other end is closed: the end.
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut output = Vec::new();
+    let deadline = std::time::Instant::now() + util::PATIENCE;
+    // The bar shows while the engine hangs, with nothing else to update it.
+    while !screen(&String::from_utf8_lossy(&output), usize::MAX)
+        .iter()
+        .any(|l| is_bar(l))
+    {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(bytes) => output.extend(bytes),
+            Err(_) => panic!(
+                "no bar within {:?}:\n{}",
+                util::PATIENCE,
+                String::from_utf8_lossy(&output)
+            ),
+        }
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("SIGINT");
+    let status = child.wait().expect("reaped");
+    while let Ok(bytes) = rx.recv_timeout(util::PATIENCE) {
+        output.extend(bytes);
+    }
+    reader.join().expect("reader");
+    let output = String::from_utf8_lossy(&output);
+    assert_eq!(status.code(), Some(130), "{output}");
+    let shown = screen(&output, 80);
+    let all = shown.join("\n");
+    assert!(
+        !shown.iter().any(|l| is_bar(l)),
+        "a bar left on screen:\n{all}"
+    );
+    for wanted in [
+        "BUG cause/subject/horse-leg-ignored",
+        "Reproduce with:",
+        "interrupted",
+    ] {
+        assert!(all.contains(wanted), "no {wanted:?} on screen:\n{all}");
+    }
+    let pid: u32 = std::fs::read_to_string(scratch.file("engine.pid"))
+        .expect("engine pid")
+        .trim()
+        .parse()
+        .expect("a pid");
+    util::wait_until("the engine ended", || util::gone(pid));
+}

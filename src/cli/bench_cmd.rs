@@ -5,7 +5,9 @@
 use super::engine_cmd::EngineFlags;
 use super::json::{BenchDoc, BenchEngineRow, BenchRow, OracleBenchDoc, OraclePart};
 use super::out::outln;
+use super::progress::Progress;
 use super::{pool, select_generator_list, CliError, Outcome};
+use crate::job::check::Unit;
 use crate::position::Position;
 use crate::subject::external::ExternalEngine;
 use crate::subject::Subject;
@@ -232,6 +234,22 @@ const POSITIONS: [(&str, &str, u32); 3] = [
     ),
 ];
 
+/// `value` to one decimal, or where that would read `0.0`, to two significant figures
+/// (an engine that counts through its protocol may run at a few thousand nodes a
+/// second, and `0.0` would say it counted nothing).
+fn figures(value: f64) -> String {
+    if value >= 0.95 || value == 0.0 || !value.is_finite() {
+        return format!("{value:.1}");
+    }
+    let decimals = (1 - value.log10().floor() as i32).clamp(1, 9) as usize;
+    format!("{value:.decimals$}")
+}
+
+/// A speed ratio, `2.9x` or `0.012x`, never `0.0x`.
+fn times(ratio: f64) -> String {
+    format!("{}x", figures(ratio))
+}
+
 /// Runs `xqdiff bench`.
 pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     if args.oracle {
@@ -261,11 +279,15 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     let mut agree = true;
     let mut doc_rows = Vec::new();
     let mut engine_rows = Vec::new();
-    for (label, fen, depth) in POSITIONS {
+    // A bench takes from seconds to minutes: the bar says which count it is timing.
+    let bar = Progress::new("bench", Unit::Positions);
+    for (done, &(label, fen, depth)) in POSITIONS.iter().enumerate() {
+        bar.update(done as u64, POSITIONS.len() as u64);
         let pos = Position::from_fen(fen)?;
         let depth = (depth + args.deeper).saturating_sub(args.shallower).max(1);
         let mut rows = Vec::new();
         for g in &generators {
+            bar.message(format!("{label} depth {depth}: {}", g.name()));
             let t = Instant::now();
             let nodes = single.install(|| g.perft(&pos, depth));
             let one = nodes as f64 / t.elapsed().as_secs_f64() / 1e6;
@@ -278,10 +300,10 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         agree &= rows.iter().all(|r| r.1 == rows[0].1);
         let slowest = rows.iter().map(|r| r.2).fold(f64::INFINITY, f64::min);
         for &(name, nodes, one, many) in &rows {
-            outln!(
-                "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |",
+            bar.print_plain(&format!(
+                "| {label} | {depth} | {nodes} | {name} | {one:.1} | {many:.1} | {:.1}x |\n",
                 one / slowest
-            );
+            ));
             doc_rows.push(BenchRow {
                 position: label.to_owned(),
                 fen: fen.to_owned(),
@@ -293,6 +315,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             });
         }
         if let Some(engine) = engine.as_mut() {
+            bar.message(format!("{label} depth {depth}: {}", engine.name()));
             let t = Instant::now();
             let got = engine
                 .divide(&pos, &[], depth)
@@ -304,13 +327,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             let mnps = got.total as f64 / seconds / 1e6;
             let same = rows.iter().all(|r| r.1 == got.total);
             agree &= same;
-            outln!(
-                "| {label} | {depth} | {}{} | {} | {mnps:.1} | - | {:.1}x |",
+            bar.print_plain(&format!(
+                "| {label} | {depth} | {}{} | {} | {} | - | {} |\n",
                 got.total,
                 if same { "" } else { " (DIFFERS)" },
                 engine.name(),
-                mnps / slowest
-            );
+                figures(mnps),
+                times(mnps / slowest)
+            ));
             engine_rows.push(BenchEngineRow {
                 position: label.to_owned(),
                 depth,
@@ -324,6 +348,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             });
         }
     }
+    bar.finish();
     if let Some(engine) = &engine {
         // The number people ask for: how many times the engine's speed each generator
         // counts at on one thread, position by position.
@@ -332,7 +357,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             let ratios: Vec<String> = row
                 .generators_vs_engine
                 .iter()
-                .map(|(name, r)| format!("{name} {r:.2}x"))
+                .map(|(name, r)| format!("{name} {}", times(*r)))
                 .collect();
             outln!(
                 "{} perft({}), one thread against {} ({:.2} s): {}",
@@ -356,4 +381,22 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         return Ok(Outcome::Disagree);
     }
     Ok(Outcome::Agree)
+}
+
+#[cfg(test)]
+mod figure_tests {
+    /// Each row: a value and how it is printed; nothing that is not zero reads `0.0`.
+    #[test]
+    fn small_values_keep_two_significant_figures() {
+        for (value, shown) in [
+            (2.94, "2.9"),
+            (12.0, "12.0"),
+            (0.96, "1.0"),
+            (0.5, "0.50"),
+            (0.0123, "0.012"),
+            (0.0, "0.0"),
+        ] {
+            assert_eq!(super::figures(value), shown, "{value}");
+        }
+    }
 }

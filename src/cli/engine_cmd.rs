@@ -589,7 +589,10 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         out!("{set}");
     }
     if let Some(made) = &fresh {
-        outln!("{}", made.summary());
+        // The table is a detail of a run that went on; --quiet keeps to the verdicts.
+        if !super::out::quiet() {
+            outln!("{}", made.summary());
+        }
     }
     if let Some(note) = report.out_of_time_note() {
         outln!("{note}");

@@ -22,6 +22,7 @@ mod report_cmd;
 mod seeds_cmd;
 mod signals;
 mod split_cmd;
+mod wrap;
 
 use crate::diff::corpus::Source;
 use crate::epd::EpdError;
@@ -65,16 +66,16 @@ enum Command {
     /// The whole verification with good defaults: the perft suite, the corpus, a fuzz
     /// campaign, the metamorphic checks (and an external engine with --engine); writes
     /// a report. What `xqdiff` alone runs.
-    #[command(next_line_help = true)]
+    #[command(next_line_help = true, after_help = CHECK_EXAMPLES)]
     Check(check_cmd::CheckArgs),
     /// Count leaf nodes of the legal-move tree and compare generators.
-    #[command(next_line_help = true)]
+    #[command(next_line_help = true, after_help = PERFT_EXAMPLES)]
     Perft(perft_cmd::PerftArgs),
     /// List each generator's legal moves for a position and their differences.
     #[command(next_line_help = true)]
     Moves(moves_cmd::MovesArgs),
     /// Measure perft speed of each generator, one thread and all threads.
-    #[command(next_line_help = true)]
+    #[command(next_line_help = true, after_help = BENCH_EXAMPLES)]
     Bench(bench_cmd::BenchArgs),
     /// Fuzz the generators against each other in-process; findings are minimized and saved.
     #[command(next_line_help = true)]
@@ -83,14 +84,14 @@ enum Command {
     #[command(next_line_help = true)]
     Minimize(minimize_cmd::MinimizeArgs),
     /// Run every regression-corpus case through the oracle.
-    #[command(next_line_help = true)]
+    #[command(next_line_help = true, after_help = REPLAY_EXAMPLES)]
     Replay(replay_cmd::ReplayArgs),
     /// Write seed inputs for the fuzz targets from the corpus and the reference suite.
     #[command(next_line_help = true)]
     FuzzSeeds(seeds_cmd::SeedsArgs),
     /// Check an external engine's perft against the built-in generators; differences are
     /// followed down, minimized and saved.
-    #[command(next_line_help = true)]
+    #[command(next_line_help = true, after_help = ENGINE_EXAMPLES)]
     Engine(engine_cmd::EngineArgs),
     /// Render a saved correctness report (JSON) as HTML or Markdown.
     #[command(next_line_help = true)]
@@ -103,6 +104,41 @@ enum Command {
     #[command(next_line_help = true)]
     Audit(audit_cmd::AuditArgs),
 }
+
+// Examples at the foot of a command's help: the commands a new user reaches for
+// first, each within 80 columns.
+const CHECK_EXAMPLES: &str = "Examples:
+  xqdiff check --quick                      a few seconds, for CI
+  xqdiff check --engine ./my-engine --engine-depth 3
+  xqdiff check --engine \"python3 adapter.py\" --engine-protocol moves
+Exit status: 0 all agree, 1 a disagreement, 2 bad usage or a phase that could
+not run.";
+
+const PERFT_EXAMPLES: &str = "Examples:
+  xqdiff perft --depth 5
+  xqdiff perft --fen '4k4/9/9/9/9/9/9/9/9/2NK5 w - - 0 1' --depth 3 --divide
+  xqdiff perft --suite reference --max-nodes 1000000";
+
+const BENCH_EXAMPLES: &str = "Examples:
+  xqdiff bench
+  xqdiff bench --engine ./pikafish --deeper 1 --generator bitboard";
+
+const REPLAY_EXAMPLES: &str = "Examples:
+  xqdiff replay                              the repository's corpus
+  xqdiff replay --corpus my-corpus
+  xqdiff replay --cmd ./my-engine --corpus xqdiff-findings
+                                             the findings saved about an engine";
+
+const ENGINE_EXAMPLES: &str = "Examples:
+  xqdiff engine --cmd ./my-engine --depth 3
+  xqdiff engine --cmd \"sjaakii -xboard\" --protocol xboard --positions 300
+  xqdiff engine --cmd \"python3 adapter.py\" --protocol moves --seconds 60
+  xqdiff engine --cmd ./my-engine --corpus xqdiff-findings --positions 0
+                                    ask again the findings saved about it
+  xqdiff engine --cmd ./my-engine --fen 'FEN' --depth 2
+                                    one position, as a finding's reproduce line
+Exit status: 0 the engine agrees, 1 a difference, 2 bad usage or an engine that
+could not be asked.";
 
 /// How a command ended; becomes the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -336,8 +372,10 @@ fn finish(code: ExitCode) -> ExitCode {
     code
 }
 
-/// The longest message echoed back: input quoted in an error is cut to this.
-const MESSAGE_CHARS: usize = 300;
+/// The longest message echoed back. An error or a piece of advice is said whole (the
+/// terminal wraps it); only an absurd one, input pasted by mistake or an engine's
+/// endless line quoted back, is cut, saying so.
+const MESSAGE_CHARS: usize = 2000;
 
 /// `s` cut to [`MESSAGE_CHARS`] characters, saying how much was left out.
 pub(crate) fn cut(s: &str) -> String {
@@ -346,7 +384,7 @@ pub(crate) fn cut(s: &str) -> String {
         return s.to_owned();
     }
     let head: String = s.chars().take(MESSAGE_CHARS).collect();
-    format!("{head}... ({} more characters)", total - MESSAGE_CHARS)
+    format!("{head}... (cut: {} more characters)", total - MESSAGE_CHARS)
 }
 
 /// A clap usage error as one line: its message (the lines before the usage block or a
@@ -360,7 +398,15 @@ fn usage_line(rendered: &str) -> String {
         .collect();
     let joined = message.join(" ");
     let text = joined.strip_prefix("error: ").unwrap_or(&joined);
-    format!("{} (see xqdiff --help)", cut(text))
+    // clap's tips ("a similar argument exists: '--depth'") are the quickest fix of a
+    // mistyped flag: kept, each after the message.
+    let tips: String = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip:"))
+        .map(|tip| format!("; {tip}"))
+        .collect();
+    format!("{}{tips} (see xqdiff --help)", cut(text))
 }
 
 impl Command {

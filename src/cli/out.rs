@@ -118,6 +118,8 @@ pub(crate) fn status(args: fmt::Arguments<'_>) {
     }
     let text = format!("{args}\n");
     let text = crate::job::report::shown(&text);
+    // Fitted before it is painted: colour codes take no columns.
+    let text = super::wrap::for_terminal(&text, false);
     if COLOR.load(Ordering::Relaxed) {
         put(&paint(&text));
     } else {
@@ -156,7 +158,8 @@ pub(crate) fn path(path: &std::path::Path) -> String {
 
 /// Prints a `--json` document to stdout, which [`document_only`] leaves open to it.
 pub(super) fn document(args: fmt::Arguments<'_>) {
-    write(args);
+    // A document is read by a program: never fitted to a terminal.
+    put(&crate::job::report::shown(&args.to_string()));
 }
 
 /// Prints one line to stdout (use [`outln!`]).
@@ -173,7 +176,10 @@ pub(crate) fn text(args: fmt::Arguments<'_>) {
 
 fn write(args: fmt::Arguments<'_>) {
     let text = args.to_string();
-    put(&crate::job::report::shown(&text));
+    put(&super::wrap::for_terminal(
+        &crate::job::report::shown(&text),
+        false,
+    ));
 }
 
 /// Writes `text`, already escaped, to stdout.
@@ -195,7 +201,8 @@ fn put(text: &str) {
 /// Prints one line to stderr (use [`errln!`]); an error there has nowhere to go.
 pub(crate) fn err_line(args: fmt::Arguments<'_>) {
     let text = args.to_string();
-    let _ = writeln!(io::stderr().lock(), "{}", crate::job::report::shown(&text));
+    let text = super::wrap::for_terminal(&crate::job::report::shown(&text), true).into_owned();
+    let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
 fn record(e: &io::Error) {

@@ -21,6 +21,10 @@ use std::time::{Duration, Instant};
 /// How long a run goes before its bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
+/// When a run whose stderr is not a terminal first says how far it got, updated or
+/// not: a log shows within seconds that a long run is alive.
+const FIRST_LINE: Duration = Duration::from_secs(2);
+
 /// How often a run whose stderr is not a terminal says how far it got, at least.
 const LINE_EVERY: Duration = Duration::from_secs(10);
 /// The least time between two such lines, when each tenth of the work is said.
@@ -48,8 +52,31 @@ const ETA_SHARE: f64 = 0.1;
 /// and the note (`wide_msg`) takes what is left of the line and is cut to it.
 const TEMPLATE: &str = "{prefix:>11!} {elapsed_precise} [{bar:12}] {counts}{eta} {wide_msg}";
 
-/// A bar that stays hidden until the run proves long.
+/// How often a bar's time is redrawn, and a stop looked for, while nothing else
+/// updates it: a long answer (an engine's perft 7 of one position, a bench's count)
+/// still shows the bar within [`SHOW_AFTER`] and its clock moving.
+const TICK: Duration = Duration::from_millis(250);
+
+/// A bar that stays hidden until the run proves long, kept alive by a ticker thread
+/// between updates.
 pub struct Progress {
+    state: Arc<State>,
+    /// Set to stop the ticker; it waits on the condition variable between ticks.
+    ticker: Arc<(Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl std::ops::Deref for Progress {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+/// What the bar shows and how.
+pub struct State {
+    /// Set once the bar is finished: held while drawing, so no tick draws a bar
+    /// after it was cleared.
+    finished: Mutex<bool>,
     bar: ProgressBar,
     unit: Arc<AtomicUsize>,
     started: Instant,
@@ -59,6 +86,8 @@ pub struct Progress {
     cleared: AtomicBool,
     /// When the last plain line was printed, and the tenth of the work it had reached.
     last_line: Mutex<(Instant, u64)>,
+    /// Whether a plain line was printed yet: the first comes once the run proves long.
+    said: AtomicBool,
 }
 
 impl Progress {
@@ -80,7 +109,8 @@ impl Progress {
             Mode::Lines
         };
         let started = Instant::now();
-        Progress {
+        let state = Arc::new(State {
+            finished: Mutex::new(false),
             bar,
             unit: unit_cell,
             started,
@@ -88,7 +118,64 @@ impl Progress {
             shown: AtomicBool::new(false),
             cleared: AtomicBool::new(false),
             last_line: Mutex::new((started, 0)),
+            said: AtomicBool::new(false),
+        });
+        let ticker = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+        if mode != Mode::Off {
+            let (state, ticker) = (Arc::clone(&state), Arc::clone(&ticker));
+            std::thread::spawn(move || state.tick_until_stopped(&ticker));
         }
+        Progress { state, ticker }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.state.finish();
+        let (stopped, wake) = &*self.ticker;
+        *stopped.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        wake.notify_all();
+    }
+}
+
+/// A bar that goes out of scope without [`Progress::finish`] (an error returned on
+/// the way) is cleared all the same.
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+impl State {
+    /// Every [`TICK`] until `ticker` says stop: shows the bar once the run proves long,
+    /// redraws its clock, says a plain line when one is due, and clears the bar as soon
+    /// as a stop signal comes.
+    fn tick_until_stopped(&self, ticker: &(Mutex<bool>, std::sync::Condvar)) {
+        let (stopped, wake) = ticker;
+        let mut stop = stopped.lock().unwrap_or_else(|e| e.into_inner());
+        while !*stop {
+            stop = match wake.wait_timeout(stop, TICK) {
+                Ok((stop, _)) => stop,
+                Err(e) => e.into_inner().0,
+            };
+            if *stop {
+                break;
+            }
+            let finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+            if *finished {
+                break;
+            }
+            self.reveal_if_slow();
+            if self.shown.load(Ordering::Relaxed) && !self.cleared.load(Ordering::Relaxed) {
+                self.bar.tick();
+            }
+            self.plain_line();
+        }
+    }
+
+    fn finish(&self) {
+        let mut finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        *finished = true;
+        self.bar.finish_and_clear();
     }
 
     /// Records that `done` of `total` units are finished; a `total` of 0 is unknown.
@@ -132,11 +219,6 @@ impl Progress {
             .suspend(|| super::out::text(format_args!("{text}")));
     }
 
-    /// Removes the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-
     /// On a stderr that is not a terminal, a line saying how far the run got, every
     /// [`LINE_EVERY`] or at each further tenth of the work, once the run proves long.
     fn plain_line(&self) {
@@ -153,9 +235,14 @@ impl Progress {
             return;
         };
         let since = last.0.elapsed();
-        if since < LINE_EVERY && (tenth <= last.1 || since < LINE_GAP) {
+        let first = !self.said.load(Ordering::Relaxed);
+        if first && self.started.elapsed() < FIRST_LINE {
             return;
         }
+        if !first && since < LINE_EVERY && (tenth <= last.1 || since < LINE_GAP) {
+            return;
+        }
+        self.said.store(true, Ordering::Relaxed);
         *last = (Instant::now(), tenth);
         drop(last);
         errln!("{}", self.plain_text());
@@ -199,14 +286,6 @@ impl Progress {
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-    }
-}
-
-/// A bar that goes out of scope without [`Progress::finish`] (an error returned on
-/// the way) is cleared all the same.
-impl Drop for Progress {
-    fn drop(&mut self) {
-        self.bar.finish_and_clear();
     }
 }
 

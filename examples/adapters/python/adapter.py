@@ -4,6 +4,7 @@ import pathlib, sys
 # EDIT: import the library to check
 def legal_moves(fen, moves):  # EDIT the body, one or two lines: fen's legal moves, such as "h2e2"
     raise NotImplementedError(f"{sys.argv[0]}: legal_moves() calls no library yet")
+NAME = ""  # EDIT: what it checks, as reports name it, such as "cchess-1.25.5"
 # OPTIONAL lines: uncomment the ones your library can serve, edit them, add their words.
 OFFERS = ""  # OPTIONAL: the words served, such as " play pseudo check"
 # play: legal_moves has the library play `moves` ("h2e2" ...) from fen first, so its
@@ -19,7 +20,7 @@ for line in sys.stdin:
         if request == "legal": reply = " ".join(legal_moves(fen, moves.split()))
         elif request == "pseudo": reply = " ".join(pseudo_moves(fen, moves.split()))
         elif request == "check": reply = "yes" if in_check(fen) else "no"
-        else: reply = "ok name=" + pathlib.Path(__file__).stem + OFFERS
+        else: reply = "ok name=" + "-".join((NAME or pathlib.Path(__file__).stem).split()) + OFFERS
     except Exception as e:
         reply = "error " + " ".join(f"{type(e).__name__}: {e}".split())
     print(reply, flush=True)

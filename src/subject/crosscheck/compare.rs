@@ -233,7 +233,12 @@ const SHOWN_ROWS: usize = 12;
 
 fn moves_with_counts(list: &[(Move, u64)]) -> String {
     list.iter()
-        .map(|(mv, n)| format!("{mv} ({n})"))
+        // A bare `(0)` reads like a slip of the printer; a move listed with nothing
+        // below it is said in words.
+        .map(|(mv, n)| match n {
+            0 => format!("{mv} (0 nodes below it)"),
+            n => format!("{mv} ({n})"),
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -321,6 +321,13 @@ impl Checked {
             &format!("{:.2} s", self.elapsed.as_secs_f64()),
             &self.label,
         );
+        // Equal totals under a difference would read as agreement: say it is the moves.
+        let same_total =
+            self.verdict == Verdict::Differs && self.subject_total == self.consensus_total;
+        let line = match same_total {
+            true => format!("{line}  (same total, other moves)"),
+            false => line,
+        };
         match &self.bug {
             Some(bug) => format!("{line}  bug {bug}"),
             None => line,

@@ -70,6 +70,13 @@ impl Made {
     /// How many were made, at what cost, and the feature table: the lines both commands
     /// print after a timed run.
     pub fn summary(&self) -> String {
+        // A run that stopped (at its first bug, say) before making any has no coverage
+        // to show: a table of zeros would say the positions reached nothing.
+        if self.positions == 0 {
+            return "no fresh positions made: the run stopped before its fixed ones were \
+                    done"
+                .to_owned();
+        }
         format!(
             "{} made as the run went, {:.3} ms each; feature coverage:\n{}",
             counted(self.positions, "fresh position"),

@@ -79,6 +79,9 @@ pub(crate) fn classify(line: &str) -> Line {
     if is_refusal(&lower) {
         return Line::Refusal;
     }
+    if let Some(line) = move_then_nodes(text, &words) {
+        return line;
+    }
     if let Some((key, rest)) = text.split_once(':') {
         return keyed(text, key.trim(), rest);
     }
@@ -109,6 +112,44 @@ pub(crate) fn classify(line: &str) -> Line {
         return bad_move(text, first);
     }
     Line::Other
+}
+
+/// The divide lines xqdiff reads, as a note about lines it cannot read names them.
+pub(crate) const DIVIDE_FORMS: &str =
+    "`h2e2: 45`, `h2e2 45`, `Ch2-e2 45 960` and `move: h2e2 nodes: 45`";
+
+/// `move: h2e2 nodes: 45`, a divide written with both fields named.
+fn move_then_nodes(text: &str, words: &[&str]) -> Option<Line> {
+    let [key, token, nodes, count, ..] = words else {
+        return None;
+    };
+    if !key.eq_ignore_ascii_case("move:") || !nodes.to_ascii_lowercase().starts_with("nodes") {
+        return None;
+    }
+    let token = token.trim_end_matches(',');
+    Some(match (RawMove::parse(token), count.parse()) {
+        (Some(mv), Ok(count)) => Line::Divide {
+            token: token.to_string(),
+            mv,
+            count,
+        },
+        (None, _) => bad_move(text, token),
+        (_, Err(_)) => bad_count(text, count),
+    })
+}
+
+/// Whether a line xqdiff does not read looks meant as a divide line: a word that looks
+/// like a move and a number beside it (`e1f1 => 1`, `1. h2e2 45`). Such lines, unread,
+/// leave the engine taken for one that prints only totals; a note names the first.
+pub(crate) fn looks_like_divide(line: &str) -> bool {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '=' || c == '>')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().any(|w| looks_like_move(w))
+        && words
+            .iter()
+            .any(|w| w.trim_end_matches(':').parse::<u64>().is_ok())
 }
 
 /// A line with a colon: `h2e2: 45`, `Nodes searched: 1920`, or chatter.
@@ -172,11 +213,15 @@ fn is_refusal(lower: &str) -> bool {
 }
 
 fn bad_count(line: &str, count: &str) -> Line {
-    Line::Bad(format!("in the line {line:?}, {count:?} is not a count"))
+    Line::Bad(format!(
+        "in the line {line:?}, {count:?} is not a count (xqdiff reads {DIVIDE_FORMS})"
+    ))
 }
 
 fn bad_move(line: &str, token: &str) -> Line {
-    Line::Bad(format!("in the line {line:?}, {token:?} is not a move"))
+    Line::Bad(format!(
+        "in the line {line:?}, {token:?} is not a move (xqdiff reads {DIVIDE_FORMS})"
+    ))
 }
 
 /// What the lines of one answer add up to, as they arrive.
@@ -196,6 +241,8 @@ pub(crate) struct Tally {
     pub(crate) searching: bool,
     /// Whether the search ended with `bestmove`.
     pub(crate) bestmove: bool,
+    /// The first line not read that looks meant as a divide line.
+    pub(crate) unread: Option<String>,
 }
 
 impl Tally {
@@ -221,6 +268,9 @@ impl Tally {
             Line::Searching { bestmove } => {
                 self.searching = true;
                 self.bestmove |= bestmove;
+            }
+            Line::Other if self.unread.is_none() && looks_like_divide(line) => {
+                self.unread = Some(line.trim().to_string());
             }
             Line::Other | Line::ReadyOk | Line::Pong(_) => {}
         }
@@ -275,6 +325,8 @@ mod tests {
             ("h3e3: 45", divide("h3e3", 45)),
             ("b3b10: 1", divide("b3b10", 1)),
             ("h2e2 45", divide("h2e2", 45)),
+            ("move: e1f1 nodes: 1", divide("e1f1", 1)),
+            ("Move: h2e2, Nodes: 45", divide("h2e2", 45)),
             ("  Ch2-c2         45        960", divide("Ch2-c2", 45)),
             ("  Cb2xb9          1         20", divide("Cb2xb9", 1)),
             (
@@ -329,8 +381,25 @@ mod tests {
             "  Zh2-q2   45   960",
             "Nodes searched: many",
             " 2   lots  0.00  1nps",
+            "move: z9z9 nodes: 1",
+            "move: h2e2 nodes: many",
         ] {
             assert!(bad(garbage), "{garbage:?} should be garbage");
+        }
+    }
+
+    /// Lines not read that look meant as divide lines, and lines that do not.
+    #[test]
+    fn unread_divide_lines_are_told_from_chatter() {
+        for (line, meant) in [
+            ("e1f1 => 1", true),
+            ("1. h2e2 45", true),
+            ("h2e2=45", true),
+            ("info string variant xiangqi", false),
+            ("Time: 12", false),
+            ("id name Engine 1.0", false),
+        ] {
+            assert_eq!(looks_like_divide(line), meant, "{line:?}");
         }
     }
 

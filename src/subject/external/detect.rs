@@ -36,9 +36,22 @@ const HORSE: (&str, &str) = ("e3", "e3d5");
 const ELEPHANT: (&str, &str) = ("c0", "c0e2");
 
 /// Sets the engine's ranks, whether it divides, and its letters, or says why it cannot.
+/// Given both (`--ranks`, `--fen-letters`), nothing is probed: the start position,
+/// which every check asks anyway, says whether the engine divides, so an adapter that
+/// knows only the start position can be checked on it.
 pub(super) fn detect(e: &mut ExternalEngine, config: &EngineConfig) -> Result<(), SubjectError> {
+    if config.ranks != Ranks::Auto && config.fen_letters != FenLetters::Auto {
+        let start = fen_with_letters(&Position::startpos().fen(), config.fen_letters);
+        let reply = e.question(&start, &[], 1)?;
+        e.divides = !reply.per_move.is_empty();
+        note_unread(e, &reply);
+        e.ranks = config.ranks;
+        e.fen_letters = config.fen_letters;
+        return Ok(());
+    }
     let reply = e.question(RANKS_FEN, &[], 1)?;
     e.divides = !reply.per_move.is_empty();
+    note_unread(e, &reply);
     if !e.divides && reply.total == Some(0) {
         return Err(SubjectError::Garbage {
             request: reply.request.clone(),
@@ -100,6 +113,19 @@ pub(super) fn detect(e: &mut ExternalEngine, config: &EngineConfig) -> Result<()
         problem,
         last: e.process.last(),
     })
+}
+
+/// Says so when the engine printed lines meant as counts per move that are not read:
+/// it is then taken for one that prints only totals, and asked one root move at a time.
+fn note_unread(e: &mut ExternalEngine, reply: &Reply) {
+    if let (false, Some(line)) = (e.divides, &reply.unread) {
+        e.notes.push(format!(
+            "the engine's lines per move are not read (the first: {line:?}); xqdiff reads \
+             {}: it is asked as one that prints only totals, one root move at a time, and \
+             a move it has that the built-ins lack cannot be named",
+            super::answer::DIVIDE_FORMS
+        ));
+    }
 }
 
 /// What a dialect's horse and elephant came to, when the engine did not read them.

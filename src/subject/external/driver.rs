@@ -29,7 +29,7 @@ pub struct ExternalEngine {
     /// so a late answer is not taken for the next one.
     resync: bool,
     /// What xqdiff chose on the engine's behalf.
-    notes: Vec<String>,
+    pub(super) notes: Vec<String>,
     /// How it was started, to start it again after a crash.
     config: EngineConfig,
     stop: Option<&'static AtomicBool>,
@@ -102,6 +102,8 @@ pub(super) struct Reply {
     pub(super) request: String,
     pub(super) per_move: Vec<(String, RawMove, u64)>,
     pub(super) total: Option<u64>,
+    /// The first line that looked meant as a count per move but was not read.
+    pub(super) unread: Option<String>,
 }
 
 impl ExternalEngine {
@@ -278,6 +280,7 @@ impl ExternalEngine {
             request,
             per_move,
             total: tally.total,
+            unread: tally.unread,
         })
     }
 

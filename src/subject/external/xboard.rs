@@ -54,7 +54,8 @@ pub(crate) fn handshake(p: &mut Process) -> Result<Option<String>, SubjectError>
         // Every question starts from a FEN; without setboard none can be asked.
         return Err(SubjectError::Unsupported {
             what: format!(
-                "{} has no setboard (`feature setboard=0`): it cannot be given a position",
+                "{} has no setboard (`feature setboard=0`): xqdiff gives an xboard engine \
+                 its positions by setboard only, not by the older `edit` command",
                 name.as_deref().unwrap_or(&p.program)
             ),
             instead: crate::subject::WITHOUT_PERFT.to_owned(),
