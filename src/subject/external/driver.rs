@@ -417,6 +417,12 @@ impl Subject for ExternalEngine {
         self.process.timeout = timeout.map_or(self.config.timeout, |t| t.min(self.config.timeout));
     }
 
+    fn forget(&mut self) {
+        if let Dialect::Moves(state) = &mut self.dialect {
+            state.forget();
+        }
+    }
+
     fn set_aside(&self) -> Option<SetAside> {
         match (&self.dialect, self.config.protocol) {
             (Dialect::Moves(state), Protocol::Moves(MovesMode::KingCapture)) => {
