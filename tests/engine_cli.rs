@@ -526,12 +526,11 @@ fn each_planted_rule_bug_is_one_finding_named_by_its_cause() {
                 first.starts_with(sentence) && first.contains(&format!("(variant {v}, explains ")),
                 "{switches}: {first:?}\n{stdout}"
             );
-            // Every witness is explained: "explains N of N witnesses".
+            // Every witness is explained: "explains N of N witnesses", then how many
+            // positions asked confirmed it.
             let count = first.rsplit("explains ").next().unwrap_or("");
-            let n: Vec<&str> = count
-                .trim_end_matches(" witnesses)")
-                .split(" of ")
-                .collect();
+            let count = count.split(" witnesses").next().unwrap_or("");
+            let n: Vec<&str> = count.split(" of ").collect();
             assert!(n.len() == 2 && n[0] == n[1], "{switches}: {first:?}");
         }
     }

@@ -128,6 +128,10 @@ struct Args {
     /// Milliseconds between spam lines (0: no pause).
     #[arg(long, default_value_t = 0)]
     spam_interval: u64,
+    /// Answer like an engine whose answers are not a function of the position: every
+    /// second count or move list leaves out its last move (counted, so a run repeats).
+    #[arg(long)]
+    flaky: bool,
     /// Write the process id to this file first (tests check the process is gone).
     #[arg(long)]
     pid_file: Option<PathBuf>,
@@ -198,6 +202,8 @@ struct TestEngine<'a> {
     searching: bool,
     /// The position was given in the letters `--bug-in-letters` spares.
     spared: bool,
+    /// How many answers `--flaky` has given.
+    answers: std::cell::Cell<u64>,
 }
 
 fn main() {
@@ -220,6 +226,7 @@ fn main() {
         pos: Position::startpos(),
         searching: false,
         spared: false,
+        answers: std::cell::Cell::new(0),
     };
     let mut input = io::stdin().lock().lines();
     let mut stdout = io::stdout().lock();
@@ -575,6 +582,13 @@ impl TestEngine<'_> {
             hang(self.args);
         }
         let mut counts = self.generator().divide(&self.pos, depth, false, None);
+        if self.args.flaky {
+            let n = self.answers.get();
+            self.answers.set(n + 1);
+            if n % 2 == 1 {
+                counts.pop();
+            }
+        }
         if self.args.list_illegal {
             let probe = self.generator().probe(&self.pos);
             let legal = probe.legal_moves();

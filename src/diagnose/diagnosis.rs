@@ -93,6 +93,11 @@ pub struct Cause {
     pub explains: usize,
     /// ... of how many.
     pub of: usize,
+    /// How many positions the subject was asked about, beyond the finding's own
+    /// witnesses, that could have refuted it and that it answered as the subject did:
+    /// its own example, images of the witness, positions next to it. A cause is a
+    /// hypothesis until a question that could refute it did not.
+    pub confirmed: usize,
 }
 
 impl Cause {
@@ -116,6 +121,14 @@ impl fmt::Display for Cause {
             self.explains,
             self.of
         )?;
+        if self.confirmed > 0 {
+            let positions = if self.confirmed == 1 {
+                "position"
+            } else {
+                "positions"
+            };
+            write!(f, ", confirmed on {} {positions} asked", self.confirmed)?;
+        }
         if let Some(beside) = self.beside {
             write!(f, ", with {beside} beside it")?;
         }
@@ -150,6 +163,22 @@ pub enum AnswerFault {
     /// order the subject tries its moves in (a board left wrong by a move taken back
     /// while it tests them), which no reading of the rules gives.
     Asymmetric,
+    /// The subject answered the same question twice, and the answers differ: what it
+    /// says depends on neither the position nor the moves made (a random choice, an
+    /// uninitialised value, a clock), so no reading of the rules and no state bug is
+    /// read into it. The position asked, and the two answers.
+    Nondeterministic(Box<Repeated>),
+}
+
+/// A question asked twice and the two answers, which differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repeated {
+    /// The question.
+    pub question: Question,
+    /// Its first answer.
+    pub first: Answer,
+    /// Its second.
+    pub second: Answer,
 }
 
 /// How a subject counts perft after the moves it is given (`position fen F moves M`):
@@ -197,6 +226,7 @@ impl AnswerFault {
             AnswerFault::DependsOnPath(_) => Some("depends-on-path"),
             AnswerFault::CountedInSearch(..) => Some("counted-in-search"),
             AnswerFault::Asymmetric => Some("asymmetric"),
+            AnswerFault::Nondeterministic(_) => Some("nondeterministic"),
         }
     }
 }
@@ -228,6 +258,41 @@ impl AnswerFault {
                  rule differently on one wing, or its answer depends on the order it tries \
                  its moves in (a board left wrong by a move it took back while testing them)"
                 .to_owned(),
+            AnswerFault::Nondeterministic(repeated) => {
+                let Repeated {
+                    question,
+                    first,
+                    second,
+                } = repeated.as_ref();
+                let (_, a) = first.normal();
+                let (_, b) = second.normal();
+                let only = |x: &Divide, y: &Divide| -> String {
+                    let moves: Vec<String> = x
+                        .iter()
+                        .filter(|e| !y.contains(e))
+                        .map(|(m, n)| match question.depth {
+                            1 => m.to_string(),
+                            _ => format!("{m}: {n}"),
+                        })
+                        .collect();
+                    match moves.is_empty() {
+                        true => "nothing".to_owned(),
+                        false => moves.join(" "),
+                    }
+                };
+                format!(
+                    "the subject answered the same question twice differently ({} at depth \
+                     {}: first {} moves, then {}; only in the first: {}; only in the second: \
+                     {}): its answers are not a function of the position, so no cause is \
+                     read into them (nondeterministic, not a misread rule)",
+                    question.position.fen(),
+                    question.depth,
+                    a.len(),
+                    b.len(),
+                    only(&a, &b),
+                    only(&b, &a),
+                )
+            }
             AnswerFault::CountedInSearch(line, counting) => {
                 let (mv, at) = count_below(line);
                 let before = "a move taken back earlier that leaves the board wrong, or a \
@@ -268,14 +333,20 @@ pub struct Diagnosis {
     pub causes: Vec<Cause>,
     /// A fault no variant gives, found before the catalogue was asked.
     pub fault: Option<AnswerFault>,
+    /// The variants that explained the finding's own witnesses until the subject
+    /// answered a question otherwise than they do: dropped, never named.
+    pub refuted: Vec<Variant>,
+    /// For a finding nothing explains: what its differences share, in the game's words
+    /// (`the subject lacks elephant captures`), written by the findings path.
+    pub learnt: Option<String>,
 }
 
 impl Diagnosis {
     /// A finding named by a fault in the answers' shape.
     pub fn of_fault(fault: AnswerFault) -> Diagnosis {
         Diagnosis {
-            causes: Vec::new(),
             fault: Some(fault),
+            ..Diagnosis::default()
         }
     }
 
@@ -305,9 +376,28 @@ impl Diagnosis {
             .chain(self.causes.iter().map(Cause::to_string))
             .collect();
         if lines.is_empty() {
-            return vec!["cause: unexplained".to_owned()];
+            return vec![self.unexplained()];
         }
         lines
+    }
+
+    /// `cause: unexplained`, with what was learnt and which variants the subject's
+    /// answers refuted.
+    fn unexplained(&self) -> String {
+        let mut line = "cause: unexplained".to_owned();
+        if let Some(learnt) = &self.learnt {
+            line.push_str(&format!(
+                ": {learnt}; not explained by any known rule variant"
+            ));
+        }
+        if !self.refuted.is_empty() {
+            let names: Vec<&str> = self.refuted.iter().map(|v| v.name()).collect();
+            line.push_str(&format!(
+                " ({} refuted by the positions asked)",
+                names.join(", ")
+            ));
+        }
+        line
     }
 }
 
@@ -397,6 +487,7 @@ fn explaining(candidates: &[VariantGen], witnesses: &[Witness], agreed: &[Witnes
                     beside: g.beside(),
                     explains: witnesses.len(),
                     of: witnesses.len(),
+                    confirmed: 0,
                 });
             }
         }
@@ -450,6 +541,7 @@ pub fn diagnose_pairs_asking(
 ) -> (Diagnosis, Vec<Witness>) {
     let work = Work::new(bound.work);
     let mut witnesses = witnesses.to_vec();
+    let given = witnesses.len();
     let diagnosis = diagnose_pairs(causes, &witnesses, &[]);
     let (diagnosis, _) = narrow_and_confirm(
         diagnosis,
@@ -459,6 +551,7 @@ pub fn diagnose_pairs_asking(
         &work,
         &mut ask,
     );
+    let diagnosis = confirmed_on(diagnosis, witnesses.len() - given);
     (diagnosis, witnesses)
 }
 
@@ -502,7 +595,13 @@ fn narrow_and_confirm(
     if standing.is_empty() || asked >= room || work.spent() {
         return (diagnosis, asked);
     }
-    for question in confirming_positions(witnesses, &standing, room - asked, work) {
+    let mut questions = confirming_positions(witnesses, &standing, room - asked, work);
+    for question in own_examples(witnesses, &standing) {
+        if !questions.contains(&question) {
+            questions.push(question);
+        }
+    }
+    for question in questions.into_iter().take(room - asked) {
         asked += 1;
         let Some(answer) = ask(&question) else {
             break;
@@ -513,6 +612,45 @@ fn narrow_and_confirm(
         });
     }
     (explaining(&standing, witnesses, agreed), asked)
+}
+
+/// Each candidate's own example (`docs/variants.md`), mirrored left to right and seen
+/// from the other side too, where it is not among `witnesses` already: the positions
+/// the variant's sentence is surest about. A subject with the variant's bug answers
+/// them as the variant does; one whose bug only looks like it on the witness (a move
+/// list that loses some pawn moves, read as pawns that never step sideways) does not,
+/// and the variant is dropped. Its images ask whether the bug is the other side's and
+/// the other wing's too, so a variant of both sides is not named for a bug of one.
+fn own_examples(witnesses: &[Witness], candidates: &[VariantGen]) -> Vec<Question> {
+    let mut questions: Vec<Question> = Vec::new();
+    for g in candidates {
+        let Some((example, depth)) = super::examples::example(g.variant()) else {
+            continue;
+        };
+        let images = [
+            example.mirror_files(),
+            example.swap_colors(),
+            example.clone(),
+        ];
+        for position in std::iter::once(example).chain(images) {
+            let question = Question { position, depth };
+            let known = witnesses.iter().any(|w| w.position == question.position);
+            if !known && !questions.contains(&question) {
+                questions.push(question);
+            }
+        }
+    }
+    questions
+}
+
+/// Every cause of `diagnosis` counted as confirmed on the `asked` questions the
+/// subject answered (each one a position the cause could have been refuted on: the
+/// causes left reproduce every answer).
+fn confirmed_on(mut diagnosis: Diagnosis, asked: usize) -> Diagnosis {
+    for cause in &mut diagnosis.causes {
+        cause.confirmed = asked;
+    }
+    diagnosis
 }
 
 /// How many of `witnesses` each of `candidates` reproduces: the variants that reproduce
@@ -759,8 +897,22 @@ fn asking(
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
     let mut witnesses = witnesses.to_vec();
+    let given = witnesses.len();
+    // Noise first: the first witness asked again, before anything is read into it.
+    if let Some(fault) = witnesses
+        .first()
+        .filter(|_| most_questions > 0)
+        .and_then(|w| nondeterministic(w, &mut ask))
+    {
+        return (Diagnosis::of_fault(fault), witnesses);
+    }
     let mut diagnosis = diagnose(&witnesses, agreed);
-    let mut asked = 0;
+    let explained = diagnosis.variants();
+    let mut asked = if most_questions > 0 && !witnesses.is_empty() {
+        2
+    } else {
+        0
+    };
     if let (Some(first), false) = (witnesses.first().cloned(), diagnosis.causes.is_empty()) {
         let candidates = diagnosis.variants();
         let (depth, _) = first.answer.normal();
@@ -800,7 +952,11 @@ fn asking(
         work,
         &mut ask,
     );
-    diagnosis = narrowed;
+    // Every answer the subject gave is one the causes left could have failed on.
+    diagnosis = confirmed_on(narrowed, witnesses.len() - given);
+    if diagnosis.causes.is_empty() {
+        diagnosis.refuted = explained;
+    }
     asked += more;
     if diagnosis.causes.is_empty() && asked < most_questions && !work.spent() {
         if let Some(fault) = asymmetry(&witnesses, &mut ask) {
@@ -809,6 +965,35 @@ fn asking(
         }
     }
     (diagnosis, witnesses)
+}
+
+/// The question `witness` answers, put to the subject twice more, one right after the
+/// other (noise that alternates shows on two answers in a row): the fault, with two
+/// answers that differ, when either is not the one it gave; `None` when it repeats it
+/// both times, or could not answer.
+pub fn nondeterministic(
+    witness: &Witness,
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> Option<AnswerFault> {
+    let (depth, counts) = witness.answer.normal();
+    let question = Question {
+        position: witness.position.clone(),
+        depth,
+    };
+    let mut first = witness.answer.clone();
+    for _ in 0..2 {
+        let again = ask(&question)?;
+        let (d, theirs) = again.normal();
+        if d == depth && theirs != counts {
+            return Some(AnswerFault::Nondeterministic(Box::new(Repeated {
+                question,
+                first,
+                second: again,
+            })));
+        }
+        first = again;
+    }
+    None
 }
 
 /// For a witness no variant explains: the subject is asked about the first witness

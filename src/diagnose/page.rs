@@ -11,19 +11,30 @@ pub fn catalogue_page() -> String {
          Each variant is a plausible misreading of the rules (`docs/rules.md`), built as a \
          complete alternative generator on the naive one. When a subject's answers on a \
          finding's witnesses are exactly a variant's, the variant's sentence is the \
-         finding's cause: `cause: <sentence> (variant <name>, explains N of N witnesses)`. \
-         Several variants that explain a finding equally are named most specific first \
+         finding's cause: `cause: <sentence> (variant <name>, explains N of N witnesses, \
+         confirmed on K positions asked)`. Several variants that explain a finding equally are named most specific first \
          (the higher the rank, the fewer positions the variant changes). A misread piece \
          rule is the move list's only, as in an engine that detects check with code of its \
          own (a check detector that misreads a piece is one of the `check-*` variants), \
          except in the `*-also-in-check` variants: an engine that reads attacks from the \
          same piece definition as moves misreads the piece in both.\n\n\
+         A variant that explains the witnesses is a hypothesis until the subject has \
+         answered questions that could refute it. Before it is named the subject is asked \
+         about: the variant's example below, mirrored left to right and with the colours \
+         swapped (a bug of one side or one wing is not named by a variant of both); the \
+         witness mirrored and colour-swapped, where a candidate answers them otherwise \
+         than the rules; up to three positions one small change from the witness (a \
+         piece taken off, the other side to move, a piece stepped to a point near it) \
+         where the variant answers otherwise than the rules; and, while several variants \
+         tie, positions that tell them apart. A variant that answers any of them \
+         otherwise than the subject is dropped; when none is left the finding is \
+         `unexplained`. `K` counts the questions it survived.\n\n\
          This page is written from the catalogue (`src/diagnose/catalogue.rs`) and its \
          examples (`src/diagnose/examples.rs`); a test fails when they differ \
          (`cargo test --lib diagnose` prints the page to copy). Each example is a position \
          where the variant answers differently from the rules: in its move list, or at the \
          depth given.\n\n\
-         | variant | rank | the subject's rule | example |\n|---|---|---|---|\n",
+         | variant | rank | the subject's rule | example, asked to confirm it |\n|---|---|---|---|\n",
     );
     for &v in Variant::ALL {
         let example = match example(v) {

@@ -1306,9 +1306,10 @@ mod tests {
                         variant: all[p],
                         explains: 1,
                         of: 1,
+                        confirmed: 0,
                     })
                     .collect(),
-                fault: None,
+                ..Diagnosis::default()
             })
         };
         for (given, want) in table {

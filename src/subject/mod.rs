@@ -234,6 +234,11 @@ pub trait Subject: Send {
     fn counting(&self) -> crate::diagnose::Counting {
         crate::diagnose::Counting::Unknown
     }
+
+    /// Drops any answers kept from memory, so the next question is put to the subject
+    /// afresh: a question asked twice to see whether the answer repeats must reach it.
+    /// A subject that keeps none does nothing (the default).
+    fn forget(&mut self) {}
 }
 
 /// Any [`Generator`] (so any [`crate::MoveGen`]) as a [`Subject`]: the path is played by

@@ -688,6 +688,12 @@ pub struct ReportedCause {
     /// ... of how many (the witnesses and the deciding positions the subject was asked
     /// about).
     pub witnesses: usize,
+    /// How many of those positions the subject was asked about to confirm the first
+    /// variant (its own example and its images, images of the witness, positions next
+    /// to it), each one that could have refuted it; 0 when none could be asked (a
+    /// report written before the count was kept reads as 0).
+    #[serde(default)]
+    pub confirmed: usize,
     /// The cause of another finding that shows beside the first variant on some
     /// witnesses (the subject has both bugs); absent when the first variant explains
     /// them alone.
@@ -710,6 +716,7 @@ impl ReportedCause {
                 .or_else(|| first.map(|c| c.variant.sentence().to_owned())),
             explained: first.map_or(0, |c| c.explains),
             witnesses: first.map_or(0, |c| c.of),
+            confirmed: first.map_or(0, |c| c.confirmed),
             beside: first.and_then(|c| c.beside).map(|v| v.name().to_owned()),
         }
     }
@@ -720,10 +727,15 @@ impl ReportedCause {
         match &self.sentence {
             Some(sentence) if self.variants.is_empty() => sentence.clone(),
             Some(sentence) => format!(
-                "{sentence} (variant {}, explains {} of {} witnesses{})",
+                "{sentence} (variant {}, explains {} of {} witnesses{}{})",
                 self.variants.join(", "),
                 self.explained,
                 self.witnesses,
+                match self.confirmed {
+                    0 => String::new(),
+                    1 => ", confirmed on 1 position asked".to_owned(),
+                    n => format!(", confirmed on {n} positions asked"),
+                },
                 self.beside
                     .as_ref()
                     .map_or_else(String::new, |b| format!(", with {b} beside it"))
@@ -1289,6 +1301,7 @@ mod tests {
                     beside,
                     explains: 3,
                     of: 3,
+                    confirmed: 0,
                 }],
                 ..crate::diagnose::Diagnosis::default()
             };

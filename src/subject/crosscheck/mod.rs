@@ -18,7 +18,9 @@ pub use compare::{Comparison, MoveCounts};
 pub use print::found_by;
 pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 
-use crate::diagnose::{Answer, AnswerFault, Diagnosis, Variant, Witness};
+use crate::diagnose::{
+    nondeterministic, Answer, AnswerFault, Diagnosis, Question, Variant, Witness,
+};
 use crate::diff::descent;
 use crate::diff::finding::{
     counted, diagnosed, join_shared_causes, named_causes, offer_witness, paired_later,
@@ -783,6 +785,7 @@ pub fn check_stream(
         }
     }
     join_causes(&mut report.findings, &options.known);
+    fold_into_noise(&mut report.findings);
     for f in &mut report.findings {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
     }
@@ -995,6 +998,13 @@ fn check_one(
         }),
         _ => None,
     };
+    // Noise is not a state bug: the witness is asked again before one is named.
+    let state = match (state, finding.reproduction.as_ref().and_then(witness)) {
+        (Some(fault), Some(w)) => {
+            Some(nondeterministic(&w, &mut |q| ask(subject, q)).unwrap_or(fault))
+        }
+        (state, _) => state,
+    };
     let named = match finding.reproduction.as_ref().and_then(witness) {
         // A move listed twice is a cause before any reading of the rules: no variant
         // lists one twice.
@@ -1020,12 +1030,11 @@ fn check_one(
         },
         Some(w) if failure.is_none() => {
             let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
-            diagnosed(&symptom, vec![w], &causes, |q| {
-                let d = subject.divide(&q.position, &[], q.depth).ok()?;
-                Some(Answer::Divide {
-                    depth: q.depth,
-                    counts: d.per_move?,
-                })
+            // The witness asked again is asked afresh: whether the answer repeats.
+            let at = w.position.clone();
+            diagnosed(&symptom, vec![w], &causes, |q| match q.position == at {
+                true => ask_afresh(subject, q),
+                false => ask(subject, q),
             })
         }
         _ => Diagnosed::not(&symptom),
@@ -1122,6 +1131,51 @@ fn check_one(
         }
     }
     failure.map_or(Ok(()), Err)
+}
+
+/// A diagnosis's question put to the subject: its divide, when it gives one per move.
+fn ask(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
+    let d = subject.divide(&q.position, &[], q.depth).ok()?;
+    Some(Answer::Divide {
+        depth: q.depth,
+        counts: d.per_move?,
+    })
+}
+
+/// [`ask`], put to the subject afresh, never answered from its memory: for a question
+/// asked again to see whether the answer repeats.
+fn ask_afresh(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
+    subject.forget();
+    let d = subject.divide(&q.position, &[], q.depth).ok()?;
+    Some(Answer::Divide {
+        depth: q.depth,
+        counts: d.per_move?,
+    })
+}
+
+/// Once the subject's answers did not repeat, none of its findings can be trusted to
+/// name a bug: every other finding joins the `nondeterministic` one, so the noise is
+/// one finding with no cause read into it.
+fn fold_into_noise(findings: &mut Vec<SubjectFinding>) {
+    let noisy = |f: &SubjectFinding| {
+        f.diagnosis
+            .as_ref()
+            .is_some_and(|d| matches!(d.fault, Some(AnswerFault::Nondeterministic(_))))
+    };
+    let Some(at) = findings.iter().position(noisy) else {
+        return;
+    };
+    let mut noise = findings.remove(at);
+    for other in findings.drain(..) {
+        noise.hits += other.hits;
+        noise.known |= other.known;
+        for symptom in other.symptoms {
+            if !noise.symptoms.contains(&symptom) {
+                noise.symptoms.push(symptom);
+            }
+        }
+    }
+    findings.push(noise);
 }
 
 /// The subject's full answer on a reproduction's smallest position, as a witness to

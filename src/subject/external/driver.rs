@@ -465,6 +465,12 @@ impl Subject for ExternalEngine {
         }
     }
 
+    fn forget(&mut self) {
+        if let Dialect::Moves(state) = &mut self.dialect {
+            state.forget();
+        }
+    }
+
     fn set_aside(&self) -> Option<SetAside> {
         match (&self.dialect, self.config.protocol) {
             (Dialect::Moves(state), Protocol::Moves(MovesMode::KingCapture)) => {

@@ -55,6 +55,11 @@ struct Show {
 }
 
 impl State {
+    /// Drops the answers kept, so the next request reaches the library.
+    pub(crate) fn forget(&mut self) {
+        self.cache.clear();
+    }
+
     /// Lists from an xboard engine's `show moves`, its conversation so far in
     /// `xboard`, its FEN written with `fields`.
     pub(crate) fn shown_by(xboard: xboard::State, fields: FenFields) -> State {
