@@ -45,6 +45,29 @@ pub(super) fn detect(e: &mut ExternalEngine, config: &EngineConfig) -> Result<()
         let reply = e.question(&start, &[], 1)?;
         e.divides = !reply.per_move.is_empty();
         note_unread(e, &reply);
+        // The numbering given is held to where the listed moves start, as a probed one
+        // is: told the wrong one, every move would be a difference.
+        let pos = Position::startpos();
+        let off = reply
+            .per_move
+            .iter()
+            .filter(|(_, raw, _)| {
+                let mv = raw.to_move(config.ranks);
+                let on_red = mv.and_then(|m| pos.piece_at(m.from));
+                on_red.is_none_or(|p| p.color != pos.turn())
+            })
+            .count();
+        if off > 0 {
+            return Err(SubjectError::Garbage {
+                request: reply.request.clone(),
+                problem: format!(
+                    "with the rank numbering given, {off} of the {} moves the engine lists \
+                     in the start position start on no red piece; give the other --ranks",
+                    reply.per_move.len()
+                ),
+                last: e.process.last(),
+            });
+        }
         e.ranks = config.ranks;
         e.fen_letters = config.fen_letters;
         return Ok(());
