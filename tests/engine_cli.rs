@@ -223,7 +223,7 @@ fn compare_modes_check_what_the_adapter_offers() {
             "--offer-pseudo --bug in-check-misses-double-check",
             &pseudo,
             1,
-            "BUG moves/subject/extra-in-check",
+            "BUG unexplained-check-test/subject",
         ),
         ("--offer-pseudo", &pseudo, 0, "agreement"),
         ("--king-capture", &king_capture, 0, "agreement"),

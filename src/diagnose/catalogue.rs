@@ -77,12 +77,18 @@ catalogue! {
     RookJumpsOne = "rook-jumps-one", 3, "a rook may jump over one piece in its way and slide on beyond it";
     /// The slide goes one step past the first piece it meets, and stops there.
     RookHopsOverOne = "rook-hops-over-one", 4, "a rook may hop over the first piece in its way onto the point just beyond it, and no farther";
+    /// The elephant's table of points lists only empty ones.
+    ElephantNeverCaptures = "elephant-never-captures", 4, "an elephant never captures";
+    /// The slide loop stops at the river, as the elephant's does.
+    RookStopsAtRiver = "rook-stops-at-river", 4, "a rook cannot cross the river: its slide stops on its side of it";
     /// The capture over a screen is never generated.
     CannonCannotCapture = "cannon-cannot-capture", 3, "a cannon never captures";
     /// The cannon also captures like a rook.
     CannonCapturesWithoutScreen = "cannon-captures-without-screen", 3, "a cannon also captures the first piece in its way, without a screen";
     /// The cannon's capture is looked for over one or two screens.
     CannonCapturesOverTwoScreens = "cannon-captures-over-two-screens", 3, "a cannon also captures over two screens";
+    /// The screen test asks for a piece of the cannon's own side.
+    CannonScreenMustBeOwn = "cannon-screen-must-be-own", 4, "a cannon captures only over a screen of its own side, never over an enemy piece";
     /// Beyond its screen the cannon keeps making quiet moves.
     CannonJumpsToEmpty = "cannon-jumps-to-empty", 3, "a cannon may jump its screen to land on an empty point";
     /// The river test for sideways steps is skipped.

@@ -173,6 +173,25 @@ impl Reading for Variant {
         }
     }
 
+    fn elephant_captures(self, by: Asker) -> bool {
+        (self, by) != (ElephantNeverCaptures, Mover)
+    }
+
+    fn screen_serves(self, color: Color, screen: Piece, by: Asker) -> bool {
+        match (self, by) {
+            (CannonScreenMustBeOwn, Mover) => screen.color == color,
+            _ => AsWritten.screen_serves(color, screen, by),
+        }
+    }
+
+    fn rook_crosses(self, rank: i8, next: i8, by: Asker) -> bool {
+        match (self, by) {
+            // Across the river is between ranks 4 and 5, either way.
+            (RookStopsAtRiver, Mover) => (rank <= 4) == (next <= 4),
+            _ => AsWritten.rook_crosses(rank, next, by),
+        }
+    }
+
     fn takes_own(self, role: Role) -> bool {
         match (self, role) {
             (RookTakesOwn, Role::Rook)
@@ -340,6 +359,22 @@ impl Reading for Misreading {
     fn pawn_steps_back(self, crossed: bool, by: Asker) -> bool {
         self.answer(AsWritten.pawn_steps_back(crossed, by), |v| {
             v.pawn_steps_back(crossed, by)
+        })
+    }
+
+    fn elephant_captures(self, by: Asker) -> bool {
+        self.answer(AsWritten.elephant_captures(by), |v| v.elephant_captures(by))
+    }
+
+    fn screen_serves(self, color: Color, screen: Piece, by: Asker) -> bool {
+        self.answer(AsWritten.screen_serves(color, screen, by), |v| {
+            v.screen_serves(color, screen, by)
+        })
+    }
+
+    fn rook_crosses(self, rank: i8, next: i8, by: Asker) -> bool {
+        self.answer(AsWritten.rook_crosses(rank, next, by), |v| {
+            v.rook_crosses(rank, next, by)
         })
     }
 

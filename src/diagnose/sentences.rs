@@ -41,6 +41,14 @@ const ROWS: &[(Variant, &str, &str)] = &[
     // One side's pawns only: the other side's step sideways as the rules say.
     (RedPawnNeverSideways, "b Ke0 kd9 pc3", ""),
     (BlackPawnNeverSideways, "w Ke0 kd9 Pc6", ""),
+    // An elephant that never captures still steps onto empty points; a cannon whose
+    // screen must be its own still captures over one.
+    (ElephantNeverCaptures, "w Ke0 kd9 Bc0 na2", "-c0a2"),
+    (CannonScreenMustBeOwn, "w Ke0 kd9 Ca0 Pa3 pa6", ""),
+    (CannonScreenMustBeOwn, "w Ke0 kd9 Ca0 pa3 pa6", "-a0a6"),
+    // A rook stopped at the river still captures on its own side of it.
+    (RookStopsAtRiver, "w Ke0 kd9 Ra0 pa4", ""),
+    (RookStopsAtRiver, "w Ke0 kd9 Ra0", "-a0a5 -a0a6 -a0a7 -a0a8 -a0a9"),
     // Each variant's example.
     (AdvisorLeavesPalace, "w Ke0 kd9 Af2", "+f2g1 +f2e3 +f2g3"),
     (ElephantCrossesRiver, "w Ke0 kd9 Bc4", "+c4a6 +c4e6"),

@@ -29,9 +29,14 @@ use crate::diagnose::{
 use crate::diff::corpus::{self, Case, Replay, WITNESSES};
 use crate::diff::minimize::minimize;
 use crate::diff::oracle::{follow, through_image, CheckKind, Disagreement};
-use crate::diff::signature::{parse_known, KnownError, Signature, STALE_BOARD};
+use crate::diff::signature::{
+    classify, parse_known, KnownError, Lists, MoveClass, Rule, Signature, STALE_BOARD,
+};
 use crate::generators::face::Generator;
-use crate::moves::Move;
+use crate::generators::naive::NaiveGen;
+use crate::generators::MoveGen;
+use crate::moves::{Move, MoveList};
+use crate::piece::Role;
 use crate::position::Position;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -950,23 +955,215 @@ pub fn diagnosed(
             questions: room,
             ..DIAGNOSIS_BOUND
         };
-        let (paired, seen) = diagnose_pairs_asking(causes, &evidence, bound, ask);
+        let (paired, seen) = diagnose_pairs_asking(causes, &evidence, bound, &mut ask);
         if !paired.causes.is_empty() {
             diagnosis = paired;
             evidence = seen;
         }
     }
+    // Unexplained: named by what its differences share, so one bug outside the
+    // catalogue is one finding whichever kinds of move it shows on.
+    // A list cut by count or order is asymmetric too (the moves cut depend on the order
+    // they are found in): its shape names it better, and is looked for first.
+    let mut shape = None;
+    let asymmetric = diagnosis.fault == Some(AnswerFault::Asymmetric);
+    if diagnosis.causes.is_empty() && (diagnosis.fault.is_none() || asymmetric) {
+        shape = unexplained_shape(&witnesses, asymmetric, &mut ask);
+        if shape.is_some() {
+            diagnosis.fault = None;
+        }
+        diagnosis.learnt = shape.as_ref().map(|s| s.learnt.clone());
+    }
     evidence.truncate(MOST_EVIDENCE);
     let fault = diagnosis.fault.as_ref().and_then(AnswerFault::check_name);
     Diagnosed {
-        signature: match (diagnosis.first(), fault) {
-            (Some(v), _) => Signature::cause(&symptom.side, v),
-            (None, Some(check)) => Signature::plain(check, &symptom.side),
-            (None, None) => symptom.clone(),
+        signature: match (diagnosis.first(), fault, shape) {
+            (Some(v), _, _) => Signature::cause(&symptom.side, v),
+            (None, Some(check), _) => Signature::plain(check, &symptom.side),
+            (None, None, Some(shape)) => Signature::plain(&shape.check, &symptom.side),
+            (None, None, None) => symptom.clone(),
         },
         diagnosis: Some(diagnosis),
         evidence,
     }
+}
+
+/// What the differences of a finding no variant explains share, as the one name it goes
+/// by and what was learnt of it: one bug outside the catalogue is one finding, not one
+/// per kind of move it touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The signature's check: `unexplained-<piece>-moves`, `unexplained-check-test`,
+    /// `list-cut-at-count` or `last-move-of-each-piece`.
+    pub check: String,
+    /// What was learnt, in the game's words (`the subject lacks elephant captures`).
+    pub learnt: String,
+}
+
+/// The subject's root moves in `answer`, and the rules' on `pos`.
+fn root_moves(pos: &Position, answer: &Answer) -> (BTreeSet<Move>, BTreeSet<Move>) {
+    let theirs = match answer {
+        Answer::Moves(moves) => moves.iter().copied().collect(),
+        Answer::Divide { counts, .. } => counts.iter().map(|&(m, _)| m).collect(),
+    };
+    (theirs, rules_moves(pos))
+}
+
+/// The rules' legal moves on `pos`.
+fn rules_moves(pos: &Position) -> BTreeSet<Move> {
+    let mut board = NaiveGen.load(pos);
+    let mut list = MoveList::new();
+    NaiveGen.legal(&mut board, &mut list);
+    list.iter().copied().collect()
+}
+
+/// A class of move in words: what kind of move of the piece it is.
+fn rule_words(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Palace => "moves out of the palace",
+        Rule::Step => "moves of a shape the piece does not have",
+        Rule::River => "moves across the river",
+        Rule::Eye => "moves over a blocked eye",
+        Rule::Leg => "jumps over a blocked leg",
+        Rule::Backward => "backward steps",
+        Rule::SidewaysBeforeRiver => "sideways steps before the river",
+        Rule::OverPiece => "moves over a piece",
+        Rule::Screen => "captures without exactly one screen",
+        Rule::OwnPiece => "captures of its own side's pieces",
+        Rule::KingsFacing => "moves that leave the kings facing",
+        Rule::InCheck => "moves that leave its king in check",
+        Rule::Plain => "quiet moves",
+        Rule::CaptureOverScreen | Rule::Capture => "captures",
+        Rule::SidewaysAfterRiver => "sideways steps after the river",
+        Rule::NoPiece => "moves from an empty point",
+    }
+}
+
+/// The shape of an unexplained finding's differences on its first witness whose move
+/// list differs from the rules': a list cut at a count (asked once more to tell it from
+/// a bug of its pieces), one move of each piece left out, the moves of one kind of piece,
+/// or (moves of several kinds, or moves that leave the king attacked) the check test.
+/// `None` when only the counts below the moves differ.
+/// With `lists_only`, only the list's shapes are looked for.
+pub fn unexplained_shape(
+    witnesses: &[Witness],
+    lists_only: bool,
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> Option<Shape> {
+    let (w, theirs, rules) = witnesses.iter().find_map(|w| {
+        let (theirs, rules) = root_moves(&w.position, &w.answer);
+        (theirs != rules).then_some((w, theirs, rules))
+    })?;
+    let pos = &w.position;
+    let extra: Vec<Move> = theirs.difference(&rules).copied().collect();
+    let missing: Vec<Move> = rules.difference(&theirs).copied().collect();
+    if extra.is_empty() {
+        if let Some(shape) = list_shape(pos, theirs.len(), ask) {
+            return Some(shape);
+        }
+    }
+    if lists_only {
+        return None;
+    }
+    let classes: Vec<MoveClass> = extra
+        .iter()
+        .map(|&m| classify(pos, m, true, Lists::Legal))
+        .chain(
+            missing
+                .iter()
+                .map(|&m| classify(pos, m, false, Lists::Legal)),
+        )
+        .collect();
+    let roles: BTreeSet<Role> = classes
+        .iter()
+        .filter(|c| !c.rule.ignores_mover() && c.rule != Rule::NoPiece)
+        .map(|c| c.role)
+        .collect();
+    let by_king = classes.iter().any(|c| c.rule.ignores_mover());
+    let mut parts: Vec<String> = Vec::new();
+    for c in &classes {
+        let words = if c.rule.ignores_mover() {
+            format!(
+                "{} {}",
+                if c.extra { "has extra" } else { "lacks" },
+                rule_words(c.rule)
+            )
+        } else {
+            let verb = if c.extra { "has extra" } else { "lacks" };
+            format!("{verb} {} {}", c.role, rule_words(c.rule))
+        };
+        if !parts.contains(&words) {
+            parts.push(words);
+        }
+    }
+    let side = match pos.turn() {
+        crate::piece::Color::Red => "Red",
+        crate::piece::Color::Black => "Black",
+    };
+    let learnt = format!("the subject {} ({side} to move)", parts.join(" and "));
+    let check = match (roles.len(), by_king) {
+        (1, false) => format!("unexplained-{}-moves", roles.iter().next()?),
+        _ => "unexplained-check-test".to_owned(),
+    };
+    Some(Shape { check, learnt })
+}
+
+/// Whether a list that only lacks moves is cut by count or by order, not by any rule:
+/// the witness is asked again with a rook of the side to move added where it has moves
+/// of its own. A list cut at a count lists as many moves as before (`n`); a list that
+/// leaves out one move of each piece lacks exactly one move of each piece that can move,
+/// the rook's included. A bug of some piece's moves, or of the check test, lists the
+/// rook's moves and lacks what it lacked. `None` for neither, or when no such position
+/// is found or answered.
+fn list_shape(
+    pos: &Position,
+    n: usize,
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> Option<Shape> {
+    let setup = pos.setup();
+    let before = rules_moves(pos).len();
+    // A rook, or where the side has both its rooks, another piece that moves far.
+    let with_rook = [Role::Rook, Role::Cannon, Role::Horse]
+        .into_iter()
+        .flat_map(|role| {
+            crate::square::Square::all()
+                .filter(|&sq| setup.piece_at(sq).is_none())
+                .map(move |sq| (role, sq))
+        })
+        .find_map(|(role, sq)| {
+            let mut s = setup.clone();
+            s.board[sq.index()] = Some(crate::piece::Piece::new(setup.turn, role));
+            let p = Position::new(s).ok()?;
+            (rules_moves(&p).len() >= before + 2).then_some(p)
+        })?;
+    let answer = ask(&Question {
+        position: with_rook.clone(),
+        depth: 1,
+    })?;
+    let (theirs, rules) = root_moves(&with_rook, &answer);
+    if !theirs.is_subset(&rules) {
+        return None;
+    }
+    let missing: Vec<Move> = rules.difference(&theirs).copied().collect();
+    let pieces: BTreeSet<_> = rules.iter().map(|m| m.from).collect();
+    let lacking: BTreeSet<_> = missing.iter().map(|m| m.from).collect();
+    if theirs.len() == n && rules.len() > n {
+        return Some(Shape {
+            check: "list-cut-at-count".to_owned(),
+            learnt: format!(
+                "the subject lists at most {n} moves, on the witness and with a rook added \
+                 that has moves of its own: its list is cut at a count"
+            ),
+        });
+    }
+    (pieces.len() >= 2 && missing.len() == pieces.len() && lacking.len() == pieces.len()).then(
+        || Shape {
+            check: "last-move-of-each-piece".to_owned(),
+            learnt: "the subject's list leaves out one move of each piece that can move, \
+                     as a loop over each piece's moves that stops one short would"
+                .to_owned(),
+        },
+    )
 }
 
 /// A finding that was unexplained when diagnosed, named now by two bugs at once: a cause

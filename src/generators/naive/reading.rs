@@ -128,6 +128,26 @@ pub trait Reading: Copy + Send + Sync + 'static {
         false
     }
 
+    /// Whether an elephant may take the enemy piece on the point it lands on: as any
+    /// piece may.
+    #[inline(always)]
+    fn elephant_captures(self, _by: Asker) -> bool {
+        true
+    }
+
+    /// Whether a `color` cannon may take over `screen`: "the screen, of either colour".
+    #[inline(always)]
+    fn screen_serves(self, _color: Color, _screen: Piece, _by: Asker) -> bool {
+        true
+    }
+
+    /// Whether a rook may slide on from `rank` to `next`: anywhere on the board, the
+    /// river included.
+    #[inline(always)]
+    fn rook_crosses(self, _rank: i8, _next: i8, _by: Asker) -> bool {
+        true
+    }
+
     /// "Never on an own piece": whether a `role` piece may take one of its own side's.
     #[inline(always)]
     fn takes_own(self, _role: Role) -> bool {

@@ -127,6 +127,7 @@ fn elephant<R: Reading>(
                 .reads
                 .eye_blocks(color, board.get(eye_file, eye_rank), by)
             && board.may_land(Role::Elephant, color, to_file, to_rank)
+            && (board.get(to_file, to_rank).is_none() || board.reads.elephant_captures(by))
         {
             visit(to_file, to_rank);
         }
@@ -182,7 +183,9 @@ fn rook<R: Reading>(
     for (df, dr) in ORTHOGONAL {
         let (mut to_file, mut to_rank) = (file + df, rank + dr);
         let mut jumped = 0;
-        while NaiveBoard::<R>::on_board(to_file, to_rank) {
+        while NaiveBoard::<R>::on_board(to_file, to_rank)
+            && board.reads.rook_crosses(to_rank - dr, to_rank, by)
+        {
             match board.get(to_file, to_rank) {
                 None => {
                     visit(to_file, to_rank);
@@ -222,6 +225,8 @@ fn cannon<R: Reading>(
         // How many pieces have been jumped so far: the screen is the first piece met,
         // whatever its colour.
         let mut screens = 0;
+        // The first piece met: the screen.
+        let mut screen = None;
         while NaiveBoard::<R>::on_board(to_file, to_rank) {
             match board.get(to_file, to_rank) {
                 // Before the screen: a quiet rook move.
@@ -243,11 +248,14 @@ fn cannon<R: Reading>(
                     {
                         visit(hop_file, hop_rank);
                     }
+                    let served = screen.is_none_or(|s| board.reads.screen_serves(color, s, by));
                     if board.reads.cannon_takes_over(screens, by)
+                        && served
                         && board.may_land(Role::Cannon, color, to_file, to_rank)
                     {
                         visit(to_file, to_rank);
                     }
+                    screen = screen.or(Some(piece));
                     if screens == board.reads.cannon_most_screens(by) {
                         break;
                     }
