@@ -178,6 +178,17 @@ fn hashed_polling<G: MoveGen, const CHECKED: bool>(
         let before = CHECKED.then(|| g.to_setup(board));
         let undo = g.make(board, mv);
         let next = next.unwrap_or_else(|| h.keys.of_board(g, board));
+        // In debug builds every hashed count checks each key it carries, as the oracle's
+        // always does; a planted hash bug is left for the oracle to find.
+        #[cfg(feature = "planted")]
+        let honest = g.planted_hash().is_none();
+        #[cfg(not(feature = "planted"))]
+        let honest = true;
+        debug_assert!(
+            CHECKED || !honest || next == h.keys.of_board(g, board),
+            "{}: the key carried over {mv} is not the board's",
+            g.name()
+        );
         if CHECKED && found.is_none() && next != h.keys.of_board(g, board) {
             *found = Some(KeyMismatch {
                 mv,
