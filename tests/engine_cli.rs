@@ -494,7 +494,7 @@ fn each_planted_rule_bug_is_one_finding_named_by_its_cause() {
         let corpus = Scratch::new("causes");
         let (out, _) = engine(
             &test_engine(switches),
-            &["--positions", "60", "--max-findings", "0", "--no-save"],
+            &["--positions", "30", "--max-findings", "0", "--no-save"],
             &corpus,
         );
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -1194,7 +1194,7 @@ fn fairy_stockfish_with_a_planted_rule_is_one_finding_named_by_it() {
         let cmd = format!("{} {bug}", wrapper.display());
         let (out, _) = engine(
             &cmd,
-            &["--positions", "100", "--max-findings", "0", "--no-save"],
+            &["--positions", "60", "--max-findings", "0", "--no-save"],
             &corpus,
         );
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -1253,7 +1253,7 @@ fn a_move_listed_twice_is_one_finding_named_by_what_it_does() {
 /// list, go wrong in the search before the count (`counted-in-search`), not in the move.
 #[test]
 fn a_state_bug_is_named_as_one_never_as_a_rule() {
-    let random: &[&str] = &["--positions", "100", "--max-findings", "0"];
+    let random: &[&str] = &["--positions", "50", "--max-findings", "0"];
     // Double check is rare among random positions: asked where a rook and a cannon
     // give one after a8e8.
     let double: &[&str] = &[

@@ -409,7 +409,7 @@ fn each_planted_bug_is_one_finding_wherever_it_shows() {
         let gens: Vec<&dyn Generator> = vec![&MailboxGen, &BitboardGen, &planted];
         let config = Config {
             seed: 11,
-            cases: Some(150),
+            cases: Some(100),
             duration: None,
             ..Config::default()
         };
@@ -450,7 +450,7 @@ fn a_seed_gives_the_same_findings_at_any_thread_count() {
     let run = |threads: usize, stop_on_first: bool| {
         let config = Config {
             seed: 5,
-            cases: Some(200),
+            cases: Some(100),
             duration: None,
             stop_on_first,
             ..Config::default()
@@ -518,7 +518,7 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
     let run = |known: Vec<String>| {
         let config = Config {
             seed: 5,
-            cases: Some(300),
+            cases: Some(100),
             duration: None,
             known: known.into_iter().collect(),
             ..Config::default()

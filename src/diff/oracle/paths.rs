@@ -19,7 +19,7 @@ use crate::position::Position;
 /// pays for depth 3 on the small positions a campaign makes most of, where a two-ply
 /// count's or a table's slips show as readily as anywhere, and not on a middle game's
 /// 80,000 leaves.
-pub const DEEP_LIMIT: u64 = 400;
+pub const DEEP_LIMIT: u64 = 150;
 
 /// The deepest count asked.
 pub const DEEPEST: u32 = 3;
