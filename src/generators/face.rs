@@ -132,7 +132,7 @@ pub trait Walker {
 }
 
 /// A way a generator counts perft. Each is a computation of its own, and every one must
-/// give the plain count: the oracle compares them ([`Generator::count_paths`]).
+/// give the plain count: the oracle compares them ([`Generator::count_path`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CountPath {
     /// Every move made and unmade, [`MoveGen::count_legal`] on the last ply.
