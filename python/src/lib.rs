@@ -846,13 +846,24 @@ fn report_dict<'py>(
     d.set_item("ours", ours)?;
     let crashes: Vec<String> = report.crashes.iter().map(ToString::to_string).collect();
     d.set_item("crashes", crashes)?;
-    match &report.failure {
-        Some(f) => {
+    // A library that raises on (or answers garbage to) a position it is asked is, for
+    // the check, a failure of its own kind filed beside the findings; for a test it is
+    // what could not be checked, where, and why, as a run that ended on it says.
+    let failed = report
+        .failure
+        .as_ref()
+        .map(|f| (&f.label, &f.position, f.depth, f.error.to_string()))
+        .or_else(|| {
+            (report.crashes.iter().find(|c| !c.known))
+                .map(|c| (&c.label, &c.position, c.depth, c.error.clone()))
+        });
+    match failed {
+        Some((label, position, depth, error)) => {
             let failure = PyDict::new(py);
-            failure.set_item("label", &f.label)?;
-            failure.set_item("fen", f.position.fen())?;
-            failure.set_item("depth", f.depth)?;
-            failure.set_item("error", f.error.to_string())?;
+            failure.set_item("label", label)?;
+            failure.set_item("fen", position.fen())?;
+            failure.set_item("depth", depth)?;
+            failure.set_item("error", error)?;
             d.set_item("failure", failure)?;
         }
         None => d.set_item("failure", py.None())?,
