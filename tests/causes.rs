@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use xqdiff::generators::naive::NaiveGen;
 use xqdiff::subject::library::{check_library, Library, LibraryCheck};
-use xqdiff::{Move, MoveGen, MoveList, Position, Role, Setup};
+use xqdiff::{Color, Move, MoveGen, MoveList, Position, Role, Setup, Square};
 
 /// A mistake: the library's legal moves from the rules' ones on a position.
 type Mistake = fn(&Position, Vec<Move>) -> Vec<Move>;
@@ -94,7 +94,7 @@ fn rook_stops_before_file_i(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
 
 /// A horse's table with its four jumps toward its own side left out.
 fn horse_never_jumps_back(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
-    let red = pos.turn() == xqdiff::Color::Red;
+    let red = pos.turn() == Color::Red;
     moves
         .into_iter()
         .filter(|&m| {
@@ -137,6 +137,75 @@ fn check_sees_rooks_on_the_file_only(pos: &Position, _: Vec<Move>) -> Vec<Move> 
             !seen && !s.kings_facing()
         })
         .collect()
+}
+
+/// A horse's jump table built with the elephant's river test: it never jumps across.
+fn horse_never_crosses_the_river(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
+    moves
+        .into_iter()
+        .filter(|&m| {
+            let across = (m.from.rank() <= 4) != (m.to.rank() <= 4);
+            !(mover(pos, m) == Some(Role::Horse) && across)
+        })
+        .collect()
+}
+
+/// The rules' legal moves filtered by another test of whether the mover's king is
+/// attacked after each pseudo-legal move.
+fn legal_by(pos: &Position, attacked: fn(&Setup, Color) -> bool) -> Vec<Move> {
+    let board = NaiveGen.load(pos);
+    let mut pseudo = MoveList::new();
+    NaiveGen.pseudo_legal(&board, &mut pseudo);
+    let us = pos.turn();
+    pseudo
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let mut s: Setup = pos.setup().clone();
+            s.board[m.to.index()] = s.board[m.from.index()].take();
+            !attacked(&s, us)
+        })
+        .collect()
+}
+
+/// A pawn-attack table whose forward row has its sign flipped: an enemy pawn is looked
+/// for on the king's file one rank on the wrong side; sideways checks are right.
+fn check_reads_the_pawns_forward_check_flipped(pos: &Position, _: Vec<Move>) -> Vec<Move> {
+    legal_by(pos, |s, us| {
+        let Some(king) = s.king(us) else {
+            return true;
+        };
+        let pawn_on_file = |sq: Square| {
+            s.piece_at(sq).is_some_and(|p| p.role == Role::Pawn) && sq.file() == king.file()
+        };
+        let seen = s.checkers(us).into_iter().any(|sq| !pawn_on_file(sq));
+        // The enemy pawn's forward step, taken the other way from its point, lands on
+        // the king: for Red's king, a Black pawn just below it.
+        let behind = match us {
+            Color::Red => king.rank().checked_sub(1),
+            Color::Black => Some(king.rank() + 1).filter(|&r| r <= 9),
+        };
+        let flipped = behind
+            .and_then(|rank| Square::new(king.file(), rank))
+            .and_then(|sq| s.piece_at(sq))
+            .is_some_and(|p| p.role == Role::Pawn && p.color != us);
+        seen || flipped || s.kings_facing()
+    })
+}
+
+/// A scan between the kings that starts one point too far: a single piece between them
+/// is not seen, so the kings count as facing across it.
+fn facing_scan_skips_one_piece(pos: &Position, _: Vec<Move>) -> Vec<Move> {
+    legal_by(pos, |s, us| {
+        let (Some(red), Some(black)) = (s.king(Color::Red), s.king(Color::Black)) else {
+            return true;
+        };
+        let between = (red.rank() + 1..black.rank())
+            .filter_map(|rank| Square::new(red.file(), rank))
+            .filter(|&sq| s.piece_at(sq).is_some())
+            .count();
+        !s.checkers(us).is_empty() || (red.file() == black.file() && between <= 1)
+    })
 }
 
 /// The signatures of a check of `lib` at `depth` on `positions` random positions.
@@ -206,6 +275,40 @@ fn bugs_outside_the_catalogue_are_one_finding_each_and_never_a_refuted_variant()
         let want: BTreeSet<&str> = want.iter().copied().collect();
         if got != want {
             wrong.push(format!("{bug}: {got:?}, not {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn mistakes_the_catalogue_holds_are_named_by_it_one_finding_each() {
+    // Written here as a library's own mistakes, not by the catalogue's generators: the
+    // cause has to be found in the answers.
+    let table: &[(&str, Mistake, u32, &str)] = &[
+        (
+            "a horse never crosses the river",
+            horse_never_crosses_the_river,
+            1,
+            "cause/subject/horse-stops-at-river",
+        ),
+        (
+            "a pawn's forward check looked for on the wrong side",
+            check_reads_the_pawns_forward_check_flipped,
+            1,
+            "cause/subject/check-pawn-forward-reversed",
+        ),
+        (
+            "a kings-facing scan that misses one piece between",
+            facing_scan_skips_one_piece,
+            1,
+            "cause/subject/kings-facing-through-one-piece",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for &(bug, mistake, depth, want) in table {
+        let got = findings(&mut Mistaken::new(&[mistake]), depth, 30, 1);
+        if got != [want] {
+            wrong.push(format!("{bug}: {got:?}, not [{want:?}]"));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

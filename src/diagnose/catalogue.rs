@@ -81,6 +81,8 @@ catalogue! {
     ElephantNeverCaptures = "elephant-never-captures", 4, "an elephant never captures";
     /// The slide loop stops at the river, as the elephant's does.
     RookStopsAtRiver = "rook-stops-at-river", 4, "a rook cannot cross the river: its slide stops on its side of it";
+    /// The jump loop stops at the river, as the elephant's does.
+    HorseStopsAtRiver = "horse-stops-at-river", 4, "a horse cannot cross the river: it never jumps from one side of it to the other";
     /// The capture over a screen is never generated.
     CannonCannotCapture = "cannon-cannot-capture", 3, "a cannon never captures";
     /// The cannon also captures like a rook.
@@ -153,6 +155,8 @@ catalogue! {
     KingsFacingIgnored = "kings-facing-ignored", 3, "the generator ignores the kings facing each other on an open file";
     /// The "no piece between" clause is left out.
     KingsFacingThroughPieces = "kings-facing-through-pieces", 3, "two kings on one file count as facing each other even with pieces between them";
+    /// The scan between the kings lets one piece pass before it counts them apart.
+    KingsFacingThroughOnePiece = "kings-facing-through-one-piece", 4, "two kings on one file count as facing each other with one piece between them, as with none";
     /// The detector applies the facing rule only to Red's king.
     KingsFacingOnlyForRed = "kings-facing-only-for-red", 4, "the kings facing each other is a check on Red's king only, so Black may leave them facing";
     /// The detector applies the facing rule only to Black's king.
@@ -184,6 +188,10 @@ catalogue! {
     CheckRedPawnAsBlack = "check-red-pawn-as-black", 4, "the check detector moves Red's pawns like Black's";
     /// The detector takes the pawn's direction from the king it looks at, not the pawn.
     CheckPawnWrongWay = "check-pawn-wrong-way", 3, "the check detector moves the enemy's pawns the wrong way, like the pawns of the king's own side";
+    /// The detector's pawn-attack table has its forward row upside down: it looks for the
+    /// pawn that checks forward on the wrong side of the king, and reads the sideways
+    /// checks right.
+    CheckPawnForwardReversed = "check-pawn-forward-reversed", 4, "the check detector looks for a pawn's forward check from the wrong side: it sees an enemy pawn just behind the king as checking it, and not one just in front of it (its sideways checks are seen right)";
     /// The detector forgets that a crossed pawn attacks sideways.
     CheckPawnSidewaysBlind = "check-pawn-sideways-blind", 4, "the check detector does not see a pawn's sideways check";
     /// The detector's table of the points a pawn attacks from leaves out Black's

@@ -325,6 +325,89 @@ impl AnswerFault {
     }
 }
 
+/// A variant the subject's answers refuted, and the question that did it: what it says
+/// of how far the variant's rule holds for the subject (one side, one wing) is part of
+/// what was learnt, and is said instead of naming a broader rule than was confirmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refuted {
+    /// The variant dropped.
+    pub variant: Variant,
+    /// The first question it answered otherwise than the subject.
+    pub by: Refutation,
+}
+
+/// Which question refuted a variant that explained a finding's witnesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    /// The witness or the variant's example with the colours swapped: the variant fits
+    /// only with this side to move, as the witness was seen.
+    OtherSide(Color),
+    /// The witness or the variant's example mirrored left to right: it fits one wing.
+    OtherWing,
+    /// The variant's own example.
+    OwnExample,
+    /// A position next to the witness, or one that told candidates apart.
+    NearWitness,
+}
+
+impl fmt::Display for Refuted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.variant.name();
+        match self.by {
+            Refutation::OtherSide(side) => {
+                let side = match side {
+                    Color::Red => "Red",
+                    Color::Black => "Black",
+                };
+                write!(
+                    f,
+                    "{name} fits with {side} to move only: refuted with the colours swapped"
+                )
+            }
+            Refutation::OtherWing => write!(
+                f,
+                "{name} fits on one wing only: refuted on the mirror image"
+            ),
+            Refutation::OwnExample => write!(f, "{name} refuted on its own example"),
+            Refutation::NearWitness => write!(f, "{name} refuted next to the witness"),
+        }
+    }
+}
+
+/// What refuted each of `explained` (variants that explained the witnesses before any
+/// question): the first of `asked` it does not reproduce, read against `first`, the
+/// finding's first witness.
+fn refutations(explained: &[Variant], first: &Witness, asked: &[Witness]) -> Vec<Refuted> {
+    explained
+        .iter()
+        .map(|&variant| {
+            let g = VariantGen::new(variant);
+            let refuting = asked.iter().find(|w| {
+                let (depth, counts) = w.answer.normal();
+                !reproduces(g, &w.position, depth, &counts)
+            });
+            let example = super::examples::example(variant).map(|(p, _)| p);
+            let by = match refuting.map(|w| &w.position) {
+                Some(p) if *p == first.position.swap_colors() => {
+                    Refutation::OtherSide(first.position.turn())
+                }
+                Some(p) if example.as_ref().is_some_and(|e| *p == e.swap_colors()) => {
+                    Refutation::OtherSide(first.position.turn())
+                }
+                Some(p)
+                    if *p == first.position.mirror_files()
+                        || example.as_ref().is_some_and(|e| *p == e.mirror_files()) =>
+                {
+                    Refutation::OtherWing
+                }
+                Some(p) if example.as_ref() == Some(p) => Refutation::OwnExample,
+                _ => Refutation::NearWitness,
+            };
+            Refuted { variant, by }
+        })
+        .collect()
+}
+
 /// What diagnosis found: every variant that explains all the witnesses, most specific
 /// first, or a fault in the answers' shape (neither: the finding is unexplained).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -334,8 +417,9 @@ pub struct Diagnosis {
     /// A fault no variant gives, found before the catalogue was asked.
     pub fault: Option<AnswerFault>,
     /// The variants that explained the finding's own witnesses until the subject
-    /// answered a question otherwise than they do: dropped, never named.
-    pub refuted: Vec<Variant>,
+    /// answered a question otherwise than they do: dropped, never named, each with
+    /// what refuted it.
+    pub refuted: Vec<Refuted>,
     /// For a finding nothing explains: what its differences share, in the game's words
     /// (`the subject lacks elephant captures`), written by the findings path.
     pub learnt: Option<String>,
@@ -391,11 +475,8 @@ impl Diagnosis {
             ));
         }
         if !self.refuted.is_empty() {
-            let names: Vec<&str> = self.refuted.iter().map(|v| v.name()).collect();
-            line.push_str(&format!(
-                " ({} refuted by the positions asked)",
-                names.join(", ")
-            ));
+            let refuted: Vec<String> = self.refuted.iter().map(Refuted::to_string).collect();
+            line.push_str(&format!(" ({})", refuted.join("; ")));
         }
         line
     }
@@ -954,8 +1035,8 @@ fn asking(
     );
     // Every answer the subject gave is one the causes left could have failed on.
     diagnosis = confirmed_on(narrowed, witnesses.len() - given);
-    if diagnosis.causes.is_empty() {
-        diagnosis.refuted = explained;
+    if let (true, Some(first)) = (diagnosis.causes.is_empty(), witnesses.first()) {
+        diagnosis.refuted = refutations(&explained, first, &witnesses[given..]);
     }
     asked += more;
     if diagnosis.causes.is_empty() && asked < most_questions && !work.spent() {

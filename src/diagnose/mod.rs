@@ -31,7 +31,7 @@ pub use catalogue::Variant;
 pub use diagnosis::{
     deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, diagnose_pairs,
     diagnose_pairs_asking, nondeterministic, recount, Answer, AnswerFault, Bound, Cause, Counting,
-    Diagnosis, Question, Repeated, Witness,
+    Diagnosis, Question, Refutation, Refuted, Repeated, Witness,
 };
 pub use generator::VariantGen;
 pub use page::catalogue_page;

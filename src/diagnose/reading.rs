@@ -78,6 +78,13 @@ impl Reading for Variant {
         }
     }
 
+    fn horse_crosses(self, rank: i8, to_rank: i8, by: Asker) -> bool {
+        match (self, by) {
+            (HorseStopsAtRiver, Mover) => (rank <= 4) == (to_rank <= 4),
+            _ => AsWritten.horse_crosses(rank, to_rank, by),
+        }
+    }
+
     fn leg_blocks(self, color: Color, leg: Option<Piece>, by: Asker) -> bool {
         match (self, by) {
             (HorseLegIgnored, Mover)
@@ -149,6 +156,10 @@ impl Reading for Variant {
         }
     }
 
+    fn pawn_forward_reversed(self, by: Asker) -> bool {
+        (self, by) == (CheckPawnForwardReversed, Detector)
+    }
+
     fn pawn_crossed(self, color: Color, rank: i8, by: Asker) -> bool {
         match (self, color, by) {
             (PawnSidewaysBeforeRiver, _, _)
@@ -202,13 +213,19 @@ impl Reading for Variant {
         }
     }
 
-    fn kings_face(self, asked_for: Color, same_file: bool, open: impl FnOnce() -> bool) -> bool {
+    fn kings_face(
+        self,
+        asked_for: Color,
+        same_file: bool,
+        between: impl FnOnce() -> usize,
+    ) -> bool {
         match (self, asked_for) {
             (KingsFacingIgnored, _)
             | (KingsFacingOnlyForRed, Color::Black)
             | (KingsFacingOnlyForBlack, Color::Red) => false,
             (KingsFacingThroughPieces, _) => same_file,
-            _ => AsWritten.kings_face(asked_for, same_file, open),
+            (KingsFacingThroughOnePiece, _) => same_file && between() <= 1,
+            _ => AsWritten.kings_face(asked_for, same_file, between),
         }
     }
 
@@ -306,6 +323,12 @@ impl Reading for Misreading {
         })
     }
 
+    fn horse_crosses(self, rank: i8, to_rank: i8, by: Asker) -> bool {
+        self.answer(AsWritten.horse_crosses(rank, to_rank, by), |v| {
+            v.horse_crosses(rank, to_rank, by)
+        })
+    }
+
     fn leg_blocks(self, color: Color, leg: Option<Piece>, by: Asker) -> bool {
         self.answer(AsWritten.leg_blocks(color, leg, by), |v| {
             v.leg_blocks(color, leg, by)
@@ -350,6 +373,12 @@ impl Reading for Misreading {
         })
     }
 
+    fn pawn_forward_reversed(self, by: Asker) -> bool {
+        self.answer(AsWritten.pawn_forward_reversed(by), |v| {
+            v.pawn_forward_reversed(by)
+        })
+    }
+
     fn pawn_crossed(self, color: Color, rank: i8, by: Asker) -> bool {
         self.answer(AsWritten.pawn_crossed(color, rank, by), |v| {
             v.pawn_crossed(color, rank, by)
@@ -382,13 +411,19 @@ impl Reading for Misreading {
         self.answer(AsWritten.takes_own(role), |v| v.takes_own(role))
     }
 
-    fn kings_face(self, asked_for: Color, same_file: bool, open: impl FnOnce() -> bool) -> bool {
-        // Whether the file between them is open is asked once, and only for kings on one
-        // file: no reading looks at the file between kings on two files.
-        let open = same_file && open();
-        self.answer(AsWritten.kings_face(asked_for, same_file, || open), |v| {
-            v.kings_face(asked_for, same_file, || open)
-        })
+    fn kings_face(
+        self,
+        asked_for: Color,
+        same_file: bool,
+        between: impl FnOnce() -> usize,
+    ) -> bool {
+        // The pieces between them are counted once, and only for kings on one file: no
+        // reading looks at the file between kings on two files.
+        let between = if same_file { between() } else { usize::MAX };
+        self.answer(
+            AsWritten.kings_face(asked_for, same_file, || between),
+            |v| v.kings_face(asked_for, same_file, || between),
+        )
     }
 
     fn detector_sees(self, attacker: Piece) -> bool {

@@ -49,6 +49,21 @@ const ROWS: &[(Variant, &str, &str)] = &[
     // A rook stopped at the river still captures on its own side of it.
     (RookStopsAtRiver, "w Ke0 kd9 Ra0 pa4", ""),
     (RookStopsAtRiver, "w Ke0 kd9 Ra0", "-a0a5 -a0a6 -a0a7 -a0a8 -a0a9"),
+    // A horse stopped at the river still jumps on either side of it, and back to its
+    // own side from the other.
+    (HorseStopsAtRiver, "w Ke0 kd9 Nc4", "-c4a5 -c4e5 -c4b6 -c4d6"),
+    (HorseStopsAtRiver, "b Ke0 kd9 nc5", "-c5b3 -c5d3 -c5a4 -c5e4"),
+    (HorseStopsAtRiver, "w Ke0 kd9 Nc6", "-c6b4 -c6d4"),
+    (HorseStopsAtRiver, "w Ke0 kd9 Nc1", ""),
+    // A pawn's forward check read from behind the king: the pawn in front is missed,
+    // one behind is seen, and the sideways checks are right.
+    (CheckPawnForwardReversed, "w Ke1 kd9 pe2 Nb0", "+b0d1 +b0a2 +b0c2"),
+    (CheckPawnForwardReversed, "w Ke1 kd9 pe0 Nb0", "-b0d1 -b0a2 -b0c2"),
+    (CheckPawnForwardReversed, "w Ke1 kd9 pd1 Nb0", ""),
+    (CheckPawnForwardReversed, "b Kd0 ke8 Pe7 nb9", "+b9a7 +b9c7 +b9d8"),
+    // One piece between the kings no longer keeps them apart; two still do.
+    (KingsFacingThroughOnePiece, "w Ke0 kd9 Nd5", "-e0d0"),
+    (KingsFacingThroughOnePiece, "w Ke0 kd9 Nd5 Nd4", ""),
     // Each variant's example.
     (AdvisorLeavesPalace, "w Ke0 kd9 Af2", "+f2g1 +f2e3 +f2g3"),
     (ElephantCrossesRiver, "w Ke0 kd9 Bc4", "+c4a6 +c4e6"),
@@ -87,7 +102,7 @@ const ROWS: &[(Variant, &str, &str)] = &[
     (HorseTakesOwn, "w Ke0 kd9 Nb0 Rc2", "+b0c2"),
     (EveryPieceTakesOwn, "w Ke0 kd9 Ad0 Ae1", "+d0e1 +e0e1 +e1d0"),
     (KingsFacingIgnored, "w Ke0 kd9", "+e0d0"),
-    (KingsFacingThroughPieces, "w Ke0 kd9 Nd5", "-e0d0"),
+    (KingsFacingThroughPieces, "w Ke0 kd9 Nd5 Nd4", "-e0d0"),
     (KingsFacingOnlyForRed, "b Ke0 kd9", "+d9e9"),
     (KingsFacingOnlyForBlack, "w Ke0 kd9", "+e0d0"),
     (KingsFacingOnlyForKingMoves, "w Ke0 ke9 Ne5", "+e5d3 +e5f3 +e5c4 +e5g4 +e5c6 +e5g6 +e5d7 +e5f7"),

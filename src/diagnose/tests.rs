@@ -8,6 +8,7 @@ use crate::generators::perft;
 use crate::generators::planted::{Bug, Planted};
 use crate::generators::MoveGen;
 use crate::moves::Move;
+use crate::piece::Color;
 use crate::position::Position;
 use Variant::*;
 
@@ -175,14 +176,24 @@ fn cause_lines_say_the_sentence_the_name_and_the_count() {
     );
     assert_eq!(Diagnosis::default().to_string(), "cause: unexplained");
     let learnt = Diagnosis {
-        refuted: vec![PawnNeverSideways],
+        refuted: vec![
+            Refuted {
+                variant: PawnNeverSideways,
+                by: Refutation::OtherSide(Color::Red),
+            },
+            Refuted {
+                variant: RookStopsAtRiver,
+                by: Refutation::OwnExample,
+            },
+        ],
         learnt: Some("the subject lacks some pawn moves".to_owned()),
         ..Diagnosis::default()
     };
     assert_eq!(
         learnt.to_string(),
         "cause: unexplained: the subject lacks some pawn moves; not explained by any known \
-         rule variant (pawn-never-sideways refuted by the positions asked)"
+         rule variant (pawn-never-sideways fits with Red to move only: refuted with the \
+         colours swapped; rook-stops-at-river refuted on its own example)"
     );
     let twice = Diagnosis::of_fault(AnswerFault::ListedTwice(vec!["e8d9".parse().unwrap()]));
     assert_eq!(

@@ -120,7 +120,9 @@ impl<R: Reading> NaiveBoard<R> {
     fn kings_facing(&self, color: Color, red_king: (i8, i8), black_king: (i8, i8)) -> bool {
         let ((red_file, red_rank), (black_file, black_rank)) = (red_king, black_king);
         self.reads.kings_face(color, red_file == black_file, || {
-            (red_rank + 1..black_rank).all(|rank| self.get(red_file, rank).is_none())
+            (red_rank + 1..black_rank)
+                .filter(|&rank| self.get(red_file, rank).is_some())
+                .count()
         })
     }
 

@@ -64,6 +64,13 @@ pub trait Reading: Copy + Send + Sync + 'static {
         None
     }
 
+    /// Whether a horse may jump from `rank` to `to_rank`: anywhere on the board, across
+    /// the river too.
+    #[inline(always)]
+    fn horse_crosses(self, _rank: i8, _to_rank: i8, _by: Asker) -> bool {
+        true
+    }
+
     /// "The horse's leg must be empty": whether what stands on it stops the horse.
     #[inline(always)]
     fn leg_blocks(self, _color: Color, leg: Option<Piece>, _by: Asker) -> bool {
@@ -115,6 +122,13 @@ pub trait Reading: Copy + Send + Sync + 'static {
         color
     }
 
+    /// Whether a pawn's forward step is taken the other way, its river and sideways
+    /// steps left as they are: never, under the contract.
+    #[inline(always)]
+    fn pawn_forward_reversed(self, _by: Asker) -> bool {
+        false
+    }
+
     /// "Once across the river it may also step one square sideways": whether a pawn
     /// moving like `color`'s on `rank` has crossed.
     #[inline(always)]
@@ -155,10 +169,16 @@ pub trait Reading: Copy + Send + Sync + 'static {
     }
 
     /// Whether `asked_for`'s king counts the kings facing as a check: "the two kings stand
-    /// on one file with no piece between them".
+    /// on one file with no piece between them". `between` counts the pieces between
+    /// them, asked only where a reading needs it.
     #[inline(always)]
-    fn kings_face(self, _asked_for: Color, same_file: bool, open: impl FnOnce() -> bool) -> bool {
-        same_file && open()
+    fn kings_face(
+        self,
+        _asked_for: Color,
+        same_file: bool,
+        between: impl FnOnce() -> usize,
+    ) -> bool {
+        same_file && between() == 0
     }
 
     /// Whether the check detector asks `attacker` at all: every enemy piece, always.

@@ -164,7 +164,10 @@ fn horse<R: Reading>(
                     Some((f, r)) if !NaiveBoard::<R>::on_board(f, r) => true,
                     Some((f, r)) => board.reads.leg_blocks(color, board.get(f, r), by),
                 };
-            if !blocked && board.may_land(Role::Horse, color, to_file, to_rank) {
+            if !blocked
+                && board.reads.horse_crosses(rank, to_rank, by)
+                && board.may_land(Role::Horse, color, to_file, to_rank)
+            {
                 visit(to_file, to_rank);
             }
         }
@@ -280,9 +283,9 @@ fn pawn<R: Reading>(
     visit: &mut impl FnMut(i8, i8),
 ) {
     let moves_as = board.reads.pawn_moves_as(color, by);
-    let forward = match moves_as {
-        Color::Red => 1,
-        Color::Black => -1,
+    let forward = match (moves_as, board.reads.pawn_forward_reversed(by)) {
+        (Color::Red, false) | (Color::Black, true) => 1,
+        (Color::Black, false) | (Color::Red, true) => -1,
     };
     if board.may_land(Role::Pawn, color, file, rank + forward) {
         visit(file, rank + forward);
