@@ -2,7 +2,7 @@
 //! a Markdown table. Rates in one table come from one run on one machine, so compare
 //! them as ratios, not with numbers measured elsewhere.
 
-use super::engine_cmd::EngineFlags;
+use super::engine_args::EngineFlags;
 use super::json::{BenchDoc, BenchEngineRow, BenchRow, OracleBenchDoc, OraclePart};
 use super::out::outln;
 use super::progress::Progress;

@@ -2,7 +2,7 @@
 //! defaults (`crate::job::check`), a progress bar per phase, the phase table at the end,
 //! and the report written as JSON, HTML and Markdown.
 
-use super::engine_cmd::{Answers, EngineFlags, RunFlags};
+use super::engine_args::{show_findings, Answers, EngineFlags, RunFlags};
 use super::out::{errln, outln, statusln};
 use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
@@ -183,7 +183,7 @@ impl Observer for Terminal {
             Some(bar) => bar.print_plain(text),
             None => super::out::text(format_args!("{text}")),
         };
-        super::engine_cmd::show_findings(report, &head, &rest);
+        show_findings(report, &head, &rest);
     }
 
     fn note(&self, text: &str) {

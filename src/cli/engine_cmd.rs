@@ -3,6 +3,7 @@
 //! is followed down, minimized, printed beside the consensus and saved in the working
 //! folder's `xqdiff-findings/<engine>/` (`<corpus>/external/<engine>/` with `--corpus`).
 
+use super::engine_args::{show_findings, Answers, EngineFlags, ReferenceArg, RunFlags};
 use super::json::report_of;
 use super::out::{errln, out, outln, statusln};
 use super::{conclude, corpus_source, pool, signals, CliError, CorpusUse, Outcome};
@@ -15,161 +16,10 @@ use crate::job::report::counted;
 use crate::job::report::EngineInfo;
 use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target};
-use crate::subject::external::{
-    split_command, EngineConfig, ExternalEngine, FenLetters, MovesMode, Protocol, Ranks,
-};
-use crate::subject::rules::{Compare, Rules};
+use crate::subject::external::{EngineConfig, ExternalEngine};
 use crate::subject::Subject;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-/// How to speak to an external engine: the flags `xqdiff engine` and `xqdiff check`
-/// share. Their names carry an `engine-` prefix so they read well beside `check`'s own
-/// flags; `xqdiff engine` also takes them without it (`--protocol`, `--option`), its
-/// names from before the two commands shared them.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct EngineFlags {
-    /// The protocol the engine speaks: uci, ucci, xboard, xboard-moves (xboard without
-    /// perft, the engine's `show moves` lists counted by xqdiff, as for HoiXiangqi), or
-    /// moves (a library's legal move lists, docs/moves-protocol.md).
-    #[arg(
-        long = "engine-protocol",
-        value_name = "uci|ucci|xboard|xboard-moves|moves",
-        default_value = "uci"
-    )]
-    pub protocol: Protocol,
-    /// An option sent to the engine after the handshake, in order; repeat for more
-    /// (`UCI_Variant=xiangqi`).
-    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_option)]
-    pub options: Vec<(String, String)>,
-    /// Rank numbering in the engine's moves: auto, 0 (ICCS) or 1 (1-10).
-    #[arg(long = "engine-ranks", value_name = "auto|0|1", default_value = "auto")]
-    pub ranks: Ranks,
-    /// Horse and elephant letters in the engine's FEN: auto, nb or he.
-    #[arg(
-        long = "engine-fen-letters",
-        value_name = "auto|nb|he",
-        default_value = "auto"
-    )]
-    pub fen_letters: FenLetters,
-    /// Seconds to wait for each step of the engine's answer (the next count, the total);
-    /// a whole answer gets 10 times this.
-    #[arg(long = "engine-timeout", value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
-    pub timeout: Duration,
-    /// Seconds to wait for each step of starting the engine (its handshake, options and
-    /// the questions that learn its notation), a restart's included: an engine that
-    /// loads its tables on a busy machine may start far slower than it answers.
-    #[arg(long = "engine-start-timeout", value_name = "SECONDS", default_value = "60", value_parser = parse_timeout)]
-    pub start_timeout: Duration,
-    /// What a moves-protocol adapter's lists are compared as: `legal`, or
-    /// `pseudo-legal` (its pseudo-legal moves and its check detector, each checked).
-    #[arg(
-        long = "engine-compare",
-        value_name = "legal|pseudo-legal",
-        default_value = "legal"
-    )]
-    pub compare: Compare,
-    /// The rules a moves-protocol adapter follows: `legal`, or `king-capture` (moving
-    /// into check allowed; such moves are set aside, everything else is compared).
-    #[arg(
-        long = "engine-rules",
-        value_name = "legal|king-capture",
-        default_value = "legal"
-    )]
-    pub rules: Rules,
-}
-
-/// How an engine check goes on: the flags `xqdiff engine` and `xqdiff check` share,
-/// `--engine-seconds` and so on in `check` (whose `--seconds` is the fuzz campaign's),
-/// and `xqdiff engine` also without the prefix.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct RunFlags {
-    /// Check for this many seconds: after the start, suite and corpus positions, fresh
-    /// positions made as the run goes (random bytes read as positions, and playouts,
-    /// rare features sought on purpose), instead of random positions made beforehand.
-    /// The time is the whole run's, start-up and the shrinking of a crash or hang
-    /// included.
-    #[arg(
-        id = "engine_seconds",
-        long = "engine-seconds",
-        value_name = "SECONDS",
-        value_parser = super::parse_seconds
-    )]
-    pub seconds: Option<u64>,
-    /// How many new failures an engine that crashes or hangs is started again after to
-    /// go on (a failing position is a finding of its own, `crash` or `hang`; one on a
-    /// follow-up question is said in the finding being followed); one more of a
-    /// failure already met is started again without spending one. Past this the next
-    /// new failure ends the run with exit 2.
-    #[arg(
-        id = "engine_restarts",
-        long = "engine-restarts",
-        default_value_t = 5,
-        value_name = "N"
-    )]
-    pub restarts: usize,
-    /// Which built-ins count each position: `fastest` (the fastest counts each; all of
-    /// them confirm every difference and every 10th position besides) or `all`.
-    #[arg(
-        id = "engine_reference",
-        long = "engine-reference",
-        default_value = "fastest",
-        value_name = "fastest|all"
-    )]
-    pub reference: ReferenceArg,
-}
-
-impl RunFlags {
-    /// The check's reference.
-    pub fn reference(&self) -> crosscheck::Reference {
-        match self.reference {
-            ReferenceArg::Fastest => crosscheck::Reference::FASTEST,
-            ReferenceArg::All => crosscheck::Reference::All,
-        }
-    }
-
-    /// How long to check, when a time was given.
-    pub fn time(&self) -> Option<Duration> {
-        self.seconds.map(Duration::from_secs)
-    }
-}
-
-/// `--reference`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ReferenceArg {
-    Fastest,
-    All,
-}
-
-impl EngineFlags {
-    /// The configuration for the engine started by `command`, or what is wrong with
-    /// the flags. `flag` names the flag that gave the command, for messages.
-    pub fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
-        split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
-        let mode =
-            MovesMode::of(self.compare, self.rules).map_err(|e| CliError::Usage(e.to_string()))?;
-        let protocol = match self.protocol {
-            Protocol::Moves(_) => Protocol::Moves(mode),
-            _ if mode != MovesMode::Legal => {
-                return Err(CliError::Usage(
-                    "--compare and --rules need --protocol moves: only a moves-protocol \
-                     adapter gives pseudo-legal lists or its own rules"
-                        .into(),
-                ))
-            }
-            other => other,
-        };
-        Ok(EngineConfig {
-            command: command.to_owned(),
-            protocol,
-            options: self.options.clone(),
-            ranks: self.ranks,
-            fen_letters: self.fen_letters,
-            timeout: self.timeout,
-            start_timeout: Some(self.start_timeout),
-        })
-    }
-}
+use std::time::Instant;
 
 /// Arguments of `xqdiff engine`.
 #[derive(clap::Args, Debug)]
@@ -282,101 +132,6 @@ impl EngineArgs {
     }
 }
 
-fn parse_option(s: &str) -> Result<(String, String), String> {
-    // The engine reads one command a line: a newline inside would send a second
-    // command, and other control characters have no business in a name or value.
-    if s.chars().any(char::is_control) {
-        return Err(format!(
-            "{s:?} holds a control character (a newline would be a second command)"
-        ));
-    }
-    match s.split_once('=') {
-        Some((name, value)) if !name.trim().is_empty() => {
-            Ok((name.trim().to_owned(), value.trim().to_owned()))
-        }
-        _ => Err(format!("{s:?} is not NAME=VALUE")),
-    }
-}
-
-fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let secs = s
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|secs| *secs > 0.0)
-        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))?;
-    // Compared as numbers first: past the bound may be past what a duration holds.
-    if secs > super::MAX_SECONDS as f64 {
-        return Err(format!(
-            "{} seconds is more than the longest wait xqdiff takes, {} (ten years)",
-            s.trim(),
-            super::MAX_SECONDS
-        ));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
-}
-
-/// A first position slower than this, at depth 3 or more, earns the hint to start lower.
-const SLOW_FIRST: Duration = Duration::from_secs(5);
-
-/// How each position the engine answered is shown, by `xqdiff engine` and by `xqdiff
-/// check --engine` alike: a header over the columns before the first line, no `ok`
-/// lines under `--quiet`, and once, when the first position alone took long at depth 3
-/// or more, the hint to try a lower depth first.
-pub(super) struct Answers {
-    /// The flag that sets the engine's depth, for the hint.
-    depth_flag: &'static str,
-    /// Whether the header was printed.
-    headed: std::sync::atomic::AtomicBool,
-    /// Whether a position was answered before.
-    seen: std::sync::atomic::AtomicBool,
-}
-
-impl Answers {
-    pub(super) fn new(depth_flag: &'static str) -> Answers {
-        Answers {
-            depth_flag,
-            headed: Default::default(),
-            seen: Default::default(),
-        }
-    }
-
-    /// Shows `c` through `print` (which keeps a progress bar out of the way).
-    pub(super) fn show(&self, c: &Checked, print: &dyn Fn(&str)) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let first = !self.seen.swap(true, Relaxed);
-        if !(super::out::quiet() && c.verdict == crosscheck::Verdict::Agree) {
-            if !self.headed.swap(true, Relaxed) {
-                print(&Checked::header());
-            }
-            print(&c.line());
-        }
-        if first && c.depth >= 3 && c.elapsed > SLOW_FIRST {
-            print(&format!(
-                "note: this subject is slow at depth {}; try {} 2 first",
-                c.depth, self.depth_flag
-            ));
-        }
-    }
-}
-
-/// Prints every finding of `report` as `xqdiff engine` and `xqdiff check --engine`
-/// both do ([`crosscheck::Report::finding_blocks`]): each block's first line, the
-/// verdict, through `head` (which colours it), the rest through `rest`.
-pub(super) fn show_findings(report: &crosscheck::Report, head: &dyn Fn(&str), rest: &dyn Fn(&str)) {
-    for block in report.finding_blocks(super::out::quiet()) {
-        // Each block ends in a newline of its own.
-        let (first, others) = block.split_once('\n').unwrap_or((&block, ""));
-        head(first);
-        if !others.is_empty() {
-            rest(others);
-        }
-    }
-}
-
 /// Every position to check ([`targets::all`], as the check's engine phase asks them),
 /// and how many of them are the corpus's own cases.
 fn collect_targets(
@@ -481,44 +236,17 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         .run
         .time()
         .and_then(|time| Instant::now().checked_add(time));
-    let mut engine = match ExternalEngine::start_within(&config, Some(stop), deadline) {
+    let mut engine = match start(&config, stop, deadline)? {
         Ok(engine) => engine,
-        Err(source) => {
-            if let Some(sig) = signals::received() {
-                outln!(
-                    "interrupted by {} while the engine started",
-                    signals::name(sig)
-                );
-                return Ok(Outcome::Interrupted(sig));
-            }
-            return Err(CliError::Engine {
-                during: "start-up".into(),
-                source,
-            });
-        }
+        Err(interrupted) => return Ok(interrupted),
     };
     let name = engine.name();
     if args.fen.is_empty() {
         let given = args.corpus.is_some();
         with_saved(&mut list, &corpus, given, own_cases, &name, args.depth)?;
     }
-    let asked = match args.run.seconds {
-        Some(secs) => format!(
-            "{} then fresh ones for {secs} s",
-            counted(list.len() as u64, "position")
-        ),
-        None => counted(list.len() as u64, "position"),
-    };
-    outln!(
-        "engine {name} ({}, {}), depth {}, {asked} (seed {seed}), built-ins {}",
-        args.cmd,
-        args.engine.protocol.as_str(),
-        args.depth,
-        crate::generators::names().join(", ")
-    );
-    for note in engine.notes() {
-        outln!("note: {note}");
-    }
+    announce(args, &engine, &list, seed);
+    let engines = crosscheck::fastest_first(&registry());
     let started = Instant::now();
     let bar = match args.run.seconds {
         Some(_) => Progress::new("engine", Unit::Seconds),
@@ -562,7 +290,6 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         restarts: args.run.restarts,
         deadline,
     };
-    let engines = crosscheck::fastest_first(&registry());
     let timed = args.run.time().map(|time| crosscheck::Timed {
         time,
         seed,
@@ -571,56 +298,13 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let run = pool
         .install(|| crosscheck::run(&mut engine, &engines, &list, timed.as_ref(), &options))
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    let (report, fresh) = (run.report, run.fresh);
     bar.finish();
     drop(engine);
-    if let Some(note) = report.restarts_note() {
-        outln!("{note}");
-    }
-
-    show_findings(&report, &|line| statusln!("{line}"), &|rest| out!("{rest}"));
-    if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
-        outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
-    }
-    for e in &report.write_errors {
-        errln!("xqdiff: could not save a finding: {e}");
-    }
-    if let Some(set) = &report.set_aside {
-        out!("{set}");
-    }
-    if let Some(made) = &fresh {
-        // The table is a detail of a run that went on; --quiet keeps to the verdicts.
-        if !super::out::quiet() {
-            outln!("{}", made.summary());
-        }
-    }
-    if let Some(note) = report.out_of_time_note() {
-        outln!("{note}");
-    }
+    let (report, fresh) = (run.report, run.fresh);
+    show_report(args, &report, fresh.as_ref(), &corpus);
     if let Some(path) = &args.write_known {
-        let sigs: Vec<_> = report
-            .findings
-            .iter()
-            .map(|f| (f.signature.clone(), format!("{name}, first on {}", f.label)))
-            .chain(report.crashes.iter().map(|c| {
-                let note = format!("{name}, first on {}", c.label);
-                (c.signature(), note)
-            }))
-            .collect::<Vec<_>>();
-        let sigs: Vec<_> = sigs.iter().map(|(s, n)| (s, n.clone())).collect();
-        super::write_known(path, &sigs)?;
+        write_known_of(path, &name, &report)?;
     }
-    let (subject_time, builtins_time, confirmed) = report.time_spent();
-    let summary = format!(
-        "{}, {} compared in {:.1} s (seed {seed}); the engine answered in {:.2} s, the \
-         built-ins counted in {:.2} s, all of them on {} of the positions",
-        counted(report.checked.len() as u64, "position"),
-        counted(report.nodes_compared(), "node"),
-        report.elapsed.as_secs_f64(),
-        subject_time.as_secs_f64(),
-        builtins_time.as_secs_f64(),
-        confirmed,
-    );
     let mut doc = report_of(&engines);
     doc.seed = Some(seed);
     doc.engines.push(EngineInfo::from_config(&config, &name));
@@ -633,6 +317,122 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     // The exit code is the report's, as `report --from` would read it; the lines
     // below only say it in words.
     let outcome = conclude(doc, args.json);
+    verdict(report, outcome, &config, seed)
+}
+
+/// The engine started, or the outcome of a run a signal ended while it started.
+fn start(
+    config: &EngineConfig,
+    stop: &'static std::sync::atomic::AtomicBool,
+    deadline: Option<Instant>,
+) -> Result<Result<ExternalEngine, Outcome>, CliError> {
+    match ExternalEngine::start_within(config, Some(stop), deadline) {
+        Ok(engine) => Ok(Ok(engine)),
+        Err(source) => {
+            if let Some(sig) = signals::received() {
+                outln!(
+                    "interrupted by {} while the engine started",
+                    signals::name(sig)
+                );
+                return Ok(Err(Outcome::Interrupted(sig)));
+            }
+            Err(CliError::Engine {
+                during: "start-up".into(),
+                source,
+            })
+        }
+    }
+}
+
+/// The run's first lines: the engine, what it is asked, and what it said of itself.
+fn announce(args: &EngineArgs, engine: &ExternalEngine, list: &[Target], seed: u64) {
+    let asked = match args.run.seconds {
+        Some(secs) => format!(
+            "{} then fresh ones for {secs} s",
+            counted(list.len() as u64, "position")
+        ),
+        None => counted(list.len() as u64, "position"),
+    };
+    outln!(
+        "engine {} ({}, {}), depth {}, {asked} (seed {seed}), built-ins {}",
+        engine.name(),
+        args.cmd,
+        args.engine.protocol.as_str(),
+        args.depth,
+        crate::generators::names().join(", ")
+    );
+    for note in engine.notes() {
+        outln!("note: {note}");
+    }
+}
+
+/// What the run found, after its positions' lines: the restarts, each finding's block,
+/// what could not be saved, what was set aside, the fresh positions, the time.
+fn show_report(
+    args: &EngineArgs,
+    report: &crosscheck::Report,
+    fresh: Option<&crosscheck::Made>,
+    corpus: &Source,
+) {
+    if let Some(note) = report.restarts_note() {
+        outln!("{note}");
+    }
+    show_findings(report, &|line| statusln!("{line}"), &|rest| out!("{rest}"));
+    if !report.ours.is_empty() && !args.no_save && corpus.is_built_in() {
+        outln!("{}", crate::job::check::BUILT_IN_READ_ONLY);
+    }
+    for e in &report.write_errors {
+        errln!("xqdiff: could not save a finding: {e}");
+    }
+    if let Some(set) = &report.set_aside {
+        out!("{set}");
+    }
+    if let Some(made) = fresh {
+        // The table is a detail of a run that went on; --quiet keeps to the verdicts.
+        if !super::out::quiet() {
+            outln!("{}", made.summary());
+        }
+    }
+    if let Some(note) = report.out_of_time_note() {
+        outln!("{note}");
+    }
+}
+
+/// `--write-known`: the signature of every bug the run found, with where it was first.
+fn write_known_of(path: &Path, name: &str, report: &crosscheck::Report) -> Result<(), CliError> {
+    let sigs: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| (f.signature.clone(), format!("{name}, first on {}", f.label)))
+        .chain(report.crashes.iter().map(|c| {
+            let note = format!("{name}, first on {}", c.label);
+            (c.signature(), note)
+        }))
+        .collect::<Vec<_>>();
+    let sigs: Vec<_> = sigs.iter().map(|(s, n)| (s, n.clone())).collect();
+    super::write_known(path, &sigs)
+}
+
+/// The run's last line, in words, and its outcome: a run the engine failed in with
+/// nothing found is the engine's error.
+fn verdict(
+    report: crosscheck::Report,
+    outcome: Result<Outcome, CliError>,
+    config: &EngineConfig,
+    seed: u64,
+) -> Result<Outcome, CliError> {
+    let name = report.subject.clone();
+    let (subject_time, builtins_time, confirmed) = report.time_spent();
+    let summary = format!(
+        "{}, {} compared in {:.1} s (seed {seed}); the engine answered in {:.2} s, the \
+         built-ins counted in {:.2} s, all of them on {} of the positions",
+        counted(report.checked.len() as u64, "position"),
+        counted(report.nodes_compared(), "node"),
+        report.elapsed.as_secs_f64(),
+        subject_time.as_secs_f64(),
+        builtins_time.as_secs_f64(),
+        confirmed,
+    );
     let crashes = report.crashes.iter().filter(|c| !c.known).count() as u64;
     let new = report.new_findings().count() as u64 + crashes;
     let known = (report.findings.len() + report.crashes.len()) as u64 - new;
@@ -640,7 +440,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         statusln!(
             "interrupted by {}: {} ({known} known) so far; {summary}",
             signals::name(sig),
-            crate::job::report::counted(new, "distinct bug")
+            counted(new, "distinct bug")
         );
         return outcome;
     }
@@ -651,7 +451,7 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
         }
         statusln!(
             "{name}: {} ({known} known), {} among the built-ins; {summary}",
-            crate::job::report::counted(new, "distinct bug"),
+            counted(new, "distinct bug"),
             counted(report.ours.len() as u64, "disagreement")
         );
         if let Some(hint) = report.into_check_hint(config.protocol.moves_mode()) {

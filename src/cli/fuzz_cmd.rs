@@ -79,24 +79,8 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         )));
     }
     let source = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
-    let loaded = super::load_corpus(&source)?;
     let seed = args.seed.unwrap_or_else(super::clock_seed);
-    let config = Config {
-        seed,
-        cases: args.cases,
-        duration: match (args.cases, args.seconds) {
-            (Some(_), _) => None,
-            (None, s) => Some(Duration::from_secs(s.unwrap_or(60))),
-        },
-        source: args.source,
-        stop_on_first: args.stop_on_first,
-        corpus: save_dir(&source, args.no_save),
-        capture_bias: args.capture_bias,
-        // Playouts also start from the corpus's positions.
-        extra_starts: loaded.cases.into_iter().map(|(_, c)| c.position).collect(),
-        known: load_known(args.known.as_deref())?,
-        ..Config::default()
-    };
+    let config = config(args, &source, seed)?;
     let stop = signals::install();
     let engines = registry();
     let pool = pool(args.threads)?;
@@ -116,68 +100,8 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let unit = if config.cases.is_none() && config.duration.is_some() {
-        Unit::Seconds
-    } else {
-        Unit::Cases
-    };
-    let bar = Progress::new("fuzz", unit);
-    let started = std::time::Instant::now();
-    let report = pool.install(|| {
-        campaign::run(&config, &engines, stop, &|cases, found| {
-            let rate = cases as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            match (config.cases, config.duration) {
-                (Some(n), _) => bar.update(cases, n),
-                (None, Some(d)) => {
-                    bar.update(started.elapsed().as_secs().min(d.as_secs()), d.as_secs())
-                }
-                _ => bar.update(cases, 0),
-            }
-            // The seed first: a narrow terminal cuts the note from the end.
-            bar.message(format!(
-                "seed {seed}: {}, {rate:.0}/s, {}",
-                counted(cases, "case"),
-                counted(found as u64, "disagreement")
-            ));
-        })
-    });
-    bar.finish();
-    for f in &report.findings {
-        statusln!(
-            "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
-            f.signature,
-            if f.known { " (known)" } else { "" },
-            counted(f.hits, "hit"),
-            f.first,
-            f.found_after.as_secs_f64()
-        );
-        for line in cause_lines(f.diagnosis.as_ref()) {
-            outln!("  {line}");
-        }
-        outln!("  {}", f.disagreement);
-        outln!(
-            "  minimized: {}  ({} pieces)",
-            f.minimized.fen(),
-            f.minimized.pieces().count()
-        );
-        for w in f.others() {
-            outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
-        }
-        outln!(
-            "  original:  {}  (case {})",
-            f.origin.position.fen(),
-            f.origin.order
-        );
-        if let Some(path) = &f.file {
-            outln!("  saved:     {}", super::out::path(path));
-        }
-        for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
-            outln!("  also saved: {}", super::out::path(path));
-        }
-        for line in f.origin.provenance.lines() {
-            outln!("  {line}");
-        }
-    }
+    let report = pool.install(|| with_progress(&config, &engines, stop));
+    report.findings.iter().for_each(show_finding);
     if let Some(path) = &args.write_known {
         let sigs: Vec<_> = report
             .findings
@@ -206,6 +130,112 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let mut doc = report_of(&engines);
     doc.seed = Some(seed);
     doc.add_fuzz(FUZZ, &report);
+    verdict(&report, seed)?;
+    super::conclude(doc, args.json)
+}
+
+/// The campaign's configuration from the flags, the corpus's positions as extra
+/// playout starts.
+fn config(
+    args: &FuzzArgs,
+    source: &crate::diff::corpus::Source,
+    seed: u64,
+) -> Result<Config, CliError> {
+    let loaded = super::load_corpus(source)?;
+    Ok(Config {
+        seed,
+        cases: args.cases,
+        duration: match (args.cases, args.seconds) {
+            (Some(_), _) => None,
+            (None, s) => Some(Duration::from_secs(s.unwrap_or(60))),
+        },
+        source: args.source,
+        stop_on_first: args.stop_on_first,
+        corpus: save_dir(source, args.no_save),
+        capture_bias: args.capture_bias,
+        // Playouts also start from the corpus's positions.
+        extra_starts: loaded.cases.into_iter().map(|(_, c)| c.position).collect(),
+        known: load_known(args.known.as_deref())?,
+        ..Config::default()
+    })
+}
+
+/// The campaign, under a progress bar of its cases or its seconds.
+fn with_progress(
+    config: &Config,
+    engines: &[&'static dyn crate::generators::face::Generator],
+    stop: &'static std::sync::atomic::AtomicBool,
+) -> campaign::Report {
+    let unit = if config.cases.is_none() && config.duration.is_some() {
+        Unit::Seconds
+    } else {
+        Unit::Cases
+    };
+    let bar = Progress::new("fuzz", unit);
+    let started = std::time::Instant::now();
+    let seed = config.seed;
+    let report = campaign::run(config, engines, stop, &|cases, found| {
+        let rate = cases as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        match (config.cases, config.duration) {
+            (Some(n), _) => bar.update(cases, n),
+            (None, Some(d)) => {
+                bar.update(started.elapsed().as_secs().min(d.as_secs()), d.as_secs())
+            }
+            _ => bar.update(cases, 0),
+        }
+        // The seed first: a narrow terminal cuts the note from the end.
+        bar.message(format!(
+            "seed {seed}: {}, {rate:.0}/s, {}",
+            counted(cases, "case"),
+            counted(found as u64, "disagreement")
+        ));
+    });
+    bar.finish();
+    report
+}
+
+/// One finding as `xqdiff fuzz` prints it: the signature, the cause, the disagreement,
+/// the witnesses, where it was saved and how to see it again.
+fn show_finding(f: &crate::diff::finding::Finding) {
+    statusln!(
+        "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
+        f.signature,
+        if f.known { " (known)" } else { "" },
+        counted(f.hits, "hit"),
+        f.first,
+        f.found_after.as_secs_f64()
+    );
+    for line in cause_lines(f.diagnosis.as_ref()) {
+        outln!("  {line}");
+    }
+    outln!("  {}", f.disagreement);
+    outln!(
+        "  minimized: {}  ({} pieces)",
+        f.minimized.fen(),
+        f.minimized.pieces().count()
+    );
+    for w in f.others() {
+        outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
+    }
+    outln!(
+        "  original:  {}  (case {})",
+        f.origin.position.fen(),
+        f.origin.order
+    );
+    if let Some(path) = &f.file {
+        outln!("  saved:     {}", super::out::path(path));
+    }
+    for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
+        outln!("  also saved: {}", super::out::path(path));
+    }
+    for line in f.origin.provenance.lines() {
+        outln!("  {line}");
+    }
+}
+
+/// The run's last line: what it found, or the usage error of a run that checked
+/// nothing.
+fn verdict(report: &campaign::Report, seed: u64) -> Result<(), CliError> {
     if let Some(sig) = signals::received() {
         outln!(
             "interrupted by {} after {} (seed {seed})",
@@ -231,5 +261,5 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
             outln!("{}{known_text} (seed {seed})", counted(new, "distinct bug"));
         }
     }
-    super::conclude(doc, args.json)
+    Ok(())
 }

@@ -1,7 +1,6 @@
 //! `xqdiff merge`: shard results added up into one perft.
 
-use super::out::outln;
-use super::split_cmd::rate;
+use super::out::{outln, rate};
 use super::{CliError, Outcome};
 use crate::job::split::merge::{merge, Merged, AGREED};
 use std::path::PathBuf;

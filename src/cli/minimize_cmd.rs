@@ -45,18 +45,9 @@ pub struct MinimizeArgs {
     pub(super) json: super::json::JsonArg,
 }
 
-/// Runs `xqdiff minimize`.
-pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
-    // Checked first: a typo in --corpus should not cost a minimization.
-    let corpus = if args.no_save {
-        None
-    } else {
-        Some(corpus_source(
-            args.corpus.as_deref(),
-            "--corpus",
-            CorpusUse::Writes,
-        )?)
-    };
+/// The position to minimize (`--fen`, or a fuzz artifact read as one) and the line of
+/// moves to walk on it (`--walk`).
+fn given(args: &MinimizeArgs) -> Result<(Position, Vec<Move>), CliError> {
     // Either way the finding's provenance is the position itself, which reproduces it
     // without the artifact file.
     let pos = match (&args.fen, &args.from_artifact) {
@@ -81,6 +72,22 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             .map_err(|e| CliError::Usage(format!("--walk: {e}")))?,
         None => Vec::new(),
     };
+    Ok((pos, line))
+}
+
+/// Runs `xqdiff minimize`.
+pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
+    // Checked first: a typo in --corpus should not cost a minimization.
+    let corpus = if args.no_save {
+        None
+    } else {
+        Some(corpus_source(
+            args.corpus.as_deref(),
+            "--corpus",
+            CorpusUse::Writes,
+        )?)
+    };
+    let (pos, line) = given(args)?;
     let engines = registry();
     outln!("position   {}", pos.fen());
     let walk = (!line.is_empty()).then_some(line.as_slice());

@@ -7,6 +7,7 @@
 mod audit_cmd;
 mod bench_cmd;
 mod check_cmd;
+mod engine_args;
 mod engine_cmd;
 mod fuzz_cmd;
 mod hash_args;

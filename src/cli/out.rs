@@ -290,6 +290,15 @@ macro_rules! errln {
 
 pub(crate) use {errln, out, outln, statusln};
 
+/// Nodes per second as text, `-` when no time was measured.
+pub(super) fn rate(nodes: u64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
+    } else {
+        "-".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

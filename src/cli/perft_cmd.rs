@@ -301,14 +301,6 @@ fn timed_divide(
     })
 }
 
-fn rate(nodes: u64, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64();
-    if secs <= 0.0 {
-        return "-".into();
-    }
-    format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
-}
-
 /// What `xqdiff perft` prints of one position's counts.
 #[derive(Clone, Copy)]
 struct Printing {
@@ -386,35 +378,7 @@ fn run_one(
             }
         }
     };
-    let row = PerftRow {
-        position: if *pos == Position::startpos() {
-            "start".to_owned()
-        } else {
-            "--fen".to_owned()
-        },
-        fen: pos.fen(),
-        depth,
-        expected: None,
-        results: runs
-            .iter()
-            .map(|r| {
-                let mut result = PerftResult::measured(r.name, r.nodes, r.elapsed);
-                if printing.divide {
-                    result.divide = Some(
-                        iccs_order(&r.divide)
-                            .into_iter()
-                            .map(|(mv, nodes)| DivideCount {
-                                mv: mv.to_string(),
-                                nodes,
-                            })
-                            .collect(),
-                    );
-                }
-                result
-            })
-            .collect(),
-        known: false,
-    };
+    let row = perft_row(pos, depth, &runs, printing.divide);
     let mut report = report_of(generators);
     let mut phase = Phase::finished(
         PERFT,
@@ -430,6 +394,40 @@ fn run_one(
     report
 }
 
+/// The report's row of one position's counts, each generator's divide with it under
+/// `--divide`.
+fn perft_row(pos: &Position, depth: u32, runs: &[Run], divide: bool) -> PerftRow {
+    PerftRow {
+        position: if *pos == Position::startpos() {
+            "start".to_owned()
+        } else {
+            "--fen".to_owned()
+        },
+        fen: pos.fen(),
+        depth,
+        expected: None,
+        results: runs
+            .iter()
+            .map(|r| {
+                let mut result = PerftResult::measured(r.name, r.nodes, r.elapsed);
+                if divide {
+                    result.divide = Some(
+                        iccs_order(&r.divide)
+                            .into_iter()
+                            .map(|(mv, nodes)| DivideCount {
+                                mv: mv.to_string(),
+                                nodes,
+                            })
+                            .collect(),
+                    );
+                }
+                result
+            })
+            .collect(),
+        known: false,
+    }
+}
+
 /// The text form: each generator's total and time, then the divide (every root move
 /// with `--divide`, else only the moves whose counts differ).
 fn print_text(runs: &[Run], table: &DivideTable, agree: bool, printing: Printing) {
@@ -439,7 +437,7 @@ fn print_text(runs: &[Run], table: &DivideTable, agree: bool, printing: Printing
             r.name,
             r.nodes,
             r.elapsed.as_secs_f64(),
-            rate(r.nodes, r.elapsed)
+            super::out::rate(r.nodes, r.elapsed.as_secs_f64())
         );
     }
     if printing.divide || !agree {

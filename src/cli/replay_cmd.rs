@@ -29,7 +29,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
     cmd: Option<String>,
     #[command(flatten)]
-    engine: super::engine_cmd::EngineFlags,
+    engine: super::engine_args::EngineFlags,
     /// The corpus directory; it must exist (default: the repository's corpus/, wherever
     /// this is run from, else the copy built into the program).
     #[arg(long, value_name = "DIR")]

@@ -2,16 +2,16 @@
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
 
 use super::hash_args::{HashArgs, HashTable};
-use super::out::{errln, outln};
+use super::out::{errln, outln, rate};
 use super::{pool, signals, CliError, Outcome};
 use crate::cli::progress::Progress;
 use crate::generators::face::Generator;
 use crate::generators::perft_hash::Hashing;
 use crate::job::check::Unit;
-use crate::job::split::files::{read_jobs, resume, write_result};
+use crate::job::split::files::{read_jobs, resume, write_result, JobsFile};
 use crate::job::split::frontier::{emit, Emitted};
 use crate::job::split::shard::count_job;
-use crate::job::split::{add_counts, Job, JobResult, Location, Shard, SplitError};
+use crate::job::split::{add_counts, Job, JobResult, Location, Shard, SplitError, SplitId};
 use crate::position::Position;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -203,39 +203,7 @@ fn run_shard(
         n.sort();
         n
     };
-    let (mut sink, done) = match output {
-        Some(path) => {
-            let resumed = resume(path, &file, &names)?;
-            let sink = Sink {
-                out: Box::new(resumed.file),
-                name: path.to_owned(),
-                lines: resumed.lines,
-                summary_on_stderr: false,
-            };
-            if let Some(at) = &resumed.dropped {
-                sink.say(&format!(
-                    "{at}: dropped a result line cut short; its job runs again"
-                ));
-            }
-            if resumed.duplicates > 0 {
-                sink.say(&format!(
-                    "{}: removed {} repeated result lines",
-                    path.display(),
-                    resumed.duplicates
-                ));
-            }
-            (sink, resumed.done)
-        }
-        None => (
-            Sink {
-                out: Box::new(std::io::stdout()),
-                name: PathBuf::from("stdout"),
-                lines: 0,
-                summary_on_stderr: true,
-            },
-            Vec::new(),
-        ),
-    };
+    let (mut sink, done) = open_sink(output, &file, &names)?;
     let already: HashSet<u64> = done
         .iter()
         .filter(|(_, r)| shard.owns(r.index))
@@ -283,17 +251,106 @@ fn run_shard(
         summary.add(at, r, weight(r.index), false)?;
     }
     let stop = signals::install();
+    let counted_jobs = Counting {
+        split: header.split,
+        shard,
+        generators,
+        hashing: hashing.as_deref(),
+        stop,
+    };
+    count_jobs(&counted_jobs, todo, &mut sink, &mut summary, &weight, &bar)?;
+    bar.finish();
+    if let Some(sig) = signals::received() {
+        // The lines written are whole and checked: a rerun with the same --output
+        // skips them. A closed pipe is said by the exit status alone.
+        if sig != super::out::SIGPIPE {
+            sink.say(&format!(
+                "{} stopped the shard after {} lines in {}",
+                signals::name(sig),
+                sink.lines,
+                sink.name.display()
+            ));
+        }
+        return Ok(Outcome::Interrupted(sig));
+    }
+    summary.report(&sink, jobs, started.elapsed().as_secs_f64());
+    Ok(if summary.disagreeing.is_empty() {
+        Outcome::Agree
+    } else {
+        Outcome::Disagree
+    })
+}
+
+/// Where a shard's result lines go: the `--output` file, resumed (what it holds is
+/// returned, with where each line is), or standard output.
+fn open_sink(
+    output: Option<&Path>,
+    file: &JobsFile,
+    names: &[String],
+) -> Result<(Sink, Vec<(Location, JobResult)>), CliError> {
+    let Some(path) = output else {
+        let sink = Sink {
+            out: Box::new(std::io::stdout()),
+            name: PathBuf::from("stdout"),
+            lines: 0,
+            summary_on_stderr: true,
+        };
+        return Ok((sink, Vec::new()));
+    };
+    let resumed = resume(path, file, names)?;
+    let sink = Sink {
+        out: Box::new(resumed.file),
+        name: path.to_owned(),
+        lines: resumed.lines,
+        summary_on_stderr: false,
+    };
+    if let Some(at) = &resumed.dropped {
+        sink.say(&format!(
+            "{at}: dropped a result line cut short; its job runs again"
+        ));
+    }
+    if resumed.duplicates > 0 {
+        sink.say(&format!(
+            "{}: removed {} repeated result lines",
+            path.display(),
+            resumed.duplicates
+        ));
+    }
+    Ok((sink, resumed.done))
+}
+
+/// What counts a shard's jobs: the split and shard they belong to, the generators and
+/// their tables, and the flag a signal sets.
+struct Counting<'a> {
+    split: SplitId,
+    shard: Shard,
+    generators: &'a [&'a dyn Generator],
+    hashing: Option<&'a [Hashing<'a>]>,
+    stop: &'static std::sync::atomic::AtomicBool,
+}
+
+/// Counts `todo` in order, writing each result line as it is done (so a stopped run
+/// resumes after it) and adding it to `summary`; stops early on a signal.
+fn count_jobs(
+    counting: &Counting<'_>,
+    todo: Vec<&Job>,
+    sink: &mut Sink,
+    summary: &mut Summary,
+    weight: &dyn Fn(u64) -> u64,
+    bar: &Progress,
+) -> Result<(), CliError> {
+    let started = Instant::now();
     // Names this run in every line it writes: a quorum merge takes two lines of one
     // run, however copied, as one computation.
     let run = format!("{:016x}", super::clock_seed());
     for job in todo {
         let Some(mut result) = count_job(
-            header.split,
-            shard,
+            counting.split,
+            counting.shard,
             job,
-            generators,
-            hashing.as_deref(),
-            stop,
+            counting.generators,
+            counting.hashing,
+            counting.stop,
         ) else {
             break;
         };
@@ -319,35 +376,7 @@ fn run_shard(
             ));
         }
     }
-    bar.finish();
-    if let Some(sig) = signals::received() {
-        // The lines written are whole and checked: a rerun with the same --output
-        // skips them. A closed pipe is said by the exit status alone.
-        if sig != super::out::SIGPIPE {
-            sink.say(&format!(
-                "{} stopped the shard after {} lines in {}",
-                signals::name(sig),
-                sink.lines,
-                sink.name.display()
-            ));
-        }
-        return Ok(Outcome::Interrupted(sig));
-    }
-    summary.report(&sink, jobs, started.elapsed().as_secs_f64());
-    Ok(if summary.disagreeing.is_empty() {
-        Outcome::Agree
-    } else {
-        Outcome::Disagree
-    })
-}
-
-/// Nodes per second as text, `-` when no time was measured.
-pub(super) fn rate(nodes: u64, secs: f64) -> String {
-    if secs > 0.0 {
-        format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6)
-    } else {
-        "-".into()
-    }
+    Ok(())
 }
 
 #[derive(Default)]

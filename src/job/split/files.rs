@@ -412,15 +412,6 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
             source,
         })
     };
-    let split = jobs.header.split;
-    let mut done: Vec<(Location, JobResult)> = Vec::new();
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    let mut dropped = None;
-    let mut duplicates = 0;
-    let mut lines = 0;
-    let mut unended = false;
-    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
-    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
     let exists = match std::fs::metadata(path) {
         Ok(_) => true,
         Err(e) if e.kind() == io::ErrorKind::NotFound => false,
@@ -431,14 +422,61 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
             }))
         }
     };
-    let mut reader = if exists {
-        Some(Lines::open(path)?)
-    } else {
-        None
+    let mut held = match exists {
+        true => held_results(path, jobs, generators)?,
+        false => Held::default(),
     };
-    while let Some(line) = reader.as_mut().map(Lines::next_line).transpose()?.flatten() {
-        lines = line.at.line;
-        unended = !line.ended;
+    if held.dropped.is_some() || held.duplicates > 0 || held.unended {
+        let mut fresh = crate::files::Output::create(path).map_err(write_err)?;
+        let mut w = io::BufWriter::new(&mut fresh);
+        for (i, (at, r)) in held.done.iter_mut().enumerate() {
+            w.write_all(json_line(r).map_err(write_err)?.as_bytes())
+                .map_err(write_err)?;
+            at.line = i + 1;
+        }
+        w.flush().map_err(write_err)?;
+        drop(w);
+        fresh.commit().map_err(write_err)?;
+        held.lines = held.done.len();
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(write_err)?;
+    Ok(Resumed {
+        file,
+        done: held.done,
+        lines: held.lines,
+        dropped: held.dropped,
+        duplicates: held.duplicates,
+    })
+}
+
+/// What an existing output file holds, read and checked by [`held_results`].
+#[derive(Default)]
+struct Held {
+    done: Vec<(Location, JobResult)>,
+    lines: usize,
+    dropped: Option<Location>,
+    duplicates: usize,
+    /// Whether the last line lacks its newline.
+    unended: bool,
+}
+
+/// The results in the output file `path`, each checked against its job: an error for
+/// a result that does not verify, two results of one job that differ, or results of
+/// another split or another set of generators (all of those listed at once).
+fn held_results(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Held, SplitError> {
+    let split = jobs.header.split;
+    let mut held = Held::default();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut foreign: BTreeMap<SplitId, Vec<Location>> = BTreeMap::new();
+    let mut others: Vec<(Location, Vec<String>)> = Vec::new();
+    let mut reader = Lines::open(path)?;
+    while let Some(line) = reader.next_line()? {
+        held.lines = line.at.line;
+        held.unended = !line.ended;
         if line.is_blank() {
             continue;
         }
@@ -450,7 +488,7 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
             // without a newline (a note, a file given by mistake) is not a results file
             // of these jobs, and is refused, untouched, rather than wiped.
             Err(_) if !line.ended && cut_result(&line.text, split) => {
-                dropped = Some(line.at);
+                held.dropped = Some(line.at);
                 continue;
             }
             Err(source) => {
@@ -471,7 +509,7 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
         }
         jobs.verify(&line.at, &r)?;
         if let Some(&earlier) = seen.get(&r.index) {
-            let (first, kept) = &done[earlier];
+            let (first, kept) = &held.done[earlier];
             if kept.counts != r.counts {
                 return Err(SplitError::ResultConflict {
                     second: line.at,
@@ -479,11 +517,11 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
                     index: r.index,
                 });
             }
-            duplicates += 1;
+            held.duplicates += 1;
             continue;
         }
-        seen.insert(r.index, done.len());
-        done.push((line.at, r));
+        seen.insert(r.index, held.done.len());
+        held.done.push((line.at, r));
     }
     let mut problems: Vec<Problem> = foreign
         .into_iter()
@@ -506,31 +544,7 @@ pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Res
             problems: Problems(problems),
         });
     }
-    if dropped.is_some() || duplicates > 0 || unended {
-        let mut fresh = crate::files::Output::create(path).map_err(write_err)?;
-        let mut w = io::BufWriter::new(&mut fresh);
-        for (i, (at, r)) in done.iter_mut().enumerate() {
-            w.write_all(json_line(r).map_err(write_err)?.as_bytes())
-                .map_err(write_err)?;
-            at.line = i + 1;
-        }
-        w.flush().map_err(write_err)?;
-        drop(w);
-        fresh.commit().map_err(write_err)?;
-        lines = done.len();
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(write_err)?;
-    Ok(Resumed {
-        file,
-        done,
-        lines,
-        dropped,
-        duplicates,
-    })
+    Ok(held)
 }
 
 #[cfg(test)]
