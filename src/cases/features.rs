@@ -394,7 +394,7 @@ pub fn features(pos: &Position) -> Vec<Feature> {
 /// still valid: the mover's king not attacked, the kings not facing, and every piece
 /// on a point it may stand on (which keeps kings and advisors in the palace and
 /// elephants on their own side, so those rules need no code here).
-pub fn has_legal_move(pos: &Position) -> bool {
+pub(crate) fn has_legal_move(pos: &Position) -> bool {
     let setup = pos.setup();
     setup
         .pieces()
@@ -528,7 +528,7 @@ impl Coverage {
 
     /// Counts one more position whose [`features`] are known already: a caller that
     /// looked at them first does not pay for them twice.
-    pub fn add_found(&mut self, pos: &Position, found: &[Feature]) {
+    pub(crate) fn add_found(&mut self, pos: &Position, found: &[Feature]) {
         self.total += 1;
         for &f in found {
             if let Some(i) = f.index() {
@@ -562,7 +562,7 @@ impl Coverage {
     }
 
     /// How many of them had `piece` on `sq`.
-    pub fn on_point(&self, piece: Piece, sq: Square) -> u64 {
+    pub(crate) fn on_point(&self, piece: Piece, sq: Square) -> u64 {
         self.points[point_slot(piece, sq)]
     }
 
@@ -616,7 +616,7 @@ impl Coverage {
     }
 
     /// The kinds of piece some point of which no position had them on.
-    pub fn missing_points(&self) -> Vec<PointCoverage> {
+    pub(crate) fn missing_points(&self) -> Vec<PointCoverage> {
         self.points()
             .into_iter()
             .filter(|p| p.reached < p.points)
@@ -625,7 +625,7 @@ impl Coverage {
 }
 
 /// What a table says of a row no position reached, so a reader need not look for zeros.
-pub const NEVER_REACHED: &str = "never reached";
+pub(crate) const NEVER_REACHED: &str = "never reached";
 
 /// Which rows a feature table shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 /// SplitMix64 state.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator seeded with `seed`.
@@ -13,13 +13,13 @@ impl Rng {
 
     /// A generator for item `index` of a run seeded with `seed`: items are independent,
     /// so a parallel run gives each item the same input whatever thread takes it.
-    pub fn for_item(seed: u64, index: u64) -> Rng {
+    pub(crate) fn for_item(seed: u64, index: u64) -> Rng {
         let mut mix = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
         Rng(mix.next_u64())
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -58,7 +58,7 @@ pub fn to_bytes(pos: &Position) -> Vec<u8> {
 
 /// The positions a playout may start from: the start position, then every position of
 /// the reference suite in file order. Fuzz targets and their seeds index this list.
-pub fn playout_starts() -> &'static [Position] {
+pub(crate) fn playout_starts() -> &'static [Position] {
     static STARTS: OnceLock<Vec<Position>> = OnceLock::new();
     STARTS.get_or_init(|| {
         let suite = crate::epd::parse_suite(crate::epd::REFERENCE_SUITE).unwrap_or_default();

@@ -106,7 +106,7 @@ impl Probe {
 
     /// Whether `other` says the same as the fresh board: read-back, check, both lists and
     /// the count.
-    pub fn same_as(&self, other: &Listing) -> bool {
+    pub(crate) fn same_as(&self, other: &Listing) -> bool {
         self.round_trip == other.setup
             && self.in_check == other.in_check
             && self.count == other.count
@@ -284,7 +284,7 @@ pub trait Generator: Sync {
 /// and minimizer). Once the flag is up its counts are cut short and mean nothing: the
 /// caller must look at the flag before believing any of them. Everything else is the
 /// inner generator's.
-pub struct Stoppable<'a> {
+pub(crate) struct Stoppable<'a> {
     inner: &'a dyn Generator,
     stop: &'a std::sync::atomic::AtomicBool,
 }

@@ -70,7 +70,7 @@ pub struct KeyMismatch {
     pub restored: bool,
 }
 
-/// [`perft_hashed`] with every key carried over a move compared to the key read off the
+/// The hashed perft with every key carried over a move compared to the key read off the
 /// board from scratch after it, as the oracle runs it: the count, and the first key
 /// that differed. A key that goes wrong only sometimes changes a count only when it
 /// happens to meet another position's; this sees it on the move it goes wrong.
@@ -85,19 +85,6 @@ pub fn perft_hashed_checked<G: MoveGen>(
     let never = AtomicBool::new(false);
     let n = hashed_polling::<G, true>(g, board, key, depth, h, &never, &mut found);
     (n, found)
-}
-
-/// [`perft`], given up once `stop` is raised: `None` then. The flag is read at every
-/// node above the last two plies, so a signal takes effect within a few milliseconds at
-/// any depth, for the price of one relaxed load per such node.
-pub fn perft_until<G: MoveGen>(
-    g: &G,
-    board: &mut G::Board,
-    depth: u32,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    let nodes = perft_polling(g, board, depth, stop);
-    (!stop.load(Ordering::Relaxed)).then_some(nodes)
 }
 
 /// [`perft`] that returns early (with a count that means nothing) once `stop` is up.
@@ -124,7 +111,8 @@ fn perft_polling<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32, stop: &Ato
 }
 
 /// [`perft`] through the table of `h`; `key` is the key of `board`.
-pub fn perft_hashed<G: MoveGen>(
+#[cfg(test)]
+pub(crate) fn perft_hashed<G: MoveGen>(
     g: &G,
     board: &mut G::Board,
     key: u128,
@@ -135,7 +123,7 @@ pub fn perft_hashed<G: MoveGen>(
     hashed_polling::<G, false>(g, board, key, depth, h, &never, &mut None)
 }
 
-/// [`perft_hashed`] that returns early (with a count that means nothing, and nothing
+/// The hashed perft, returning early (with a count that means nothing, and nothing
 /// stored in the table) once `stop` is up. With `CHECKED` every key carried over a move
 /// is compared with the board's own, the first that differs kept in `found`; a
 /// constant, so the counts of `perft` and `shard` pay nothing for it.
@@ -247,7 +235,7 @@ pub struct Finished {
 
 /// Called as each subtree of a divide finishes, from worker threads when it runs on
 /// the pool.
-pub type ProgressFn<'a> = &'a (dyn Fn(Finished) + Sync);
+pub(crate) type ProgressFn<'a> = &'a (dyn Fn(Finished) + Sync);
 
 /// One piece of parallel work: a root move, the board below the path to it, and the depth left.
 struct Task<B> {
@@ -310,7 +298,7 @@ fn frontier<G: MoveGen>(g: &G, board: &G::Board, depth: u32) -> (Vec<Move>, Vec<
 }
 
 /// [`divide`] on the current rayon pool. `progress` hears after each finished subtree.
-pub fn divide_parallel<G: MoveGen>(
+pub(crate) fn divide_parallel<G: MoveGen>(
     g: &G,
     board: &G::Board,
     depth: u32,
@@ -347,7 +335,7 @@ pub fn divide_until<G: MoveGen>(
 /// (subtrees a ply or two below the root, not whole root moves, so a deep count shows
 /// progress early). The counting is [`perft`]'s own; only the split costs more, a
 /// board copy per subtree.
-pub fn divide_reporting<G: MoveGen>(
+pub(crate) fn divide_reporting<G: MoveGen>(
     g: &G,
     board: &G::Board,
     depth: u32,

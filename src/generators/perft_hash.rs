@@ -13,7 +13,6 @@
 use crate::generators::MoveGen;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
-use crate::position::Position;
 use crate::square::{Square, SQUARE_COUNT};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -83,7 +82,8 @@ impl Keys {
 
     /// The key of a position: its pieces and whose move it is (the move counters do not
     /// change a perft).
-    pub fn of_position(&self, pos: &Position) -> u128 {
+    #[cfg(test)]
+    pub(crate) fn of_position(&self, pos: &crate::position::Position) -> u128 {
         pos.pieces()
             .fold(self.side(pos.turn()), |k, (sq, p)| k ^ self.piece(p, sq))
     }
@@ -200,7 +200,7 @@ pub fn memory_available() -> Option<(u64, MemoryLimit)> {
 
 /// Refuses `tables` tables of `size` each when together they are more than
 /// `available` (from [`memory_available`]).
-pub fn fits_in_memory(
+pub(crate) fn fits_in_memory(
     size: HashSize,
     tables: u64,
     available: Option<(u64, MemoryLimit)>,
@@ -399,6 +399,7 @@ mod tests {
     use super::*;
     use crate::generators::EachGenerator;
     use crate::moves::MoveList;
+    use crate::position::Position;
 
     #[test]
     fn sizes() {

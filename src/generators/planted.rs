@@ -79,7 +79,7 @@ pub enum Bug {
 }
 
 /// How many bugs one planted generator can carry at once.
-pub const MAX_BUGS: usize = 4;
+pub(crate) const MAX_BUGS: usize = 4;
 
 /// The naive generator with one or more bugs planted in it.
 pub struct Planted {

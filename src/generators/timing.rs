@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// Who did the work: a generator's name, or [`ORACLE`].
-pub const ORACLE: &str = "oracle";
+pub(crate) const ORACLE: &str = "oracle";
 
 /// Time per (who, part), exclusive of nested spans.
 #[derive(Clone, Debug, Default)]
@@ -69,7 +69,7 @@ thread_local! {
 
 /// Runs `f` with the clock on for this thread and returns what it returned with where
 /// the time went; time outside any span is charged to ([`ORACLE`], `"other"`).
-pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Timings) {
+pub(crate) fn measure<R>(f: impl FnOnce() -> R) -> (R, Timings) {
     CLOCK.with(|c| {
         *c.borrow_mut() = Some(Clock {
             parts: Vec::new(),

@@ -365,7 +365,7 @@ pub fn check_position(pos: &Position, gens: &[&dyn Generator]) -> Vec<Disagreeme
 /// [`check_position`], walking the boards along `line` (as far as every generator
 /// agrees its moves are legal) instead of the line chosen from the position: how a
 /// `walked-board` finding from a longer playout is reproduced.
-pub fn check_position_along(
+pub(crate) fn check_position_along(
     pos: &Position,
     gens: &[&dyn Generator],
     line: Option<&[Move]>,
@@ -475,7 +475,7 @@ fn honest_play(
 /// the same generator wrong by itself: a rule bug the mirror or the colour swap caught
 /// is then described by the rule it breaks, with one signature wherever it shows.
 /// `None` when the image agrees by itself (the bug is about the mapping alone).
-pub fn through_image(
+pub(crate) fn through_image(
     pos: &Position,
     d: &Disagreement,
     gens: &[&dyn Generator],

@@ -19,10 +19,10 @@ use crate::position::Position;
 /// pays for depth 3 on the small positions a campaign makes most of, where a two-ply
 /// count's or a table's slips show as readily as anywhere, and not on a middle game's
 /// 80,000 leaves.
-pub const DEEP_LIMIT: u64 = 150;
+pub(crate) const DEEP_LIMIT: u64 = 150;
 
 /// The deepest count asked.
-pub const DEEPEST: u32 = 3;
+pub(crate) const DEEPEST: u32 = 3;
 
 /// Every path of every generator at depth 2 and 3 (depth 3 within [`DEEP_LIMIT`]): what
 /// [`check_position`](super::check_position) asks, and a line asks of its first position.
@@ -90,7 +90,7 @@ fn plain_agreed(counts: &[Vec<PathCount>]) -> Vec<bool> {
 /// `children` of the positions after its moves (spread over them): a table or key bug
 /// shows on the small counts as it would on the large one. The first disagreement, if
 /// any.
-pub fn check_before_counting(
+pub(crate) fn check_before_counting(
     pos: &Position,
     g: &dyn Generator,
     children: usize,

@@ -21,18 +21,18 @@ pub struct Row {
 /// A move list or divide, each move once with how often it came and its summed count,
 /// sorted by move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     rows: Vec<Row>,
 }
 
 impl Tally {
     /// A plain move list: each listing counts one.
-    pub fn of_moves(moves: &[Move]) -> Tally {
+    pub(crate) fn of_moves(moves: &[Move]) -> Tally {
         Tally::of_divide(moves.iter().map(|&mv| (mv, 1)))
     }
 
     /// A divide: per-move counts, in any order.
-    pub fn of_divide(divide: impl IntoIterator<Item = (Move, u64)>) -> Tally {
+    pub(crate) fn of_divide(divide: impl IntoIterator<Item = (Move, u64)>) -> Tally {
         let mut pairs: Vec<(Move, u64)> = divide.into_iter().collect();
         pairs.sort_unstable_by_key(|&(mv, _)| mv);
         let mut rows: Vec<Row> = Vec::with_capacity(pairs.len());
@@ -81,7 +81,7 @@ impl Tally {
     }
 
     /// The moves listed more than once, with how many times each.
-    pub fn repeated_times(&self) -> impl Iterator<Item = (Move, u32)> + '_ {
+    pub(crate) fn repeated_times(&self) -> impl Iterator<Item = (Move, u32)> + '_ {
         self.rows
             .iter()
             .filter(|r| r.times > 1)
@@ -91,7 +91,7 @@ impl Tally {
 
 /// Where tallies of one question, one per answerer, differ.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Differences {
+pub(crate) struct Differences {
     /// Moves not every answerer lists, with who does.
     pub only_in: Vec<OnlyIn>,
     /// Moves some answerer lists more than once, with who does.

@@ -33,7 +33,7 @@ fn rook_ray<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
 /// one, so only a rook at `k == 1` and a cannon at `k == 0` or `k == 2` can be woken,
 /// and nothing beyond the third piece matters.
 #[inline(always)]
-pub fn watch_ray<const D: usize>(
+pub(crate) fn watch_ray<const D: usize>(
     ki: usize,
     occ: Bitboard,
     rookish: Bitboard,
@@ -72,7 +72,7 @@ pub fn watch_ray<const D: usize>(
 /// blocker, a cannon as the second. One scan for both, and none when neither kind
 /// stands on the ray, so a caller pays only for the rays that matter.
 #[inline(always)]
-pub fn line_hit<const D: usize>(
+pub(crate) fn line_hit<const D: usize>(
     i: usize,
     occ: Bitboard,
     rookish: Bitboard,
@@ -100,7 +100,7 @@ pub fn line_hit<const D: usize>(
 
 /// Rook targets from point `i`, own pieces included (the caller masks them off).
 #[inline(always)]
-pub fn rook_targets(i: usize, occ: Bitboard) -> Bitboard {
+pub(crate) fn rook_targets(i: usize, occ: Bitboard) -> Bitboard {
     rook_ray::<NORTH>(i, occ)
         | rook_ray::<EAST>(i, occ)
         | rook_ray::<SOUTH>(i, occ)
@@ -126,7 +126,7 @@ fn cannon_ray<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
 /// Every point a cannon on `i` would capture if an enemy stood there: the first piece
 /// beyond the screen in each direction, of either colour.
 #[inline(always)]
-pub fn cannon_hits(i: usize, occ: Bitboard) -> Bitboard {
+pub(crate) fn cannon_hits(i: usize, occ: Bitboard) -> Bitboard {
     cannon_ray::<NORTH>(i, occ)
         | cannon_ray::<EAST>(i, occ)
         | cannon_ray::<SOUTH>(i, occ)
@@ -153,7 +153,7 @@ fn cannon_span<const D: usize>(i: usize, occ: Bitboard) -> Bitboard {
 
 /// [`cannon_span`] in all four directions.
 #[inline(always)]
-pub fn cannon_reach(i: usize, occ: Bitboard) -> Bitboard {
+pub(crate) fn cannon_reach(i: usize, occ: Bitboard) -> Bitboard {
     cannon_span::<NORTH>(i, occ)
         | cannon_span::<EAST>(i, occ)
         | cannon_span::<SOUTH>(i, occ)
@@ -162,13 +162,13 @@ pub fn cannon_reach(i: usize, occ: Bitboard) -> Bitboard {
 
 /// Cannon moves: rook moves onto empty points, and captures over a screen.
 #[inline(always)]
-pub fn cannon_targets(i: usize, occ: Bitboard, enemy: Bitboard) -> Bitboard {
+pub(crate) fn cannon_targets(i: usize, occ: Bitboard, enemy: Bitboard) -> Bitboard {
     (rook_targets(i, occ) & !occ) | (cannon_hits(i, occ) & enemy)
 }
 
 /// Landing points of a lame leaper whose leg or eye is empty.
 #[inline(always)]
-pub fn lame_targets(table: &[Lame; 4], occ: Bitboard) -> Bitboard {
+pub(crate) fn lame_targets(table: &[Lame; 4], occ: Bitboard) -> Bitboard {
     let mut t = Bitboard::EMPTY;
     for lame in table {
         if (lame.block & occ).is_empty() {
@@ -180,7 +180,7 @@ pub fn lame_targets(table: &[Lame; 4], occ: Bitboard) -> Bitboard {
 
 /// Whether any of `horses` reaches the centre of a reverse horse table.
 #[inline(always)]
-pub fn horse_reaches(table: &[Lame; 4], occ: Bitboard, horses: Bitboard) -> bool {
+pub(crate) fn horse_reaches(table: &[Lame; 4], occ: Bitboard, horses: Bitboard) -> bool {
     table
         .iter()
         .any(|lame| !(lame.targets & horses).is_empty() && (lame.block & occ).is_empty())

@@ -5,11 +5,11 @@ use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of points. The top 38 bits of the `u128` are always clear.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-pub struct Bitboard(pub u128);
+pub(crate) struct Bitboard(pub u128);
 
 impl Bitboard {
     /// No point.
-    pub const EMPTY: Bitboard = Bitboard(0);
+    pub(crate) const EMPTY: Bitboard = Bitboard(0);
     /// All 90 points.
     pub const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
 

@@ -628,15 +628,15 @@ impl MoveGen for BitboardGen {
 /// compiled into the real generator.
 pub(crate) mod plant {
     /// No bug.
-    pub const NONE: u8 = 0;
+    pub(crate) const NONE: u8 = 0;
     /// The piece a move takes still has its moves counted.
-    pub const TWO_PLY_COUNTS_TAKEN: u8 = 1;
+    pub(crate) const TWO_PLY_COUNTS_TAKEN: u8 = 1;
     /// A reach is worked out again only when a move lands in it, not when one leaves it.
-    pub const REACH_IGNORES_VACATED: u8 = 2;
+    pub(crate) const REACH_IGNORES_VACATED: u8 = 2;
     /// The points whose filling could expose the king are taken to be those whose
     /// emptying could (the watch's `from`, not its `to`): a capture of the piece that
     /// blocks an enemy horse's leg next to the king is dropped.
-    pub const COUNT_AFTER_MASK: u8 = 3;
+    pub(crate) const COUNT_AFTER_MASK: u8 = 3;
 }
 
 /// perft(2) of `board` with the planted bug `PLANT` (one of [`plant`]).

@@ -3,13 +3,13 @@
 use super::bits::Bitboard;
 
 /// Ray index toward Black's side (index grows by 9 a step).
-pub const NORTH: usize = 0;
+pub(crate) const NORTH: usize = 0;
 /// Ray index toward file `i` (index grows by 1 a step).
-pub const EAST: usize = 1;
+pub(crate) const EAST: usize = 1;
 /// Ray index toward Red's side (index shrinks by 9 a step).
-pub const SOUTH: usize = 2;
+pub(crate) const SOUTH: usize = 2;
 /// Ray index toward file `a` (index shrinks by 1 a step).
-pub const WEST: usize = 3;
+pub(crate) const WEST: usize = 3;
 
 /// Steps of the four rays, in the order of the indices above.
 const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
@@ -18,7 +18,7 @@ const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 /// A lame leaper's move from one point in one direction: the point that must be empty
 /// (the horse's leg or the elephant's eye) and the points it then reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lame {
+pub(crate) struct Lame {
     /// The leg or eye; empty when the direction leaves the board.
     pub block: Bitboard,
     /// Where the piece lands when `block` is empty.
@@ -90,7 +90,7 @@ const fn build_rays() -> [[Bitboard; 90]; 4] {
 }
 
 /// Every point a rook would reach in each direction on an empty board, the start excluded.
-pub static RAYS: [[Bitboard; 90]; 4] = build_rays();
+pub(crate) static RAYS: [[Bitboard; 90]; 4] = build_rays();
 
 const fn build_lines() -> [Bitboard; 90] {
     let rays = build_rays();
@@ -105,7 +105,7 @@ const fn build_lines() -> [Bitboard; 90] {
 
 /// The point's file and rank, the point itself excluded: where rooks, cannons and the
 /// other king can reach it from, and where a piece's coming or going can open a line.
-pub static LINES: [Bitboard; 90] = build_lines();
+pub(crate) static LINES: [Bitboard; 90] = build_lines();
 
 /// One step in `steps` from each point, kept when it stays in the palace it starts in.
 const fn build_palace_steps(steps: [(i32, i32); 4]) -> [Bitboard; 90] {
@@ -130,9 +130,9 @@ const fn build_palace_steps(steps: [(i32, i32); 4]) -> [Bitboard; 90] {
 }
 
 /// King steps: orthogonal, staying in the palace it stands in.
-pub static KING: [Bitboard; 90] = build_palace_steps(ORTHOGONAL);
+pub(crate) static KING: [Bitboard; 90] = build_palace_steps(ORTHOGONAL);
 /// Advisor steps: diagonal, staying in the palace it stands in.
-pub static ADVISOR: [Bitboard; 90] = build_palace_steps(DIAGONAL);
+pub(crate) static ADVISOR: [Bitboard; 90] = build_palace_steps(DIAGONAL);
 
 const fn build_pawn() -> [[Bitboard; 90]; 2] {
     let mut out = [[Bitboard::EMPTY; 90]; 2];
@@ -156,7 +156,7 @@ const fn build_pawn() -> [[Bitboard; 90]; 2] {
 }
 
 /// Pawn steps per colour (0 Red, 1 Black): forward, and sideways once across the river.
-pub static PAWN: [[Bitboard; 90]; 2] = build_pawn();
+pub(crate) static PAWN: [[Bitboard; 90]; 2] = build_pawn();
 
 const fn build_pawn_attackers() -> [[Bitboard; 90]; 2] {
     let pawn = build_pawn();
@@ -179,7 +179,7 @@ const fn build_pawn_attackers() -> [[Bitboard; 90]; 2] {
 }
 
 /// Per colour, the points from which a pawn of that colour attacks the point.
-pub static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = build_pawn_attackers();
+pub(crate) static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = build_pawn_attackers();
 
 const fn build_horse() -> [[Lame; 4]; 90] {
     let mut out = [[NO_LAME; 4]; 90];
@@ -207,7 +207,7 @@ const fn build_horse() -> [[Lame; 4]; 90] {
 }
 
 /// Horse moves per point and leg.
-pub static HORSE: [[Lame; 4]; 90] = build_horse();
+pub(crate) static HORSE: [[Lame; 4]; 90] = build_horse();
 
 const fn build_horse_attackers() -> [[Lame; 4]; 90] {
     let mut out = [[NO_LAME; 4]; 90];
@@ -236,7 +236,7 @@ const fn build_horse_attackers() -> [[Lame; 4]; 90] {
 
 /// Reverse horse table: per point, each diagonal neighbour as a leg and the horse
 /// points that attack the centre through it.
-pub static HORSE_ATTACKERS: [[Lame; 4]; 90] = build_horse_attackers();
+pub(crate) static HORSE_ATTACKERS: [[Lame; 4]; 90] = build_horse_attackers();
 
 const fn build_elephant() -> [[Lame; 4]; 90] {
     let mut out = [[NO_LAME; 4]; 90];
@@ -262,7 +262,7 @@ const fn build_elephant() -> [[Lame; 4]; 90] {
 }
 
 /// Elephant moves per point and eye, never across the river.
-pub static ELEPHANT: [[Lame; 4]; 90] = build_elephant();
+pub(crate) static ELEPHANT: [[Lame; 4]; 90] = build_elephant();
 
 #[cfg(test)]
 mod tests {

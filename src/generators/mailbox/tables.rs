@@ -8,41 +8,41 @@
 use crate::square::Square;
 
 /// Side tag of Red's pieces and of Red's half of the board.
-pub const RED: u8 = 16;
+pub(crate) const RED: u8 = 16;
 /// Side tag of Black's pieces and of Black's half.
-pub const BLACK: u8 = 32;
+pub(crate) const BLACK: u8 = 32;
 /// What the border holds: both side tags at once, so that every "is it mine?" test
 /// says yes and no leaper ever steps off the board, and every "is it theirs?" test
 /// (which compares the tag bits for equality) says no.
-pub const BORDER: u8 = RED | BLACK;
+pub(crate) const BORDER: u8 = RED | BLACK;
 /// Both tag bits, to read a code's side.
-pub const SIDE_MASK: u8 = RED | BLACK;
+pub(crate) const SIDE_MASK: u8 = RED | BLACK;
 
 /// Each side's 16 slots (code = side tag + slot), grouped by kind so generation
 /// walks one kind at a time without reading a kind from the board.
-pub const KING_SLOT: u8 = 0;
+pub(crate) const KING_SLOT: u8 = 0;
 /// First and last advisor slot.
-pub const ADVISOR_SLOTS: (u8, u8) = (1, 2);
+pub(crate) const ADVISOR_SLOTS: (u8, u8) = (1, 2);
 /// First and last elephant slot.
-pub const ELEPHANT_SLOTS: (u8, u8) = (3, 4);
+pub(crate) const ELEPHANT_SLOTS: (u8, u8) = (3, 4);
 /// First and last horse slot.
-pub const HORSE_SLOTS: (u8, u8) = (5, 6);
+pub(crate) const HORSE_SLOTS: (u8, u8) = (5, 6);
 /// First and last rook slot.
-pub const ROOK_SLOTS: (u8, u8) = (7, 8);
+pub(crate) const ROOK_SLOTS: (u8, u8) = (7, 8);
 /// First and last cannon slot.
-pub const CANNON_SLOTS: (u8, u8) = (9, 10);
+pub(crate) const CANNON_SLOTS: (u8, u8) = (9, 10);
 /// First and last pawn slot.
-pub const PAWN_SLOTS: (u8, u8) = (11, 15);
+pub(crate) const PAWN_SLOTS: (u8, u8) = (11, 15);
 
 /// One orthogonal step: the king's move, the rook's and cannon's lines, the horse's leg.
-pub const KING_DELTA: [i8; 4] = [-16, -1, 1, 16];
+pub(crate) const KING_DELTA: [i8; 4] = [-16, -1, 1, 16];
 /// One diagonal step: the advisor's move, the elephant's eye.
-pub const ADVISOR_DELTA: [i8; 4] = [-17, -15, 15, 17];
+pub(crate) const ADVISOR_DELTA: [i8; 4] = [-17, -15, 15, 17];
 /// The horse's two targets beyond each leg of [`KING_DELTA`], same order.
-pub const HORSE_DELTA: [[i8; 2]; 4] = [[-33, -31], [-18, 14], [-14, 18], [31, 33]];
+pub(crate) const HORSE_DELTA: [[i8; 2]; 4] = [[-33, -31], [-18, 14], [-14, 18], [31, 33]];
 /// Horses that reach the king through a leg on each diagonal of [`ADVISOR_DELTA`]:
 /// seen from the king, an attacking horse's leg is the point diagonally next to the king.
-pub const HORSE_CHECK_DELTA: [[i8; 2]; 4] = [[-33, -18], [-31, -14], [14, 31], [18, 33]];
+pub(crate) const HORSE_CHECK_DELTA: [[i8; 2]; 4] = [[-33, -18], [-31, -14], [14, 31], [18, 33]];
 
 /// The 256-array index of the point at `file`, `rank`.
 pub const fn sq256(file: u8, rank: u8) -> u8 {
@@ -124,17 +124,17 @@ const fn build_index_of() -> [u8; 256] {
 }
 
 /// Whether an array index is one of the 90 points.
-pub static IN_BOARD: [bool; 256] = build_in_board();
+pub(crate) static IN_BOARD: [bool; 256] = build_in_board();
 /// Whose palace a point is in: [`RED`], [`BLACK`] or 0. Kings and advisors compare it
 /// with their own tag, so one look both keeps them on the board and in their palace.
-pub static PALACE: [u8; 256] = build_palace();
+pub(crate) static PALACE: [u8; 256] = build_palace();
 /// Which side of the river a point lies on: [`RED`], [`BLACK`], or 0 off the board.
 /// An elephant may land only where this equals its tag; a pawn has crossed once it differs.
-pub static RIVER_SIDE: [u8; 256] = build_river_side();
+pub(crate) static RIVER_SIDE: [u8; 256] = build_river_side();
 /// The shared [`Square`] of each array index (`a0` for border entries, never read).
-pub static SQUARE_OF: [Square; 256] = build_square_of();
+pub(crate) static SQUARE_OF: [Square; 256] = build_square_of();
 /// The array index of each [`Square::index`] (0..90; the rest are unused).
-pub static INDEX_OF: [u8; 256] = build_index_of();
+pub(crate) static INDEX_OF: [u8; 256] = build_index_of();
 
 #[cfg(test)]
 mod tests {

@@ -65,7 +65,7 @@ pub struct NaiveBoard<R: Reading = AsWritten> {
 impl<R: Reading> NaiveBoard<R> {
     /// Reads the rules as `reads` from now on, and returns how they were read until now:
     /// a misreading of legality asks the check detector of another reading for some moves.
-    pub fn reread(&mut self, reads: R) -> R {
+    pub(crate) fn reread(&mut self, reads: R) -> R {
         std::mem::replace(&mut self.reads, reads)
     }
 

@@ -62,7 +62,7 @@ impl Audit {
     }
 
     /// The sampled jobs with nothing to compare the recount with.
-    pub fn unmatched(&self) -> Vec<u64> {
+    pub(crate) fn unmatched(&self) -> Vec<u64> {
         self.sampled
             .iter()
             .filter(|a| a.others.is_empty())

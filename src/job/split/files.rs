@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 
 /// The largest jobs or results file read: far past any split worth running, and a
 /// bound on the memory a merge or shard can be made to use.
-pub const MAX_FILE_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_FILE_BYTES: u64 = 4 << 30;
 
 /// The longest line read; job and result lines are a few hundred bytes.
-pub const MAX_LINE_BYTES: usize = 64 << 10;
+pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Opens `path` for reading if it is a regular file within [`MAX_FILE_BYTES`]; a FIFO
 /// would block the open until a writer came, and a directory or device is never a file
@@ -135,7 +135,7 @@ pub struct JobsFile {
 impl JobsFile {
     /// Checks a result of this split, found `at`, against its job: an index outside the
     /// split never verifies.
-    pub fn verify(&self, at: &Location, result: &JobResult) -> Result<(), SplitError> {
+    pub(crate) fn verify(&self, at: &Location, result: &JobResult) -> Result<(), SplitError> {
         if result.check.is_none() {
             return Err(SplitError::ResultUnchecked { at: at.clone() });
         }
@@ -347,14 +347,14 @@ pub(super) fn json_line<T: serde::Serialize>(value: &T) -> io::Result<String> {
 }
 
 /// Writes one result line and flushes it, so a shard killed later keeps it.
-pub fn write_result(out: &mut dyn Write, result: &JobResult) -> io::Result<()> {
+pub(crate) fn write_result(out: &mut dyn Write, result: &JobResult) -> io::Result<()> {
     out.write_all(json_line(result)?.as_bytes())?;
     out.flush()
 }
 
 /// Hands every result line of a file to `each`, with where it stands, one at a time so
 /// that a merge of millions of results holds none of them. Blank lines are skipped.
-pub fn read_results(
+pub(crate) fn read_results(
     path: &Path,
     mut each: impl FnMut(Location, JobResult) -> Result<(), SplitError>,
 ) -> Result<(), SplitError> {

@@ -91,7 +91,7 @@ impl Computation {
     /// What `self` and `other` have in common that a bug could be in: the generator
     /// (its moves, its check test), its two-ply count, the hashed perft's keys and table.
     /// Empty when they are independent.
-    pub fn shares_with(&self, other: &Computation) -> Vec<String> {
+    pub(crate) fn shares_with(&self, other: &Computation) -> Vec<String> {
         let mut shared = Vec::new();
         if self.generator == other.generator {
             shared.push(format!("the {} generator", self.generator));
@@ -278,7 +278,7 @@ fn intern<T: PartialEq + Clone>(list: &mut Vec<T>, value: &T) -> u32 {
 }
 
 /// The name of a quorum merge's total.
-pub const AGREED: &str = "agreed";
+pub(crate) const AGREED: &str = "agreed";
 
 /// Running sums and everything out of place, kept small: per job only where it was
 /// first seen, so a split of millions of jobs merges in little memory.

@@ -34,7 +34,7 @@ use std::fmt;
 pub const JOBS_FORMAT: &str = "xqdiff-jobs/3";
 
 /// Version 2: every job one path, no weights. Still read, as weight 1 each.
-pub const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
+pub(crate) const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
 
 /// The versions a jobs file may have.
 pub const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
@@ -284,7 +284,7 @@ impl JobResult {
     }
 
     /// Whether the result carries the check its counts give for the job checked `job`.
-    pub fn verifies(&self, job: Check) -> bool {
+    pub(crate) fn verifies(&self, job: Check) -> bool {
         self.check == Some(self.check_for(job))
     }
 
@@ -314,7 +314,7 @@ impl JobResult {
 /// Adds one result's `counts`, times its job's `weight`, into `totals`, generator by
 /// generator. Every sum of counts goes through here, because a wrapped sum would print
 /// a small total that agrees.
-pub fn add_counts(
+pub(crate) fn add_counts(
     totals: &mut BTreeMap<String, u64>,
     counts: &BTreeMap<String, u64>,
     weight: u64,
@@ -339,11 +339,11 @@ mod iccs {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(path: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(path: &[Move], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(path.iter().map(Move::to_string))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
         Vec::<String>::deserialize(d)?
             .iter()
             .map(|text| text.parse().map_err(D::Error::custom))

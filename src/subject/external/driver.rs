@@ -224,7 +224,7 @@ impl ExternalEngine {
 
     /// How to ask the engine a position by hand, in its protocol and notation as
     /// decided.
-    pub fn speech(&self) -> Speech {
+    pub(crate) fn speech(&self) -> Speech {
         Speech {
             setup: self.setup.clone(),
             config: self.config.clone(),

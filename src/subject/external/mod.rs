@@ -68,7 +68,7 @@ impl ExternalEngine {
     /// included, gives up within a fraction of a second with [`SubjectError::Stopped`]
     /// and ends the engine; no wait goes past the deadline (see
     /// [`crate::subject::Subject::set_deadline`], which it sets).
-    pub fn start_within(
+    pub(crate) fn start_within(
         config: &EngineConfig,
         stop: Option<&'static AtomicBool>,
         deadline: Option<std::time::Instant>,
@@ -116,7 +116,7 @@ pub enum Protocol {
 
 impl Protocol {
     /// The moves protocol's mode; `None` for an engine's protocol.
-    pub fn moves_mode(self) -> Option<MovesMode> {
+    pub(crate) fn moves_mode(self) -> Option<MovesMode> {
         match self {
             Protocol::Moves(mode) => Some(mode),
             _ => None,
@@ -226,7 +226,7 @@ pub struct EngineConfig {
 
 impl EngineConfig {
     /// The wait for each step of starting the engine.
-    pub fn start_wait(&self) -> Duration {
+    pub(crate) fn start_wait(&self) -> Duration {
         self.start_timeout.unwrap_or(self.timeout)
     }
     /// The `xqdiff engine` command that checks this engine, started and spoken to as
@@ -275,8 +275,8 @@ impl EngineConfig {
 }
 
 /// How long xqdiff waits for each step of an engine's answer unless told otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How long the command line waits for each step of an engine's start unless told
 /// otherwise: generous, since a busy machine may take long to start what answers fast.
-pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
