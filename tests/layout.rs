@@ -379,6 +379,26 @@ fn the_root_holds_the_vocabulary_and_each_layer_says_what_it_owns() {
     }
 }
 
+/// A generator put into the registry but not into [`INDEPENDENT`] would be compared with
+/// the others while free to share their code: the import check would not look at it.
+#[test]
+fn every_registered_generator_is_held_independent() {
+    let registered: BTreeSet<&str> = xqdiff::generators::names().into_iter().collect();
+    let held: BTreeSet<&str> = INDEPENDENT.iter().copied().collect();
+    assert_eq!(
+        registered, held,
+        "the registry's generators and INDEPENDENT in tests/layout.rs differ"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/generators");
+    for name in INDEPENDENT {
+        assert!(
+            root.join(name).is_dir() || root.join(format!("{name}.rs")).is_file(),
+            "{name} is not a module of its own under src/generators, so the import \
+             check cannot tell its code from the others'"
+        );
+    }
+}
+
 #[test]
 fn every_list_of_generators_is_the_registry() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -255,7 +255,7 @@ fn each_check_names_its_bug_first_on_a_witness() {
         CheckKind::CountPath,
         CheckKind::HashKey,
     ];
-    for check in CheckKind::ALL {
+    for &check in CheckKind::ALL {
         if !elsewhere.contains(&check) {
             assert!(seen.contains(&check), "no witness for {check}");
         }

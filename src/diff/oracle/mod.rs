@@ -27,102 +27,102 @@ use crate::position::Position;
 use std::fmt;
 use std::str::FromStr;
 
-/// What was compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CheckKind {
+/// Writes [`CheckKind`] from one table: each kind with its name and what it compares,
+/// the rules or a generator's state, so a new kind cannot be added without saying
+/// whether a rule variant may explain what it sees.
+macro_rules! check_kinds {
+    ($($(#[$doc:meta])* $kind:ident = $name:literal, $about:ident;)+) => {
+        /// What was compared.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum CheckKind {
+            $($(#[$doc])* $kind,)+
+        }
+
+        impl CheckKind {
+            /// Every kind, in the order the oracle reports them.
+            pub const ALL: &'static [CheckKind] = &[$(CheckKind::$kind),+];
+
+            /// The name used in reports and corpus files.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckKind::$kind => $name,)+
+                }
+            }
+
+            /// Whether the check compares what the rules decide (move lists, check, the
+            /// symmetries), so a rule variant may explain a disagreement it sees. The
+            /// others see state (an unmake, a reused board, a count that is not its own
+            /// list's length, a counting path), and a generator whose state goes wrong may
+            /// answer some position as some variant would by chance.
+            pub const fn about_the_rules(self) -> bool {
+                match self {
+                    $(CheckKind::$kind => About::$about.is_rules(),)+
+                }
+            }
+        }
+    };
+}
+
+/// What a check compares, in [`check_kinds!`]'s table.
+enum About {
+    Rules,
+    State,
+}
+
+impl About {
+    const fn is_rules(self) -> bool {
+        matches!(self, About::Rules)
+    }
+}
+
+check_kinds! {
     /// Loading the position into a generator's board and reading it back changed it.
-    RoundTrip,
+    RoundTrip = "round-trip", State;
     /// Whether the side to move is in check.
-    InCheck,
+    InCheck = "in-check", Rules;
     /// The pseudo-legal move sets.
-    PseudoLegal,
+    PseudoLegal = "pseudo-legal", Rules;
     /// Make then unmake did not give back the position. Told before the legal lists,
     /// which come from a board the generator made and unmade moves on: a generator whose
     /// unmake is wrong lists wrongly for that reason.
-    Unmake,
+    Unmake = "unmake", State;
     /// A board on which every legal move was made and unmade answers differently from a
     /// freshly loaded one: make or unmake leaves state behind that the squares do not show.
     /// The legal lists and the answers about each move come from such a board, so
     /// this is told before them.
-    ReusedBoard,
+    ReusedBoard = "reused-board", State;
     /// The legal move sets.
-    Legal,
+    Legal = "legal", Rules;
     /// A generator lists a move more than once.
-    ListedTwice,
+    ListedTwice = "listed-twice", State;
     /// The bulk count (`count_legal`, perft's last ply) is not the number of legal moves.
-    Count,
+    Count = "count", State;
     /// What a legal move captures.
-    Captured,
+    Captured = "captured", State;
     /// The position after making a legal move.
-    AfterMake,
+    AfterMake = "after-make", State;
     /// A legal move led to a position that breaks the domain rules.
-    AfterMakeInvalid,
+    AfterMakeInvalid = "after-make-invalid", State;
     /// Whether a legal move gives check.
-    GivesCheck,
+    GivesCheck = "gives-check", Rules;
     /// The bulk count on the position after a legal move.
-    CountAfter,
+    CountAfter = "count-after", State;
     /// A board walked along a line of moves (made, never reloaded) answers differently
     /// from a freshly loaded board of the same position, or from the start once walked back.
-    WalkedBoard,
+    WalkedBoard = "walked-board", State;
     /// Mirroring files a <-> i did not mirror a generator's moves.
-    Mirror,
+    Mirror = "mirror", Rules;
     /// Swapping colours and ranks r <-> 9-r did not map a generator's moves.
-    ColorSwap,
+    ColorSwap = "color-swap", Rules;
     /// A generator's faster ways of counting perft (its two-ply count, its hashed count
     /// through a tiny or a roomy table) do not all give its plain count.
-    CountPath,
+    CountPath = "count-path", State;
     /// A key a generator's hashed perft carried over a move is not the key of the board
     /// after it.
-    HashKey,
+    HashKey = "hash-key", State;
 }
 
 impl CheckKind {
-    /// Every kind, in the order the oracle reports them.
-    pub const ALL: [CheckKind; 18] = [
-        CheckKind::RoundTrip,
-        CheckKind::InCheck,
-        CheckKind::PseudoLegal,
-        CheckKind::Unmake,
-        CheckKind::ReusedBoard,
-        CheckKind::Legal,
-        CheckKind::ListedTwice,
-        CheckKind::Count,
-        CheckKind::Captured,
-        CheckKind::AfterMake,
-        CheckKind::AfterMakeInvalid,
-        CheckKind::GivesCheck,
-        CheckKind::CountAfter,
-        CheckKind::WalkedBoard,
-        CheckKind::Mirror,
-        CheckKind::ColorSwap,
-        CheckKind::CountPath,
-        CheckKind::HashKey,
-    ];
-
-    /// The name used in reports and corpus files.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CheckKind::RoundTrip => "round-trip",
-            CheckKind::InCheck => "in-check",
-            CheckKind::PseudoLegal => "pseudo-legal",
-            CheckKind::Legal => "legal",
-            CheckKind::ListedTwice => "listed-twice",
-            CheckKind::Count => "count",
-            CheckKind::Unmake => "unmake",
-            CheckKind::ReusedBoard => "reused-board",
-            CheckKind::Captured => "captured",
-            CheckKind::AfterMake => "after-make",
-            CheckKind::AfterMakeInvalid => "after-make-invalid",
-            CheckKind::GivesCheck => "gives-check",
-            CheckKind::CountAfter => "count-after",
-            CheckKind::WalkedBoard => "walked-board",
-            CheckKind::Mirror => "mirror",
-            CheckKind::ColorSwap => "color-swap",
-            CheckKind::CountPath => "count-path",
-            CheckKind::HashKey => "hash-key",
-        }
-    }
-
     /// The check's name in a [`Signature`]: its own, but [`STALE_BOARD`] for the two
     /// checks that see state a used board keeps and the squares do not show.
     pub const fn signature_name(self) -> &'static str {
@@ -143,7 +143,8 @@ impl FromStr for CheckKind {
     type Err = String;
     fn from_str(s: &str) -> Result<CheckKind, String> {
         CheckKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| k.as_str() == s)
             .ok_or_else(|| format!("unknown check {s:?}"))
     }
@@ -993,7 +994,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for k in CheckKind::ALL {
+        for &k in CheckKind::ALL {
             assert_eq!(k.as_str().parse::<CheckKind>(), Ok(k));
             assert_eq!(k.to_string(), k.as_str());
         }
