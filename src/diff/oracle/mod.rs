@@ -64,6 +64,7 @@ macro_rules! check_kinds {
 }
 
 /// What a check compares, in [`check_kinds!`]'s table.
+#[derive(Clone, Copy)]
 enum About {
     Rules,
     State,
