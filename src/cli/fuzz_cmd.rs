@@ -7,7 +7,7 @@ use super::{
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
-use crate::diff::finding::cause_lines;
+use crate::diff::finding::naming::cause_lines;
 use crate::generators::registry;
 use crate::job::check::Unit;
 use crate::job::check::FUZZ;

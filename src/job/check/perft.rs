@@ -7,7 +7,9 @@
 
 use super::{Observer, Running, Unit, PERFT};
 use crate::diff::descent;
-use crate::diff::finding::{Findings, Known, Provenance, Settings};
+use crate::diff::finding::book::{Findings, Settings};
+use crate::diff::finding::known::Known;
+use crate::diff::finding::provenance::Provenance;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;

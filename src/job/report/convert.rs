@@ -11,7 +11,9 @@ use crate::cases::features::{Coverage, Feature};
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
 use crate::diff::descent::Descent;
-use crate::diff::finding::{Finding, Provenance, Replayed};
+use crate::diff::finding::book::Finding;
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::replay::Replayed;
 use crate::diff::oracle::{CheckKind, Disagreement};
 use crate::fen;
 use crate::generators::face::Generator;
@@ -295,7 +297,7 @@ impl Report {
 
     /// Adds a replay of the corpus `source` that took `elapsed`, and every bug it
     /// shows, grouped and marked known by the one findings path
-    /// ([`crate::diff::finding::replayed`]).
+    /// ([`crate::diff::finding::replay::replayed`]).
     pub fn add_replay(
         &mut self,
         name: &str,

@@ -15,7 +15,7 @@ pub mod markdown;
 pub mod svg;
 mod time;
 
-use crate::diff::finding::Provenance;
+use crate::diff::finding::provenance::Provenance;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -659,7 +659,7 @@ impl Reproduce {
 
     /// The block under its heading, one line each, as a code block shows it.
     pub fn body(&self) -> Vec<String> {
-        let lines = crate::diff::finding::reproduce_lines(
+        let lines = crate::diff::finding::provenance::reproduce_lines(
             &self.command,
             &self.subject_lines,
             self.answer.as_deref(),

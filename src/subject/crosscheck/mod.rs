@@ -22,10 +22,13 @@ use crate::diagnose::{
     nondeterministic, Answer, AnswerFault, Diagnosis, Question, Variant, Witness,
 };
 use crate::diff::descent;
-use crate::diff::finding::{
-    counted, diagnosed, join_shared_causes, named_causes, offer_witness, paired_later,
-    recount_diagnosis, Diagnosed, Finding, Findings, Known, Provenance, Settings,
+use crate::diff::finding::book::{offer_witness, Finding, Findings, Settings};
+use crate::diff::finding::counted;
+use crate::diff::finding::known::Known;
+use crate::diff::finding::naming::{
+    diagnosed, join_shared_causes, named_causes, paired_later, recount_diagnosis, Diagnosed,
 };
+use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
@@ -128,7 +131,7 @@ pub struct Options<'a> {
     pub max_findings: usize,
     /// Known bugs: still reported (as known), but they do not count toward
     /// `max_findings` or fail the check.
-    pub known: crate::diff::finding::Known,
+    pub known: Known,
     /// How the run was started, for a subject with no command that reproduces one
     /// finding (a library in process).
     pub found_by: String,
