@@ -7,8 +7,8 @@
 //! moves as the signatures do, which the diagnosis layer may not use.
 
 use crate::diagnose::{
-    diagnose_among, diagnose_bounded, diagnose_pairs, diagnose_pairs_asking, recount, Answer,
-    AnswerFault, Bound, Cause, Diagnosis, Question, Variant, Witness,
+    recount, Answer, AnswerFault, Bound, Candidates, Cause, Diagnose, Diagnosis, Question, Variant,
+    Witness,
 };
 use crate::diff::oracle::CheckKind;
 use crate::diff::signature::{classify, Lists, MoveClass, Rule, Signature};
@@ -64,7 +64,7 @@ impl Diagnosed {
 /// several variants tie, deciding positions are put to the subject through `ask`, within
 /// [`DIAGNOSIS_BOUND`]. When no variant explains them alone, the subject may have two bugs
 /// that show on one witness: each cause another finding has is tried beside each variant
-/// of the catalogue ([`diagnose_pairs_asking`], confirmed with the questions left), and
+/// of the catalogue ([`Candidates::BesideCauses`], confirmed with the questions left), and
 /// the variant that explains them with one beside it names the finding, so it joins that
 /// variant's own finding. Only witnesses where the subject's answer differs from the
 /// rules' are used: on any other, every variant that happens to answer right would
@@ -84,11 +84,21 @@ pub fn diagnosed(
     }
     let seen = causes
         .iter()
-        .map(|&v| diagnose_among(&[v], &witnesses, &[]))
-        .find(|d| !d.causes.is_empty());
+        .map(|v| {
+            Diagnose {
+                candidates: Candidates::Among(std::slice::from_ref(v)),
+                ..Diagnose::new(&witnesses)
+            }
+            .run(|_| None)
+        })
+        .find(|(d, _)| !d.causes.is_empty());
     let (mut diagnosis, mut evidence) = match seen {
-        Some(d) => (d, witnesses.clone()),
-        None => diagnose_bounded(&witnesses, &[], DIAGNOSIS_BOUND, &mut ask),
+        Some(found) => found,
+        None => Diagnose {
+            bound: DIAGNOSIS_BOUND,
+            ..Diagnose::new(&witnesses)
+        }
+        .run(&mut ask),
     };
     if diagnosis.causes.is_empty() && diagnosis.fault.is_none() && !causes.is_empty() {
         // Every answer the subject gave counts, those to questions included: a variant
@@ -99,7 +109,12 @@ pub fn diagnosed(
             questions: room,
             ..DIAGNOSIS_BOUND
         };
-        let (paired, seen) = diagnose_pairs_asking(causes, &evidence, bound, &mut ask);
+        let (paired, seen) = Diagnose {
+            candidates: Candidates::BesideCauses(causes),
+            bound,
+            ..Diagnose::new(&evidence)
+        }
+        .run(&mut ask);
         if !paired.causes.is_empty() {
             diagnosis = paired;
             evidence = seen;
@@ -323,7 +338,11 @@ pub fn paired_later(
     if !unexplained || causes.is_empty() || evidence.is_empty() {
         return None;
     }
-    let paired = diagnose_pairs(causes, evidence, &[]);
+    let (paired, _) = Diagnose {
+        candidates: Candidates::BesideCauses(causes),
+        ..Diagnose::new(evidence)
+    }
+    .run(|_| None);
     (!paired.causes.is_empty()).then_some(paired)
 }
 
