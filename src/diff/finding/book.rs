@@ -188,7 +188,8 @@ pub struct Settings {
 #[derive(Debug)]
 pub struct Findings {
     settings: Settings,
-    folder: Option<corpus::Folder>,
+    /// Where witnesses go, when saving.
+    saving: Option<corpus::Saving>,
     list: Vec<Finding>,
     /// Witnesses that could not be saved, one sentence each.
     pub write_errors: Vec<String>,
@@ -198,8 +199,8 @@ impl Findings {
     /// None yet.
     pub fn new(settings: Settings) -> Findings {
         Findings {
+            saving: settings.save.as_deref().map(corpus::Saving::new),
             settings,
-            folder: None,
             list: Vec::new(),
             write_errors: Vec::new(),
         }
@@ -414,22 +415,12 @@ impl Findings {
 
     /// Saves a witness of finding `index`, when saving.
     fn save(&mut self, index: usize, from: &Sighting, d: &Disagreement, smaller: bool) {
-        let Some(dir) = &self.settings.save else {
+        let Some(saving) = &mut self.saving else {
             return;
         };
-        let folder = match &mut self.folder {
-            Some(folder) => folder,
-            None => match corpus::Folder::open(dir) {
-                Ok(folder) => self.folder.insert(folder),
-                Err(e) => {
-                    self.write_errors.push(format!("{}: {e}", dir.display()));
-                    return;
-                }
-            },
-        };
-        let written = folder
+        let written = saving
             .write(&Finding::case(from, d))
-            .map_err(|e| format!("{}: {e}", dir.display()));
+            .map_err(|e| format!("{}: {e}", saving.dir().display()));
         let finding = &mut self.list[index];
         match written {
             Ok((path, _)) => {
