@@ -1222,25 +1222,8 @@ mod tests {
                 .collect();
             if disagreement {
                 report.disagreements.push(Dispute {
-                    phase: "p0".into(),
-                    check: "legal".into(),
-                    fen: String::new(),
-                    original_fen: None,
-                    moves_fen: None,
-                    generators: Vec::new(),
-                    odd_one_out: None,
-                    moves: Vec::new(),
-                    path: None,
-                    perft: None,
-                    corpus_file: None,
-                    found_by: None,
-                    reproduce: None,
-                    line: Vec::new(),
                     signature: Some("legal/none".into()),
-                    hits: None,
-                    known: false,
-                    diagnosis: None,
-                    detail: String::new(),
+                    ..Dispute::new("p0", "legal", String::new(), String::new())
                 });
             }
             assert_eq!(
