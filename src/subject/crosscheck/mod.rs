@@ -485,6 +485,34 @@ impl SubjectFinding {
         }
     }
 
+    /// Takes in `later`, a finding of the same bug (the causes the two `shared`, most
+    /// specific first): named by the first of them, with every hit, move class,
+    /// witness, answer and failure of both, this one's witness leading.
+    fn absorb(&mut self, later: SubjectFinding, shared: Diagnosis, known: &Known) {
+        if let Some(v) = shared.first() {
+            self.signature = Signature::cause(&self.signature.side, v);
+        }
+        self.diagnosis = Some(shared);
+        self.hits += later.hits;
+        for symptom in later.symptoms {
+            if !self.symptoms.contains(&symptom) {
+                self.symptoms.push(symptom);
+            }
+        }
+        let room = crate::diff::corpus::WITNESSES.saturating_sub(self.witnesses.len() + 1);
+        let theirs = later.reproduction.map(|r| r.minimized);
+        self.witnesses
+            .extend(theirs.into_iter().chain(later.witnesses).take(room));
+        self.evidence.extend(later.evidence);
+        for failure in later.failures {
+            if !self.failures.contains(&failure) {
+                self.failures.push(failure);
+            }
+        }
+        self.known =
+            self.known || later.known || known.names(&self.signature, self.symptoms.iter());
+    }
+
     /// Gives the lead to `new`, whose witness is smaller: it takes everything this
     /// finding had, and this one's witness becomes another of its witnesses.
     fn led_by(&mut self, mut new: SubjectFinding) {
@@ -852,23 +880,7 @@ pub fn check_stream(
             break;
         }
     }
-    // A finding unexplained when it was met may show a cause named only after it
-    // beside another: named now, it joins that cause's finding.
-    let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
-    for f in &mut report.findings {
-        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
-            if let Some(v) = d.first() {
-                f.signature = Signature::cause(&f.signature.side, v);
-            }
-            f.diagnosis = Some(d);
-            f.known = f.known || options.known.names(&f.signature, f.symptoms.iter());
-        }
-    }
-    join_causes(&mut report.findings, &options.known);
-    fold_into_noise(&mut report.findings);
-    for f in &mut report.findings {
-        recount_diagnosis(&mut f.diagnosis, &f.evidence);
-    }
+    name_across(&mut report.findings, &options.known);
     report.restarts = asker.used();
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
@@ -880,37 +892,32 @@ fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|end| Instant::now() >= end)
 }
 
-/// Findings one variant explains alike are one bug ([`join_shared_causes`]): each joins
-/// the first such finding, which is named by the most specific variant they share.
-fn join_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
+/// What naming needs all of a run's findings for, once the run is over, as the
+/// built-ins' book does it (`Findings::into_list`): a finding unexplained when it was
+/// met may show a cause named only after it beside another, and named now joins that
+/// cause's finding; findings one variant explains alike are one bug
+/// ([`join_shared_causes`]); noise takes in every other finding; and each cause is
+/// counted over all its evidence.
+fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    let causes = named_causes(findings.iter().filter_map(|f| f.diagnosis.as_ref()));
+    for f in findings.iter_mut() {
+        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+            if let Some(v) = d.first() {
+                f.signature = Signature::cause(&f.signature.side, v);
+            }
+            f.diagnosis = Some(d);
+            f.known = f.known || known.names(&f.signature, f.symptoms.iter());
+        }
+    }
     join_shared_causes(
         findings,
         |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
-        |kept, later, shared| {
-            if let Some(v) = shared.first() {
-                kept.signature = Signature::cause(&kept.signature.side, v);
-            }
-            kept.diagnosis = Some(shared);
-            kept.hits += later.hits;
-            for symptom in later.symptoms {
-                if !kept.symptoms.contains(&symptom) {
-                    kept.symptoms.push(symptom);
-                }
-            }
-            let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
-            let theirs = later.reproduction.map(|r| r.minimized);
-            kept.witnesses
-                .extend(theirs.into_iter().chain(later.witnesses).take(room));
-            kept.evidence.extend(later.evidence);
-            for failure in later.failures {
-                if !kept.failures.contains(&failure) {
-                    kept.failures.push(failure);
-                }
-            }
-            kept.known =
-                kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
-        },
+        |kept, later, shared| kept.absorb(later, shared, known),
     );
+    fold_into_noise(findings);
+    for f in findings.iter_mut() {
+        recount_diagnosis(&mut f.diagnosis, &f.evidence);
+    }
 }
 
 /// What `f` gives, and how long it took.
