@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 use xqdiff::diagnose::examples::example;
-use xqdiff::diagnose::{diagnose_bounded, Answer, Variant, VariantGen, Witness};
+use xqdiff::diagnose::{Answer, Diagnose, Variant, VariantGen, Witness};
 use xqdiff::diff::finding::DIAGNOSIS_BOUND;
 use xqdiff::generators::perft;
 use xqdiff::{MoveGen, Position};
@@ -39,7 +39,12 @@ fn main() {
             position: pos,
         };
         let mut asked = 0;
-        let (diagnosis, _) = diagnose_bounded(&[witness], &[], DIAGNOSIS_BOUND, |q| {
+        let witnesses = [witness];
+        let request = Diagnose {
+            bound: DIAGNOSIS_BOUND,
+            ..Diagnose::new(&witnesses)
+        };
+        let (diagnosis, _) = request.run(|q| {
             asked += 1;
             Some(answer(&subject, &q.position, q.depth))
         });

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
-use crate::diff::finding::cause_lines;
+use crate::diff::finding::naming::cause_lines;
 use crate::generators::registry;
 use crate::job::check::Unit;
 use crate::job::check::FUZZ;
@@ -196,7 +196,7 @@ fn with_progress(
 
 /// One finding as `xqdiff fuzz` prints it: the signature, the cause, the disagreement,
 /// the witnesses, where it was saved and how to see it again.
-fn show_finding(f: &crate::diff::finding::Finding) {
+fn show_finding(f: &crate::diff::finding::book::Finding) {
     statusln!(
         "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
         f.signature,

@@ -3,7 +3,10 @@
 use super::json::report_of;
 use super::out::{errln, outln};
 use super::{corpus_source, save_dir, CliError, CorpusUse, Outcome};
-use crate::diff::finding::{cause_lines, Findings, Provenance, Settings, Sighting};
+use crate::diff::finding::book::{Findings, Settings};
+use crate::diff::finding::naming::cause_lines;
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::sighting::Sighting;
 use crate::diff::oracle::check_position_along;
 use crate::generators::registry;
 use crate::job::report::Dispute;

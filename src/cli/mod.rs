@@ -645,12 +645,12 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
 }
 
 /// The signatures a `--known FILE` lists (none without the flag).
-fn load_known(path: Option<&Path>) -> Result<crate::diff::finding::Known, CliError> {
+fn load_known(path: Option<&Path>) -> Result<crate::diff::finding::known::Known, CliError> {
     let Some(path) = path else {
-        return Ok(crate::diff::finding::Known::default());
+        return Ok(crate::diff::finding::known::Known::default());
     };
     let text = read_input(path, INPUT_LIMIT)?;
-    crate::diff::finding::Known::parse(&text).map_err(|source| CliError::Known {
+    crate::diff::finding::known::Known::parse(&text).map_err(|source| CliError::Known {
         path: path.to_owned(),
         source,
     })

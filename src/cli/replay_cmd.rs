@@ -3,7 +3,7 @@
 use super::json::report_of;
 use super::out::{errln, outln, statusln};
 use super::{corpus_source, load_known, CliError, CorpusUse, Outcome};
-use crate::diff::finding::replayed;
+use crate::diff::finding::replay::replayed;
 use crate::generators::registry;
 use crate::job::check::REPLAY;
 use crate::job::report::counted;

@@ -522,20 +522,83 @@ fn reproduces(g: VariantGen, pos: &Position, depth: u32, expected: &[(Move, u64)
     })
 }
 
-/// The variants of the catalogue that reproduce the subject's answer on every witness and
-/// the rules' answer on every position in `agreed`, most specific first.
-pub fn diagnose(witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
-    diagnose_among(Variant::ALL, witnesses, agreed)
+/// Which generators a diagnosis puts the witnesses to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidates<'a> {
+    /// Every variant of the catalogue.
+    Catalogue,
+    /// These variants only: a cause another finding has, tried alone before the whole
+    /// catalogue.
+    Among(&'a [Variant]),
+    /// Two bugs at once: each of these causes (ones other findings of the subject
+    /// already have) beside a variant, for witnesses no variant explains alone.
+    BesideCauses(&'a [Variant]),
 }
 
-/// [`diagnose`] over some of the catalogue only.
-pub fn diagnose_among(
-    candidates: &[Variant],
-    witnesses: &[Witness],
-    agreed: &[Witness],
-) -> Diagnosis {
-    let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
-    explaining(&gens, witnesses, agreed)
+/// One diagnosis of a finding, asked for with everything it depends on: the one way in,
+/// so the options are fields a caller names rather than a function per combination.
+///
+/// The causes are the candidates that reproduce the subject's answer on every witness
+/// and the rules' answer on every position in `agreed`, most specific first. Within
+/// `bound`, the subject is asked questions that narrow and confirm them: for single
+/// variants, the first witness asked again (noise), its images, deciding positions
+/// while several tie, positions next to it to confirm those left, and its mirror image
+/// when none is left (asymmetry); for pairs, deciding and confirming positions. A
+/// bound of no questions asks nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Diagnose<'a> {
+    /// Positions where the subject's answer differs from the rules', with its answer.
+    pub witnesses: &'a [Witness],
+    /// Positions where the subject answered as the rules do.
+    pub agreed: &'a [Witness],
+    /// Which generators are tried.
+    pub candidates: Candidates<'a>,
+    /// What the diagnosis may spend asking the subject and searching for questions.
+    pub bound: Bound,
+}
+
+impl<'a> Diagnose<'a> {
+    /// The whole catalogue on `witnesses`, nothing agreed, no question asked.
+    pub fn new(witnesses: &'a [Witness]) -> Diagnose<'a> {
+        Diagnose {
+            witnesses,
+            agreed: &[],
+            candidates: Candidates::Catalogue,
+            bound: Bound {
+                questions: 0,
+                work: usize::MAX,
+            },
+        }
+    }
+
+    /// Runs the diagnosis, putting questions to the subject through `ask` (its answer,
+    /// or `None` when it could not answer). Returns the diagnosis and the witnesses it
+    /// ended with (the answers to the questions asked included).
+    pub fn run(self, ask: impl FnMut(&Question) -> Option<Answer>) -> (Diagnosis, Vec<Witness>) {
+        let work = Work::new(self.bound.work);
+        let singles = |variants: &[Variant]| -> Vec<VariantGen> {
+            variants.iter().map(|&v| VariantGen::new(v)).collect()
+        };
+        match self.candidates {
+            Candidates::BesideCauses(causes) if self.bound.questions == 0 => (
+                diagnose_pairs(causes, self.witnesses, self.agreed),
+                self.witnesses.to_vec(),
+            ),
+            Candidates::BesideCauses(causes) => pairs_asking(self, causes, &work, ask),
+            Candidates::Catalogue | Candidates::Among(_) => {
+                let gens = match self.candidates {
+                    Candidates::Among(some) => singles(some),
+                    _ => singles(Variant::ALL),
+                };
+                // With no question to ask, what the witnesses say is all there is.
+                if self.bound.questions == 0 {
+                    let d = explaining(&gens, self.witnesses, self.agreed);
+                    return (d, self.witnesses.to_vec());
+                }
+                asking(&gens, self, &work, ask)
+            }
+        }
+    }
 }
 
 /// The generators among `candidates` that reproduce every witness and every agreed
@@ -602,7 +665,7 @@ fn pairs(causes: &[Variant], with: &[Variant]) -> Vec<VariantGen> {
 /// otherwise name again, on a witness that shows only part of it, a bug already named.
 /// Each variant is named once (beside the first cause in `causes` that fits), most
 /// specific first.
-pub fn diagnose_pairs(causes: &[Variant], witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
+fn diagnose_pairs(causes: &[Variant], witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
     let both_named = explaining(&pairs(causes, causes), witnesses, agreed);
     if !both_named.causes.is_empty() {
         return both_named;
@@ -610,26 +673,25 @@ pub fn diagnose_pairs(causes: &[Variant], witnesses: &[Witness], agreed: &[Witne
     explaining(&pairs(causes, Variant::ALL), witnesses, agreed)
 }
 
-/// [`diagnose_pairs`], then, within `bound`, what [`diagnose_asking`] does for a single
-/// variant, asking the subject through `ask`: deciding positions while several pairs
-/// tie, then positions next to the first witness where those left answer otherwise than
-/// the rules, to confirm them. Returns the diagnosis and the witnesses it ended with.
-pub fn diagnose_pairs_asking(
+/// [`diagnose_pairs`], then, within the request's bound, what `asking` does for a
+/// single variant, asking the subject through `ask`: deciding positions while several
+/// pairs tie, then positions next to the first witness where those left answer
+/// otherwise than the rules, to confirm them.
+fn pairs_asking(
+    request: Diagnose<'_>,
     causes: &[Variant],
-    witnesses: &[Witness],
-    bound: Bound,
+    work: &Work,
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    let work = Work::new(bound.work);
-    let mut witnesses = witnesses.to_vec();
+    let mut witnesses = request.witnesses.to_vec();
     let given = witnesses.len();
-    let diagnosis = diagnose_pairs(causes, &witnesses, &[]);
+    let diagnosis = diagnose_pairs(causes, &witnesses, request.agreed);
     let (diagnosis, _) = narrow_and_confirm(
         diagnosis,
         &mut witnesses,
-        &[],
-        bound.questions,
-        &work,
+        request.agreed,
+        request.bound.questions,
+        work,
         &mut ask,
     );
     let diagnosis = confirmed_on(diagnosis, witnesses.len() - given);
@@ -934,50 +996,24 @@ impl Work {
     }
 }
 
-/// Diagnosis that asks the subject. First the images of the first witness (mirrored,
+/// Diagnosis of single variants that asks the subject. First the images of the first witness (mirrored,
 /// and seen from the other side) are put to it where a candidate answers them otherwise
 /// than the rules: a bug the catalogue does not hold (right on one wing, say) would
 /// otherwise take the name of the broader variant that fits its witness, and a variant
 /// of one side is told from its both-sides twin. Then, while several variants explain
 /// the witnesses, a deciding position is put to the subject, and the variants that answer
 /// as it did are kept. Last, a few positions next to the witness where those left
-/// answer otherwise than the rules confirm them (`confirming_positions`). `ask` returns
-/// the subject's answer, or `None` when it could not answer; at most `most_questions`
-/// are asked in all. Returns the diagnosis and the
-/// witnesses it ended with (the questions asked included).
-pub fn diagnose_asking(
-    witnesses: &[Witness],
-    agreed: &[Witness],
-    most_questions: usize,
-    ask: impl FnMut(&Question) -> Option<Answer>,
-) -> (Diagnosis, Vec<Witness>) {
-    asking(witnesses, agreed, most_questions, &Work::unbounded(), ask)
-}
-
-/// [`diagnose_asking`] within a [`Bound`] of questions and work.
-pub fn diagnose_bounded(
-    witnesses: &[Witness],
-    agreed: &[Witness],
-    bound: Bound,
-    ask: impl FnMut(&Question) -> Option<Answer>,
-) -> (Diagnosis, Vec<Witness>) {
-    asking(
-        witnesses,
-        agreed,
-        bound.questions,
-        &Work::new(bound.work),
-        ask,
-    )
-}
-
+/// answer otherwise than the rules confirm them (`confirming_positions`). At most the
+/// request's bound of questions are asked in all, and `candidates` are the generators
+/// first tried.
 fn asking(
-    witnesses: &[Witness],
-    agreed: &[Witness],
-    most_questions: usize,
+    candidates: &[VariantGen],
+    request: Diagnose<'_>,
     work: &Work,
     mut ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> (Diagnosis, Vec<Witness>) {
-    let mut witnesses = witnesses.to_vec();
+    let (agreed, most_questions) = (request.agreed, request.bound.questions);
+    let mut witnesses = request.witnesses.to_vec();
     let given = witnesses.len();
     // Noise first: the first witness asked again, before anything is read into it.
     if let Some(fault) = witnesses
@@ -987,7 +1023,7 @@ fn asking(
     {
         return (Diagnosis::of_fault(fault), witnesses);
     }
-    let mut diagnosis = diagnose(&witnesses, agreed);
+    let mut diagnosis = explaining(candidates, &witnesses, agreed);
     let explained = diagnosis.variants();
     let mut asked = if most_questions > 0 && !witnesses.is_empty() {
         2
@@ -995,16 +1031,16 @@ fn asking(
         0
     };
     if let (Some(first), false) = (witnesses.first().cloned(), diagnosis.causes.is_empty()) {
-        let candidates = diagnosis.variants();
+        let standing = diagnosis.variants();
         let (depth, _) = first.answer.normal();
         let images = [first.position.mirror_files(), first.position.swap_colors()];
         for image in images {
             if asked >= most_questions || work.spent() {
                 break;
             }
-            work.spend(candidates.len() + 1);
+            work.spend(standing.len() + 1);
             let rules = divide(NaiveGen, &image, depth);
-            let telling = candidates
+            let telling = standing
                 .iter()
                 .any(|&v| divide(VariantGen::new(v), &image, depth) != rules);
             if image == first.position || !telling {
@@ -1023,7 +1059,8 @@ fn asking(
                 answer,
             });
         }
-        diagnosis = diagnose_among(&candidates, &witnesses, agreed);
+        let gens: Vec<VariantGen> = standing.iter().map(|&v| VariantGen::new(v)).collect();
+        diagnosis = explaining(&gens, &witnesses, agreed);
     }
     let (narrowed, more) = narrow_and_confirm(
         diagnosis,

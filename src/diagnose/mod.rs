@@ -9,9 +9,10 @@
 //!   `generators::naive::reading`).
 //! - [`generator`]: a variant as a [`crate::generators::MoveGen`], with its own legality
 //!   test for the variants that misread which moves must keep the king safe.
-//! - [`diagnosis`]: [`diagnose`] a finding's witnesses, build a [`deciding_position`] for
-//!   candidates that tie, [`diagnose_pairs`] witnesses where two bugs show at once, and
-//!   print `cause:` lines.
+//! - [`diagnosis`]: [`Diagnose`] a finding's witnesses (the one way in: which variants,
+//!   alone or two bugs at once, and how many questions the subject may be asked are its
+//!   fields), build a [`deciding_position`] for candidates that tie, and print `cause:`
+//!   lines.
 //!
 //! May use the vocabulary and [`crate::generators`]; the findings path (the campaign,
 //! the engine check, the reports) uses it.
@@ -29,9 +30,8 @@ mod tests;
 
 pub use catalogue::Variant;
 pub use diagnosis::{
-    deciding_position, diagnose, diagnose_among, diagnose_asking, diagnose_bounded, diagnose_pairs,
-    diagnose_pairs_asking, nondeterministic, recount, Answer, AnswerFault, Bound, Cause, Counting,
-    Diagnosis, Question, Refutation, Refuted, Repeated, Witness,
+    deciding_position, nondeterministic, recount, Answer, AnswerFault, Bound, Candidates, Cause,
+    Counting, Diagnose, Diagnosis, Question, Refutation, Refuted, Repeated, Witness,
 };
 pub use generator::VariantGen;
 pub use page::catalogue_page;

@@ -25,6 +25,47 @@ fn divide<G: MoveGen>(g: &G, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     counts
 }
 
+/// The catalogue on `witnesses` and `agreed`, no question asked.
+fn diagnose(witnesses: &[Witness], agreed: &[Witness]) -> Diagnosis {
+    Diagnose {
+        agreed,
+        ..Diagnose::new(witnesses)
+    }
+    .run(|_| None)
+    .0
+}
+
+/// The catalogue on `witnesses`, asking up to `questions` of `ask`, work unbounded.
+fn diagnose_asking(
+    witnesses: &[Witness],
+    questions: usize,
+    ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    Diagnose {
+        bound: Bound {
+            questions,
+            work: usize::MAX,
+        },
+        ..Diagnose::new(witnesses)
+    }
+    .run(ask)
+}
+
+/// Two bugs at once: `causes` beside the catalogue on `witnesses`, within `bound`.
+fn diagnose_pairs_asking(
+    causes: &[Variant],
+    witnesses: &[Witness],
+    bound: Bound,
+    ask: impl FnMut(&Question) -> Option<Answer>,
+) -> (Diagnosis, Vec<Witness>) {
+    Diagnose {
+        candidates: Candidates::BesideCauses(causes),
+        bound,
+        ..Diagnose::new(witnesses)
+    }
+    .run(ask)
+}
+
 /// A library's recorded answer: a FEN and the legal moves it listed there.
 fn recorded(&(fen, moves): &(&str, &str)) -> Witness {
     Witness {
@@ -237,7 +278,7 @@ fn equal_explanations_are_named_most_specific_first_and_agreement_rules_out() {
 /// Diagnoses `subject` on `pos`, asking it deciding questions, and returns the variants.
 fn diagnose_subject<G: MoveGen>(subject: &G, pos: &Position, depth: u32) -> Vec<Variant> {
     let seen = witness_of(subject, pos, depth);
-    let (diagnosis, _) = diagnose_asking(&[seen], &[], 8, |q| {
+    let (diagnosis, _) = diagnose_asking(&[seen], 8, |q| {
         Some(witness_of(subject, &q.position, q.depth).answer)
     });
     diagnosis.variants()
@@ -322,7 +363,7 @@ fn an_answer_that_depends_on_the_wing_is_named_asymmetric() {
     // otherwise than as the mirror image of its answer on the witness.
     let wing = Planted::new(Bug::LeftHorseLegIgnored);
     let pos = position("w Ke0 kd9 Nb0 Rb1");
-    let (d, _) = diagnose_asking(&[witness_of(&wing, &pos, 1)], &[], 8, |q| {
+    let (d, _) = diagnose_asking(&[witness_of(&wing, &pos, 1)], 8, |q| {
         Some(witness_of(&wing, &q.position, 1).answer)
     });
     assert!(d.causes.is_empty(), "{d:?}");
@@ -338,7 +379,7 @@ fn an_answer_that_depends_on_the_wing_is_named_asymmetric() {
         }
         w
     };
-    let (d, _) = diagnose_asking(&[two_points(&pos)], &[], 8, |q| {
+    let (d, _) = diagnose_asking(&[two_points(&pos)], 8, |q| {
         Some(two_points(&q.position).answer)
     });
     assert!(d.causes.is_empty(), "{d:?}");

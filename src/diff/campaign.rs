@@ -10,7 +10,10 @@ use crate::cases::features::Coverage;
 use crate::cases::playout;
 use crate::cases::rng::Rng;
 use crate::cases::structured;
-use crate::diff::finding::{self, Finding, Findings, Known, Provenance, Sighting};
+use crate::diff::finding::book::{self, Finding, Findings};
+use crate::diff::finding::known::Known;
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::sighting::{show, Sighting};
 use crate::diff::oracle::{check_line, line_seed, LineOutcome, WALK_PLIES};
 use crate::generators::face::Generator;
 use crate::position::Position;
@@ -201,7 +204,7 @@ pub fn run(
     let started = Instant::now();
     let mut starts = structured::playout_starts().to_vec();
     starts.extend(config.extra_starts.iter().cloned());
-    let mut found = Findings::new(finding::Settings {
+    let mut found = Findings::new(book::Settings {
         known: config.known.clone(),
         save: config.corpus.clone(),
         keep_as_is: false,
@@ -251,7 +254,7 @@ pub fn run(
             report.coverage.merge(&cov);
             hits.extend(hit);
         }
-        let mut shown = finding::show(hits, gens);
+        let mut shown = show(hits, gens);
         if config.stop_on_first {
             // The run stops at the first new bug: other new bugs the batch's cases hit
             // are left out, while every hit of that one still offers a witness.

@@ -386,6 +386,40 @@ impl Folder {
     }
 }
 
+/// A corpus folder a run may save into: opened (and read) when the first case is
+/// written, not before, so a run that finds nothing does not make the folder; then
+/// kept up to date, so the folder is read once however many cases a run saves. An
+/// open that fails is tried again on the next write.
+#[derive(Debug)]
+pub struct Saving {
+    dir: PathBuf,
+    folder: Option<Folder>,
+}
+
+impl Saving {
+    /// Saving into `dir`, opened on the first write.
+    pub fn new(dir: &Path) -> Saving {
+        Saving {
+            dir: dir.to_path_buf(),
+            folder: None,
+        }
+    }
+
+    /// The folder saved into.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// [`write_case`] into the folder, opening it first when it is not open yet.
+    pub fn write(&mut self, case: &Case) -> io::Result<(PathBuf, bool)> {
+        let folder = match &mut self.folder {
+            Some(folder) => folder,
+            None => self.folder.insert(Folder::open(&self.dir)?),
+        };
+        folder.write(case)
+    }
+}
+
 /// Every case file of a directory, and every file that could not be read as one.
 #[derive(Debug, Default)]
 pub struct Loaded {

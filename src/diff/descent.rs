@@ -4,7 +4,9 @@
 //! number of legal moves). [`explain`] then shrinks that position with the minimizer,
 //! and the one findings path ([`crate::diff::finding`]) files it like any other.
 
-use crate::diff::finding::{self, Finding, Findings, Provenance, Settings, Sighting};
+use crate::diff::finding::book::{Finding, Findings, Settings};
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::sighting::{show, Sighting};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::diff::oracle::{check_position, consensus_play, follow, Disagreement};
 use crate::generators::face::Generator;
@@ -155,7 +157,7 @@ pub fn explain_into(
         depth: Some(depth),
         after: Duration::ZERO,
     };
-    let shown = finding::show(vec![sighting], gens);
+    let shown = show(vec![sighting], gens);
     let signature = shown.first()?.signature.clone();
     findings.record_shown(shown, gens);
     findings.index_of(&signature)

@@ -575,7 +575,7 @@ mod tests {
             of(CheckKind::Unmake, "mailbox").to_string(),
             "unmake/mailbox"
         );
-        use crate::diff::finding::Known;
+        use crate::diff::finding::known::Known;
         for old in [
             "reused-board/mailbox",
             "walked-board/mailbox",

@@ -9,7 +9,8 @@ use super::crosscheck::{self, targets, CrossCheckError, Options, Report, Target}
 use super::external::moves::moved;
 use super::rules::{Compare, ModeError, MovesMode, Rules, SetAside};
 use super::{Divide, DivideReply, Subject, SubjectError};
-use crate::diff::finding::{Known, Provenance};
+use crate::diff::finding::known::Known;
+use crate::diff::finding::provenance::Provenance;
 use crate::moves::Move;
 use crate::position::Position;
 use std::time::Duration;

@@ -1,10 +1,7 @@
 //! Disputes for the findings `report::convert` has no conversion for: a difference
 //! between an external engine and the built-in generators.
 
-use crate::job::report::{
-    counted, Dispute, DisputedMove, FoundPath, PerftTotals, ReportedCause, Reproduce,
-};
-use crate::moves::Move;
+use crate::job::report::{counted, Dispute, DisputedMove, PerftTotals};
 use crate::subject::crosscheck::{self, Comparison};
 use std::collections::BTreeMap;
 
@@ -36,38 +33,29 @@ pub(super) fn from_engine(
     };
     let mut generators = builtins.to_vec();
     generators.push(engine.to_owned());
-    Dispute {
-        phase: phase.to_owned(),
-        check: "perft".to_owned(),
-        fen,
-        original_fen: None,
-        moves_fen: None,
+    let detail = match cmp {
+        Some(c) => detail(c, engine),
+        None => format!(
+            "{engine} failed before it could answer on the smallest position; \
+             at the root, depth {}, it counts {} where the built-in generators count {}",
+            f.depth, f.comparison.subject_total, f.comparison.consensus_total
+        ),
+    };
+    let mut d = Dispute {
         generators,
         odd_one_out: Some(engine.to_owned()),
         moves: cmp.map(|c| moves(c, engine, builtins)).unwrap_or_default(),
-        path: Some(FoundPath {
-            root_fen: f.root.fen(),
-            moves: path.iter().map(Move::to_string).collect(),
-        }),
         perft: cmp.map(|c| totals(c, engine, builtins)),
-        corpus_file: f.file.as_ref().map(|p| p.display().to_string()),
-        found_by: Some(f.found_by.to_string()),
-        reproduce: Some(Reproduce::of(&f.found_by)),
-        line: Vec::new(),
-        signature: Some(f.signature.to_string()),
-        hits: Some(f.hits),
-        known: f.known,
-        diagnosis: f.diagnosis.as_ref().map(ReportedCause::of),
-        detail: match cmp {
-            Some(c) => detail(c, engine),
-            None => format!(
-                "{engine} failed before it could answer on the smallest position; \
-                 at the root, depth {}, it counts {} where the built-in generators count {}",
-                f.depth, f.comparison.subject_total, f.comparison.consensus_total
-            ),
-        },
+        ..Dispute::new(phase, "perft", fen, detail)
     }
-    .with_original(&original)
+    .with_path(&f.root.fen(), path)
+    .with_provenance(&f.found_by)
+    .with_bug(&f.signature, f.hits, f.known, f.diagnosis.as_ref())
+    .with_original(&original);
+    if let Some(file) = &f.file {
+        d = d.with_corpus_file(file);
+    }
+    d
 }
 
 fn moves(c: &Comparison, engine: &str, builtins: &[String]) -> Vec<DisputedMove> {

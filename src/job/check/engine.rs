@@ -10,7 +10,7 @@ use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, U
 use crate::generators::face::Generator;
 use crate::job::report::{
     counted, rounded, seconds, CoverageTable, Dispute, EngineInfo, EnginePhase, EngineRow,
-    FreshPositions, PerftResult, Phase, PhaseDetails, Report, Reproduce, Status as PhaseStatus,
+    FreshPositions, PerftResult, Phase, PhaseDetails, Report, Status as PhaseStatus,
 };
 use crate::position::Position;
 use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target, Verdict};
@@ -284,39 +284,31 @@ pub(crate) fn record(
         }
     }
     for c in &all.crashes {
-        found.push(Dispute {
-            phase: ENGINE.to_owned(),
-            check: c.kind.as_str().to_owned(),
-            fen: c.minimized.fen(),
+        let detail = format!(
+            "{name} {} asked perft {} here: {}{}",
+            match c.kind {
+                crosscheck::CrashKind::Crash => "crashed when",
+                crosscheck::CrashKind::Hang => "hung when",
+                crosscheck::CrashKind::Refusal => "refused to answer when",
+            },
+            c.depth,
+            c.error.lines().next().unwrap_or(""),
+            c.note
+                .as_ref()
+                .map_or_else(String::new, |note| format!(" ({note})"))
+        );
+        let dispute = Dispute {
             original_fen: (c.minimized != c.position).then(|| c.position.fen()),
-            moves_fen: None,
             generators: vec![name.clone()],
             odd_one_out: Some(name.clone()),
-            moves: Vec::new(),
-            path: None,
-            line: Vec::new(),
-            perft: None,
-            corpus_file: None,
-            found_by: Some(c.found_by.to_string()),
-            reproduce: Some(Reproduce::of(&c.found_by)),
-            signature: Some(c.signature().to_string()),
-            hits: Some(c.hits),
-            known: c.known,
-            diagnosis: None,
-            detail: format!(
-                "{name} {} asked perft {} here: {}{}",
-                match c.kind {
-                    crosscheck::CrashKind::Crash => "crashed when",
-                    crosscheck::CrashKind::Hang => "hung when",
-                    crosscheck::CrashKind::Refusal => "refused to answer when",
-                },
-                c.depth,
-                c.error.lines().next().unwrap_or(""),
-                c.note
-                    .as_ref()
-                    .map_or_else(String::new, |note| format!(" ({note})"))
-            ),
-        });
+            ..Dispute::new(ENGINE, c.kind.as_str(), c.minimized.fen(), detail)
+        };
+        found.push(dispute.with_provenance(&c.found_by).with_bug(
+            &c.signature(),
+            c.hits,
+            c.known,
+            None,
+        ));
     }
     notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
     let (subject_time, builtins_time, confirmed) = all.time_spent();

@@ -7,7 +7,9 @@
 //! known ones; each bug becomes one dispute that says how many positions showed it.
 
 use super::{corpus_positions, perft::label, Config, Running, Unit, METAMORPHIC};
-use crate::diff::finding::{self, Findings, Provenance, Settings, Sighting};
+use crate::diff::finding::book::{Findings, Settings};
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::sighting::{show, Sighting};
 use crate::diff::oracle::{check_position, consensus_children, CheckKind, Disagreement};
 use crate::job::report::{counted, Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
 use crate::moves::Move;
@@ -111,7 +113,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
             })
         })
         .collect();
-    let shown = finding::show(sightings, &config.generators);
+    let shown = show(sightings, &config.generators);
     let mut findings = Findings::new(Settings {
         known: config.known.clone(),
         save: config.save_dir().map(|d| d.to_path_buf()),

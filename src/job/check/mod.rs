@@ -27,7 +27,7 @@ pub use summary::summary_table;
 
 use crate::diff::campaign;
 use crate::diff::corpus;
-use crate::diff::finding::replayed;
+use crate::diff::finding::replay::replayed;
 use crate::epd::{parse_suite, SuiteEntry, REFERENCE_SUITE};
 use crate::generators;
 use crate::generators::face::Generator;
@@ -109,7 +109,7 @@ pub struct Config<'a> {
     /// The command line, recorded in the report.
     pub command: Option<String>,
     /// Known bugs (`--known`): reported as known in every phase, never failing the run.
-    pub known: crate::diff::finding::Known,
+    pub known: crate::diff::finding::known::Known,
 }
 
 impl Config<'static> {

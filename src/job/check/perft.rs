@@ -7,14 +7,16 @@
 
 use super::{Observer, Running, Unit, PERFT};
 use crate::diff::descent;
-use crate::diff::finding::{Findings, Known, Provenance, Settings};
+use crate::diff::finding::book::{Findings, Settings};
+use crate::diff::finding::known::Known;
+use crate::diff::finding::provenance::Provenance;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::epd::SuiteEntry;
 use crate::generators::face::Generator;
 use crate::generators::perft::Finished;
 use crate::job::report::{
     Dispute, DisputedMove, PerftPhase, PerftResult, PerftRow, PerftTotals, Phase, PhaseDetails,
-    Report, Reproduce,
+    Report,
 };
 use crate::moves::Move;
 use crate::position::Position;
@@ -399,27 +401,14 @@ fn unexplained(row: &PerftRow, tallies: &[Tally], split: bool, found_by: &Proven
         )
     };
     Dispute {
-        phase: PERFT.to_owned(),
-        check: "perft".to_owned(),
-        fen: row.fen.clone(),
-        original_fen: None,
-        moves_fen: None,
         generators: names,
         odd_one_out: (off.len() == 1 && row.results.len() > 2).then(|| off[0].to_owned()),
         moves,
-        path: None,
         perft: Some(PerftTotals {
             depth: row.depth,
             counts: totals,
         }),
-        corpus_file: None,
-        found_by: Some(found_by.to_string()),
-        reproduce: Some(Reproduce::of(found_by)),
-        line: Vec::new(),
-        signature: None,
-        hits: None,
-        known: false,
-        diagnosis: None,
-        detail,
+        ..Dispute::new(PERFT, "perft", row.fen.clone(), detail)
     }
+    .with_provenance(found_by)
 }

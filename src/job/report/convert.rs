@@ -8,11 +8,15 @@ use super::{
     Status,
 };
 use crate::cases::features::{Coverage, Feature};
+use crate::diagnose::Diagnosis;
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
 use crate::diff::descent::Descent;
-use crate::diff::finding::{Finding, Provenance, Replayed};
+use crate::diff::finding::book::Finding;
+use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::replay::Replayed;
 use crate::diff::oracle::{CheckKind, Disagreement};
+use crate::diff::signature::Signature;
 use crate::fen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
@@ -180,13 +184,36 @@ impl Phase {
 }
 
 impl Dispute {
+    /// The one constructor every kind of finding starts from: what `phase` compared
+    /// (`check`) on which position (`fen`), and one sentence on what differs; nothing
+    /// else known yet. The `from_*` conversions and the `with_*` steps fill in the rest.
+    pub fn new(phase: &str, check: &str, fen: String, detail: String) -> Dispute {
+        Dispute {
+            phase: phase.to_owned(),
+            check: check.to_owned(),
+            fen,
+            original_fen: None,
+            moves_fen: None,
+            generators: Vec::new(),
+            odd_one_out: None,
+            moves: Vec::new(),
+            path: None,
+            perft: None,
+            corpus_file: None,
+            found_by: None,
+            reproduce: None,
+            line: Vec::new(),
+            signature: None,
+            hits: None,
+            known: false,
+            diagnosis: None,
+            detail,
+        }
+    }
+
     /// An oracle disagreement found in `phase`, as the oracle reported it.
     pub fn from_oracle(phase: &str, d: &Disagreement) -> Dispute {
         Dispute {
-            phase: phase.to_owned(),
-            check: d.check.as_str().to_owned(),
-            fen: d.position.fen(),
-            original_fen: None,
             moves_fen: transformed_fen(d),
             generators: d.generators.clone(),
             odd_one_out: d.odd_one_out.clone(),
@@ -203,17 +230,9 @@ impl Dispute {
                     },
                 })
                 .collect(),
-            path: None,
-            perft: None,
-            corpus_file: None,
-            found_by: None,
-            reproduce: None,
             line: d.line.iter().map(Move::to_string).collect(),
             signature: Some(d.signature().to_string()),
-            hits: None,
-            known: false,
-            diagnosis: None,
-            detail: d.detail.clone(),
+            ..Dispute::new(phase, d.check.as_str(), d.position.fen(), d.detail.clone())
         }
     }
 
@@ -229,11 +248,7 @@ impl Dispute {
         if let Some(file) = &f.file {
             d = d.with_corpus_file(file);
         }
-        d.signature = Some(f.signature.to_string());
-        d.hits = Some(f.hits);
-        d.known = f.known;
-        d.diagnosis = f.diagnosis.as_ref().map(ReportedCause::of);
-        d
+        d.with_bug(&f.signature, f.hits, f.known, f.diagnosis.as_ref())
     }
 
     /// The first disagreement a perft descent from `root` ended on, with its path.
@@ -260,6 +275,22 @@ impl Dispute {
     /// Records the corpus file it was saved to.
     pub fn with_corpus_file(mut self, file: &Path) -> Dispute {
         self.corpus_file = Some(file.display().to_string());
+        self
+    }
+
+    /// Records which bug it is, how many positions showed it, whether it is a known
+    /// bug, and its cause when it was diagnosed.
+    pub fn with_bug(
+        mut self,
+        signature: &Signature,
+        hits: u64,
+        known: bool,
+        diagnosis: Option<&Diagnosis>,
+    ) -> Dispute {
+        self.signature = Some(signature.to_string());
+        self.hits = Some(hits);
+        self.known = known;
+        self.diagnosis = diagnosis.map(ReportedCause::of);
         self
     }
 
@@ -295,7 +326,7 @@ impl Report {
 
     /// Adds a replay of the corpus `source` that took `elapsed`, and every bug it
     /// shows, grouped and marked known by the one findings path
-    /// ([`crate::diff::finding::replayed`]).
+    /// ([`crate::diff::finding::replay::replayed`]).
     pub fn add_replay(
         &mut self,
         name: &str,

@@ -594,7 +594,7 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
         let _ = writeln!(
             out,
             "<div class=\"reproduce\"><h4>{}</h4><pre>{}</pre></div>",
-            crate::diff::finding::REPRODUCE_WITH,
+            crate::diff::finding::provenance::REPRODUCE_WITH,
             escape(&r.body().join("\n"))
         );
     }

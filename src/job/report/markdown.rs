@@ -123,7 +123,11 @@ fn document(report: &Report) -> String {
         let _ = writeln!(out, "   - detail: {}", text(&d.detail));
         if let Some(r) = &d.reproduce {
             let lines = r.body();
-            let _ = writeln!(out, "   - {}\n", crate::diff::finding::REPRODUCE_WITH);
+            let _ = writeln!(
+                out,
+                "   - {}\n",
+                crate::diff::finding::provenance::REPRODUCE_WITH
+            );
             let fence = "`".repeat(3.max(longest_backticks(&lines) + 1));
             let _ = writeln!(out, "     {fence}text");
             for line in &lines {

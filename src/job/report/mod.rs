@@ -15,7 +15,7 @@ pub mod markdown;
 pub mod svg;
 mod time;
 
-use crate::diff::finding::Provenance;
+use crate::diff::finding::provenance::Provenance;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -659,7 +659,7 @@ impl Reproduce {
 
     /// The block under its heading, one line each, as a code block shows it.
     pub fn body(&self) -> Vec<String> {
-        let lines = crate::diff::finding::reproduce_lines(
+        let lines = crate::diff::finding::provenance::reproduce_lines(
             &self.command,
             &self.subject_lines,
             self.answer.as_deref(),
@@ -1222,25 +1222,8 @@ mod tests {
                 .collect();
             if disagreement {
                 report.disagreements.push(Dispute {
-                    phase: "p0".into(),
-                    check: "legal".into(),
-                    fen: String::new(),
-                    original_fen: None,
-                    moves_fen: None,
-                    generators: Vec::new(),
-                    odd_one_out: None,
-                    moves: Vec::new(),
-                    path: None,
-                    perft: None,
-                    corpus_file: None,
-                    found_by: None,
-                    reproduce: None,
-                    line: Vec::new(),
                     signature: Some("legal/none".into()),
-                    hits: None,
-                    known: false,
-                    diagnosis: None,
-                    detail: String::new(),
+                    ..Dispute::new("p0", "legal", String::new(), String::new())
                 });
             }
             assert_eq!(

@@ -21,11 +21,15 @@ pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 use crate::diagnose::{
     nondeterministic, Answer, AnswerFault, Diagnosis, Question, Variant, Witness,
 };
+use crate::diff::corpus::Saving;
 use crate::diff::descent;
-use crate::diff::finding::{
-    counted, diagnosed, join_shared_causes, named_causes, offer_witness, paired_later,
-    recount_diagnosis, Diagnosed, Finding, Findings, Known, Provenance, Settings,
+use crate::diff::finding::book::{offer_witness, Finding, Findings, Settings};
+use crate::diff::finding::counted;
+use crate::diff::finding::known::Known;
+use crate::diff::finding::naming::{
+    diagnosed, join_shared_causes, named_causes, paired_later, recount_diagnosis, Diagnosed,
 };
+use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
@@ -128,7 +132,7 @@ pub struct Options<'a> {
     pub max_findings: usize,
     /// Known bugs: still reported (as known), but they do not count toward
     /// `max_findings` or fail the check.
-    pub known: crate::diff::finding::Known,
+    pub known: Known,
     /// How the run was started, for a subject with no command that reproduces one
     /// finding (a library in process).
     pub found_by: String,
@@ -291,7 +295,35 @@ pub struct Checked {
     pub builtins_time: Duration,
 }
 
+/// When a target's comparison started, and how long the subject and the built-ins took.
+type Timing = (Instant, Duration, Duration);
+
 impl Checked {
+    /// The row of `target` as compared: the built-ins' and the subject's totals, the
+    /// verdict, whether every built-in counted, and the time from `timing`'s start.
+    fn row(
+        target: &Target,
+        (consensus_total, subject_total): (u64, u64),
+        verdict: Verdict,
+        confirmed: bool,
+        (started, subject_time, builtins_time): Timing,
+    ) -> Checked {
+        Checked {
+            label: target.label.clone(),
+            fen: target.position.fen(),
+            depth: target.depth,
+            consensus_total,
+            subject_total,
+            elapsed: started.elapsed(),
+            verdict,
+            known: false,
+            bug: None,
+            confirmed,
+            subject_time,
+            builtins_time,
+        }
+    }
+
     /// The line over [`Checked::line`]'s columns: what each of them is.
     pub fn header() -> String {
         Self::columns(
@@ -419,6 +451,84 @@ pub struct SubjectFinding {
     /// How to see it again: the command that checks the subject on the smallest
     /// position (where the descent stopped, when it could not be reproduced).
     pub found_by: Provenance,
+}
+
+impl SubjectFinding {
+    /// Counts `new`, a sighting of the same bug, as one more hit, and offers its
+    /// witness by the one rule ([`offer_witness`]): `None` when the witness is not kept,
+    /// else whether it leads (a witness beats none).
+    fn hit_again(&mut self, new: &SubjectFinding) -> Option<bool> {
+        self.hits += 1;
+        self.known |= new.known;
+        for symptom in &new.symptoms {
+            if !self.symptoms.contains(symptom) {
+                self.symptoms.push(symptom.clone());
+            }
+        }
+        match (&self.reproduction, &new.reproduction) {
+            (_, None) => None,
+            (None, Some(_)) => Some(true),
+            (Some(lead), Some(theirs)) => {
+                let mut kept: Vec<Position> = std::iter::once(lead.minimized.clone())
+                    .chain(self.witnesses.iter().cloned())
+                    .collect();
+                match offer_witness(
+                    &mut kept,
+                    (&lead.minimized, self.order),
+                    &theirs.minimized,
+                    new.order,
+                ) {
+                    (false, _) => None,
+                    (true, leads) => Some(leads),
+                }
+            }
+        }
+    }
+
+    /// Takes in `later`, a finding of the same bug (the causes the two `shared`, most
+    /// specific first): named by the first of them, with every hit, move class,
+    /// witness, answer and failure of both, this one's witness leading.
+    fn absorb(&mut self, later: SubjectFinding, shared: Diagnosis, known: &Known) {
+        if let Some(v) = shared.first() {
+            self.signature = Signature::cause(&self.signature.side, v);
+        }
+        self.diagnosis = Some(shared);
+        self.hits += later.hits;
+        for symptom in later.symptoms {
+            if !self.symptoms.contains(&symptom) {
+                self.symptoms.push(symptom);
+            }
+        }
+        let room = crate::diff::corpus::WITNESSES.saturating_sub(self.witnesses.len() + 1);
+        let theirs = later.reproduction.map(|r| r.minimized);
+        self.witnesses
+            .extend(theirs.into_iter().chain(later.witnesses).take(room));
+        self.evidence.extend(later.evidence);
+        for failure in later.failures {
+            if !self.failures.contains(&failure) {
+                self.failures.push(failure);
+            }
+        }
+        self.known =
+            self.known || later.known || known.names(&self.signature, self.symptoms.iter());
+    }
+
+    /// Gives the lead to `new`, whose witness is smaller: it takes everything this
+    /// finding had, and this one's witness becomes another of its witnesses.
+    fn led_by(&mut self, mut new: SubjectFinding) {
+        new.hits = self.hits;
+        new.failures = std::mem::take(&mut self.failures);
+        new.known = self.known;
+        new.symptoms = std::mem::take(&mut self.symptoms);
+        new.diagnosis = self.diagnosis.take();
+        let mut evidence = std::mem::take(&mut self.evidence);
+        evidence.append(&mut new.evidence);
+        new.evidence = evidence;
+        new.witnesses = std::mem::take(&mut self.witnesses);
+        new.witnesses
+            .extend(self.reproduction.as_ref().map(|r| r.minimized.clone()));
+        *self = new;
+    }
 }
 
 /// A disagreement among the built-in generators met on the way.
@@ -680,16 +790,13 @@ pub fn check_stream(
         subject: subject.name(),
         ..Report::default()
     };
-    let stopped = || {
-        options
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    };
+    // Saved into as findings are filed, read when the first is saved.
+    let mut saving = options.subject_dir.as_deref().map(Saving::new);
     // Every question from here on goes through the asker, which restarts the subject
     // after a crash or hang and says what failed where.
     let mut asker = asker::Asker::new(subject, options.restarts, options.deadline);
     for (index, target) in targets.filter(|t| t.depth > 0).enumerate() {
-        if stopped() || past(options.deadline) {
+        if stopped(options) || past(options.deadline) {
             break;
         }
         let mut stage = |stage: Stage| {
@@ -710,6 +817,7 @@ pub fn check_stream(
             options,
             &mut stage,
             &mut report,
+            &mut saving,
         );
         let outcome = match outcome {
             // The subject was started again after failing on a question it could not
@@ -772,23 +880,7 @@ pub fn check_stream(
             break;
         }
     }
-    // A finding unexplained when it was met may show a cause named only after it
-    // beside another: named now, it joins that cause's finding.
-    let causes = named_causes(report.findings.iter().filter_map(|f| f.diagnosis.as_ref()));
-    for f in &mut report.findings {
-        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
-            if let Some(v) = d.first() {
-                f.signature = Signature::cause(&f.signature.side, v);
-            }
-            f.diagnosis = Some(d);
-            f.known = f.known || options.known.names(&f.signature, f.symptoms.iter());
-        }
-    }
-    join_causes(&mut report.findings, &options.known);
-    fold_into_noise(&mut report.findings);
-    for f in &mut report.findings {
-        recount_diagnosis(&mut f.diagnosis, &f.evidence);
-    }
+    name_across(&mut report.findings, &options.known);
     report.restarts = asker.used();
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
@@ -800,37 +892,32 @@ fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|end| Instant::now() >= end)
 }
 
-/// Findings one variant explains alike are one bug ([`join_shared_causes`]): each joins
-/// the first such finding, which is named by the most specific variant they share.
-fn join_causes(findings: &mut Vec<SubjectFinding>, known: &Known) {
+/// What naming needs all of a run's findings for, once the run is over, as the
+/// built-ins' book does it (`Findings::into_list`): a finding unexplained when it was
+/// met may show a cause named only after it beside another, and named now joins that
+/// cause's finding; findings one variant explains alike are one bug
+/// ([`join_shared_causes`]); noise takes in every other finding; and each cause is
+/// counted over all its evidence.
+fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    let causes = named_causes(findings.iter().filter_map(|f| f.diagnosis.as_ref()));
+    for f in findings.iter_mut() {
+        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+            if let Some(v) = d.first() {
+                f.signature = Signature::cause(&f.signature.side, v);
+            }
+            f.diagnosis = Some(d);
+            f.known = f.known || known.names(&f.signature, f.symptoms.iter());
+        }
+    }
     join_shared_causes(
         findings,
         |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
-        |kept, later, shared| {
-            if let Some(v) = shared.first() {
-                kept.signature = Signature::cause(&kept.signature.side, v);
-            }
-            kept.diagnosis = Some(shared);
-            kept.hits += later.hits;
-            for symptom in later.symptoms {
-                if !kept.symptoms.contains(&symptom) {
-                    kept.symptoms.push(symptom);
-                }
-            }
-            let room = crate::diff::corpus::WITNESSES.saturating_sub(kept.witnesses.len() + 1);
-            let theirs = later.reproduction.map(|r| r.minimized);
-            kept.witnesses
-                .extend(theirs.into_iter().chain(later.witnesses).take(room));
-            kept.evidence.extend(later.evidence);
-            for failure in later.failures {
-                if !kept.failures.contains(&failure) {
-                    kept.failures.push(failure);
-                }
-            }
-            kept.known =
-                kept.known || later.known || known.names(&kept.signature, kept.symptoms.iter());
-        },
+        |kept, later, shared| kept.absorb(later, shared, known),
     );
+    fold_into_noise(findings);
+    for f in findings.iter_mut() {
+        recount_diagnosis(&mut f.diagnosis, &f.evidence);
+    }
 }
 
 /// What `f` gives, and how long it took.
@@ -840,7 +927,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (out, started.elapsed())
 }
 
-/// One target: compare, and on a difference locate, minimize and save it. A
+/// One target: compare, and on a difference locate, minimize, name and record it. A
 /// failure of the subject is returned once what was found before it is recorded.
 fn check_one(
     subject: &mut dyn Subject,
@@ -849,7 +936,67 @@ fn check_one(
     options: &Options<'_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
+    saving: &mut Option<Saving>,
 ) -> Result<(), SubjectError> {
+    let Some(cmp) = compare(subject, engines, (index, target), options, stage, report)? else {
+        return Ok(());
+    };
+    // A difference is heard of once it is named (below), or as it is when it cannot be.
+    let hear = |report: &Report| {
+        if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+            hear(c);
+        }
+    };
+    let root = &target.position;
+    let located = match locate::descend(subject, engines, root, target.depth, cmp, stage) {
+        Ok(located) => located,
+        Err(e) => {
+            hear(report);
+            return Err(e);
+        }
+    };
+    // From here on a failure still leaves a finding worth reporting and saving.
+    let (mut finding, failure) = reproduced(subject, engines, (index, target), located, stage);
+    let failure = name(
+        subject,
+        engines,
+        &mut finding,
+        failure,
+        report,
+        &options.known,
+    );
+    finding.found_by = match &finding.reproduction {
+        Some(r) => options.reproduced(&r.minimized, r.depth, &target.label),
+        None => options.reproduced(&finding.position, finding.comparison.depth, &target.label),
+    };
+    if let Some(c) = report.checked.last_mut() {
+        c.known = finding.known;
+        c.bug = Some(finding.signature.clone());
+    }
+    hear(report);
+    record(finding, engines, report, saving);
+    failure.map_or(Ok(()), Err)
+}
+
+/// Whether the run's stop flag is up.
+fn stopped(options: &Options<'_>) -> bool {
+    options
+        .stop
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// The subject's answer on the target beside the built-ins', recorded as a checked
+/// row: the comparison when they differ; `None` when there is no difference to follow
+/// (they agree, the built-ins disagree among themselves, or the run was stopped and
+/// the built-ins' counts were cut short).
+fn compare(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    (index, target): (usize, &Target),
+    options: &Options<'_>,
+    stage: &mut dyn FnMut(Stage),
+    report: &mut Report,
+) -> Result<Option<Comparison>, SubjectError> {
     stage(Stage::Comparing);
     let started = Instant::now();
     let root = &target.position;
@@ -864,23 +1011,21 @@ fn check_one(
         || timed(|| consensus(root, target.depth, reference)),
     );
     let theirs = theirs?;
-    let stopped = || {
-        options
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    if stopped() {
+    if stopped(options) {
         // Our counts were cut short: nothing to compare, nothing to record.
-        return Ok(());
+        return Ok(None);
     }
     let subject_total = theirs.total;
-    let timing = (started, subject_time, builtins_time);
     let ours = match ours {
         Ok(ours) => ours,
         Err(all) => {
-            let ctx = (target, subject_total, timing);
+            let ctx = (
+                target,
+                subject_total,
+                (started, subject_time, builtins_time),
+            );
             ours_disagree(engines, ctx, &all, options, stage, report);
-            return Ok(());
+            return Ok(None);
         }
     };
     let theirs = answer(subject, root, &[], target.depth, theirs, &ours)?;
@@ -891,61 +1036,50 @@ fn check_one(
         confirmed = true;
         let (all, took) = timed(|| consensus(root, target.depth, engines));
         builtins_time += took;
-        if stopped() {
-            return Ok(());
+        if stopped(options) {
+            return Ok(None);
         }
-        match all {
-            // Agreeing, they agree with the reference, one of them: the comparison
-            // stands.
-            Ok(_) => {}
-            Err(all) => {
-                let ctx = (
-                    target,
-                    subject_total,
-                    (started, subject_time, builtins_time),
-                );
-                ours_disagree(engines, ctx, &all, options, stage, report);
-                return Ok(());
-            }
+        // Agreeing, they agree with the reference, one of them: the comparison stands.
+        if let Err(all) = all {
+            let ctx = (
+                target,
+                subject_total,
+                (started, subject_time, builtins_time),
+            );
+            ours_disagree(engines, ctx, &all, options, stage, report);
+            return Ok(None);
         }
     }
     let differs = cmp.differs();
-    report.checked.push(Checked {
-        label: target.label.clone(),
-        fen: root.fen(),
-        depth: target.depth,
-        consensus_total: cmp.consensus_total,
-        subject_total: cmp.subject_total,
-        elapsed: started.elapsed(),
-        verdict: if differs {
-            Verdict::Differs
-        } else {
-            Verdict::Agree
-        },
-        known: false,
-        bug: None,
-        confirmed,
-        subject_time,
-        builtins_time,
-    });
-    // A difference is heard of once it is named (below), or as it is when it cannot be.
-    let hear = |report: &Report| {
+    let verdict = match differs {
+        true => Verdict::Differs,
+        false => Verdict::Agree,
+    };
+    let totals = (cmp.consensus_total, cmp.subject_total);
+    let timing = (started, subject_time, builtins_time);
+    report
+        .checked
+        .push(Checked::row(target, totals, verdict, confirmed, timing));
+    if !differs {
         if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
             hear(c);
         }
-    };
-    if !differs {
-        hear(report);
-        return Ok(());
+        return Ok(None);
     }
-    let located = match locate::descend(subject, engines, root, target.depth, cmp, stage) {
-        Ok(located) => located,
-        Err(e) => {
-            hear(report);
-            return Err(e);
-        }
-    };
-    let position = located.positions.last().unwrap_or(root).clone();
+    Ok(Some(cmp))
+}
+
+/// The finding a located difference is, before it is named: the smallest position that
+/// shows it from a FEN alone when the subject answers that far, and what it failed on
+/// on the way.
+fn reproduced(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    (index, target): (usize, &Target),
+    located: locate::Located,
+    stage: &mut dyn FnMut(Stage),
+) -> (SubjectFinding, Option<SubjectError>) {
+    let position = located.positions.last().unwrap_or(&target.position).clone();
     let mut finding = SubjectFinding {
         signature: located.comparison.signature(&position),
         symptoms: Vec::new(),
@@ -956,7 +1090,7 @@ fn check_one(
         order: index as u64,
         witnesses: Vec::new(),
         label: target.label.clone(),
-        root: root.clone(),
+        root: target.position.clone(),
         depth: target.depth,
         path: located.path,
         position,
@@ -967,20 +1101,31 @@ fn check_one(
         file: None,
         found_by: Provenance::described(""),
     };
-    // From here on a failure still leaves a finding worth reporting and saving.
-    let outcome = reduce(subject, engines, &located.positions, target.depth, stage);
-    let failure = match outcome {
-        Ok(r) => {
-            if let Some(c) = &r.0.comparison {
-                finding.signature = c.signature(&r.0.minimized);
+    let failure = match reduce(subject, engines, &located.positions, target.depth, stage) {
+        Ok((r, failure)) => {
+            if let Some(c) = &r.comparison {
+                finding.signature = c.signature(&r.minimized);
             }
-            finding.reproduction = Some(r.0);
-            r.1
+            finding.reproduction = Some(r);
+            failure
         }
         Err(e) => Some(e),
     };
-    // Named by its cause: the subject's answer on the smallest witness put to the
-    // catalogue, asking it about deciding positions while variants tie.
+    (finding, failure)
+}
+
+/// Names `finding` by its cause: a move listed twice, a state bug (the subject's
+/// answers depending on the path, or noise), else the subject's answer on the smallest
+/// witness put to the catalogue, asking it about deciding positions while variants tie.
+/// Returns the subject's failure, which a state probe may have met.
+fn name(
+    subject: &mut dyn Subject,
+    engines: &[&dyn Generator],
+    finding: &mut SubjectFinding,
+    mut failure: Option<SubjectError>,
+    report: &Report,
+    known: &Known,
+) -> Option<SubjectError> {
     let symptom = finding.signature.clone();
     let repeated = finding
         .reproduction
@@ -990,7 +1135,6 @@ fn check_one(
         .map(|c| c.listed_more_than_once.clone())
         .filter(|twice| !twice.is_empty());
     // A state bug answers some witness as some variant would by chance: asked first.
-    let mut failure = failure;
     let state = match (&finding.reproduction, &failure) {
         (Some(r), None) => depends_on_path(subject, engines, r).unwrap_or_else(|e| {
             failure = Some(e);
@@ -1042,86 +1186,44 @@ fn check_one(
     finding.signature = named.signature;
     finding.diagnosis = named.diagnosis;
     finding.evidence = named.evidence;
-    finding.known = options.known.names(&finding.signature, [&symptom]);
+    finding.known = known.names(&finding.signature, [&symptom]);
     finding.symptoms = vec![symptom];
-    finding.found_by = match &finding.reproduction {
-        Some(r) => options.reproduced(&r.minimized, r.depth, &target.label),
-        None => options.reproduced(&finding.position, finding.comparison.depth, &target.label),
-    };
-    if let Some(c) = report.checked.last_mut() {
-        c.known = finding.known;
-        c.bug = Some(finding.signature.clone());
-    }
-    hear(report);
-    // A bug seen before is one more hit on it, and one more witness while it has few,
-    // kept by the one rule every finding's witnesses follow.
+    failure
+}
+
+/// Files a named `finding` in the report. A bug seen before is one more hit on it, and
+/// one more witness while it has few, kept by the one rule every finding's witnesses
+/// follow ([`offer_witness`]); a witness kept is saved, and one that leads takes the
+/// finding's place with everything the finding had.
+fn record(
+    mut finding: SubjectFinding,
+    engines: &[&dyn Generator],
+    report: &mut Report,
+    saving: &mut Option<Saving>,
+) {
     let seen = report
         .findings
         .iter()
         .position(|f| f.signature == finding.signature);
-    let offered = match seen {
-        None => Some(false),
-        Some(i) => {
-            let seen = &mut report.findings[i];
-            seen.hits += 1;
-            seen.known |= finding.known;
-            for symptom in &finding.symptoms {
-                if !seen.symptoms.contains(symptom) {
-                    seen.symptoms.push(symptom.clone());
-                }
-            }
-            match (&seen.reproduction, &finding.reproduction) {
-                (_, None) => None,
-                // A witness beats none.
-                (None, Some(_)) => Some(true),
-                (Some(lead), Some(new)) => {
-                    let mut kept: Vec<Position> = std::iter::once(lead.minimized.clone())
-                        .chain(seen.witnesses.iter().cloned())
-                        .collect();
-                    match offer_witness(
-                        &mut kept,
-                        (&lead.minimized, seen.order),
-                        &new.minimized,
-                        finding.order,
-                    ) {
-                        (false, _) => None,
-                        (true, leads) => Some(leads),
-                    }
-                }
-            }
-        }
+    let leads = match seen {
+        None => false,
+        Some(i) => match report.findings[i].hit_again(&finding) {
+            Some(leads) => leads,
+            None => return,
+        },
     };
-    let Some(leads) = offered else {
-        return failure.map_or(Ok(()), Err);
-    };
-    if let Some(dir) = &options.subject_dir {
+    if let Some(saving) = saving {
         let case = case::subject_case(&finding, &report.subject, engines);
-        match crate::diff::corpus::write_case(dir, &case) {
+        match saving.write(&case) {
             Ok((path, _)) => finding.file = Some(path),
             Err(e) => report
                 .write_errors
-                .push(format!("cannot write into {}: {e}", dir.display())),
+                .push(format!("cannot write into {}: {e}", saving.dir().display())),
         }
     }
     match seen {
         None => report.findings.push(finding),
-        Some(i) if leads => {
-            // The new witness leads; the one it replaces becomes another witness.
-            let old = &mut report.findings[i];
-            finding.hits = old.hits;
-            finding.failures = std::mem::take(&mut old.failures);
-            finding.known = old.known;
-            finding.symptoms = std::mem::take(&mut old.symptoms);
-            finding.diagnosis = old.diagnosis.take();
-            let mut evidence = std::mem::take(&mut old.evidence);
-            evidence.append(&mut finding.evidence);
-            finding.evidence = evidence;
-            finding.witnesses = std::mem::take(&mut old.witnesses);
-            finding
-                .witnesses
-                .extend(old.reproduction.as_ref().map(|r| r.minimized.clone()));
-            *old = finding;
-        }
+        Some(i) if leads => report.findings[i].led_by(finding),
         Some(i) => {
             let seen = &mut report.findings[i];
             if let Some(r) = &finding.reproduction {
@@ -1130,7 +1232,6 @@ fn check_one(
             seen.evidence.append(&mut finding.evidence);
         }
     }
-    failure.map_or(Ok(()), Err)
 }
 
 /// A diagnosis's question put to the subject: its divide, when it gives one per move.
@@ -1741,27 +1842,22 @@ fn shrink_timeout(report: &Report, depth: u32) -> Option<Duration> {
 /// built-ins' times.
 fn ours_disagree(
     engines: &[&dyn Generator],
-    ctx: (&Target, u64, (Instant, Duration, Duration)),
+    ctx: (&Target, u64, Timing),
     all: &[Vec<(Move, u64)>],
     options: &Options<'_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
 ) {
-    let (target, subject_total, (started, subject_time, builtins_time)) = ctx;
-    report.checked.push(Checked {
-        label: target.label.clone(),
-        fen: target.position.fen(),
-        depth: target.depth,
-        consensus_total: all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum()),
-        subject_total,
-        elapsed: started.elapsed(),
-        verdict: Verdict::OursDisagree,
-        known: false,
-        bug: None,
-        confirmed: true,
-        subject_time,
-        builtins_time,
-    });
+    let (target, subject_total, timing) = ctx;
+    let consensus_total = all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum());
+    let totals = (consensus_total, subject_total);
+    report.checked.push(Checked::row(
+        target,
+        totals,
+        Verdict::OursDisagree,
+        true,
+        timing,
+    ));
     if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
         hear(c);
     }

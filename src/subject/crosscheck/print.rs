@@ -35,7 +35,7 @@ impl fmt::Display for SubjectFinding {
             self.signature,
             crate::diff::finding::counted(self.hits, "position")
         )?;
-        for line in crate::diff::finding::cause_lines(self.diagnosis.as_ref()) {
+        for line in crate::diff::finding::naming::cause_lines(self.diagnosis.as_ref()) {
             writeln!(f, "  {line}")?;
         }
         writeln!(
@@ -105,7 +105,7 @@ impl fmt::Display for Ours {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "the built-in generators DISAGREE on {}", self.label)?;
         if let Some(found) = &self.finding {
-            for line in crate::diff::finding::cause_lines(found.diagnosis.as_ref()) {
+            for line in crate::diff::finding::naming::cause_lines(found.diagnosis.as_ref()) {
                 writeln!(f, "  {line}")?;
             }
             let path = found.origin.path.as_ref().map_or(&[][..], |(_, p)| &p[..]);

@@ -58,7 +58,11 @@ pub struct Speech {
 impl Speech {
     /// How a finding about the engine on `pos` at `depth` is seen again: the
     /// `xqdiff engine` command, the engine's own lines, the built-ins' answer.
-    pub fn reproduce(&self, pos: &Position, depth: u32) -> crate::diff::finding::Provenance {
+    pub fn reproduce(
+        &self,
+        pos: &Position,
+        depth: u32,
+    ) -> crate::diff::finding::provenance::Provenance {
         self.config
             .reproduce(pos, depth)
             .said(self.lines(pos, depth))

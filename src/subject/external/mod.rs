@@ -47,7 +47,7 @@ pub use process::{
 #[cfg(target_os = "linux")]
 pub use process::{guard_engines, GUARD_ARG};
 
-use crate::diff::finding::Provenance;
+use crate::diff::finding::provenance::Provenance;
 use crate::subject::SubjectError;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
