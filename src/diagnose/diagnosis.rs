@@ -996,16 +996,16 @@ impl Work {
     }
 }
 
-/// Diagnosis of single variants that asks the subject. First the images of the first witness (mirrored,
-/// and seen from the other side) are put to it where a candidate answers them otherwise
-/// than the rules: a bug the catalogue does not hold (right on one wing, say) would
-/// otherwise take the name of the broader variant that fits its witness, and a variant
-/// of one side is told from its both-sides twin. Then, while several variants explain
-/// the witnesses, a deciding position is put to the subject, and the variants that answer
-/// as it did are kept. Last, a few positions next to the witness where those left
-/// answer otherwise than the rules confirm them (`confirming_positions`). At most the
-/// request's bound of questions are asked in all, and `candidates` are the generators
-/// first tried.
+/// Diagnosis of single variants that asks the subject. First the images of the first
+/// witness (mirrored, and seen from the other side) are put to it where a candidate
+/// answers them otherwise than the rules: a bug the catalogue does not hold (right on
+/// one wing, say) would otherwise take the name of the broader variant that fits its
+/// witness, and a variant of one side is told from its both-sides twin. Then, while
+/// several variants explain the witnesses, a deciding position is put to the subject,
+/// and the variants that answer as it did are kept. Last, a few positions next to the
+/// witness where those left answer otherwise than the rules confirm them
+/// (`confirming_positions`). At most the request's bound of questions are asked in all,
+/// and `candidates` are the generators first tried.
 fn asking(
     candidates: &[VariantGen],
     request: Diagnose<'_>,

@@ -2,22 +2,22 @@
 //! built-in generators (the fuzz campaign, the corpus replay, the metamorphic phase, a
 //! perft descent, `xqdiff minimize`) hands what it saw to a [`Findings`], which:
 //!
-//! 1. shows each sighting where it shows by itself ([`shown`](sighting::shown): a board gone wrong along
+//! 1. shows each sighting where it shows by itself ([`shown`]: a board gone wrong along
 //!    a line is followed back, a symmetry failure is seen on the image), so one bug has
 //!    one signature whichever phase met it;
-//! 2. groups sightings by [`Signature`](crate::diff::signature::Signature), and marks a group known when the [`Known`] list
+//! 2. groups sightings by [`Signature`], and marks a group known when the [`Known`] list
 //!    names it;
 //! 3. minimizes the sightings a group still wants a witness from (the same signature
-//!    kept), and keeps the smallest witness and up to [`WITNESSES`](crate::diff::corpus::WITNESSES) by one rule
-//!    ([`Finding::offer`](book::Finding::offer));
-//! 4. names the cause ([`diagnosed`](naming::diagnosed)): the odd generator's answers on the first witness
+//!    kept), and keeps the smallest witness and up to [`WITNESSES`] by one rule
+//!    ([`Finding::offer`]);
+//! 4. names the cause ([`diagnosed`]): the odd generator's answers on the first witness
 //!    of each move-class signature are put to the catalogue of rule variants, and the
 //!    variant that explains them becomes the finding's signature, so the move classes
 //!    one misread rule touches are one finding (the engine check names a subject's
 //!    findings by the same function);
-//! 5. saves each witness into the corpus ([`corpus::Folder`](crate::diff::corpus::Folder)), with the one runnable
+//! 5. saves each witness into the corpus ([`corpus::Folder`]), with the one runnable
 //!    command that reproduces it ([`Provenance`]);
-//! 6. hands the report one [`Finding`](book::Finding) per bug.
+//! 6. hands the report one [`Finding`] per bug.
 //!
 //! What is kept depends only on the sightings in their order, so a run gives the same
 //! findings at any thread count.
@@ -26,8 +26,16 @@
 //! (its command line, quoted for the shell), what a phase hands in and where it shows
 //! ([`sighting`]), the finding [`book`], a corpus [`replay`]'s failures as findings, and
 //! the [`naming`] of a finding by its cause. The naming policy stays in this layer, not
-//! in `diagnose`: it names findings by [`Signature`](crate::diff::signature::Signature)
-//! and classifies moves as the signatures do, which the diagnosis layer below may not use.
+//! in `diagnose`: it names findings by [`Signature`] and classifies moves as the
+//! signatures do, which the diagnosis layer below may not use.
+//!
+//! [`shown`]: sighting::shown
+//! [`Signature`]: crate::diff::signature::Signature
+//! [`WITNESSES`]: crate::diff::corpus::WITNESSES
+//! [`Finding::offer`]: book::Finding::offer
+//! [`diagnosed`]: naming::diagnosed
+//! [`corpus::Folder`]: crate::diff::corpus::Folder
+//! [`Finding`]: book::Finding
 
 pub mod book;
 pub mod known;

@@ -942,16 +942,11 @@ fn check_one(
         return Ok(());
     };
     // A difference is heard of once it is named (below), or as it is when it cannot be.
-    let hear = |report: &Report| {
-        if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
-            hear(c);
-        }
-    };
     let root = &target.position;
     let located = match locate::descend(subject, engines, root, target.depth, cmp, stage) {
         Ok(located) => located,
         Err(e) => {
-            hear(report);
+            hear(options, report);
             return Err(e);
         }
     };
@@ -973,9 +968,16 @@ fn check_one(
         c.known = finding.known;
         c.bug = Some(finding.signature.clone());
     }
-    hear(report);
+    hear(options, report);
     record(finding, engines, report, saving);
     failure.map_or(Ok(()), Err)
+}
+
+/// Tells whoever hears of each target checked (`Options::on_checked`) of the last row.
+fn hear(options: &Options<'_>, report: &Report) {
+    if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
+        hear(c);
+    }
 }
 
 /// Whether the run's stop flag is up.
@@ -1061,9 +1063,7 @@ fn compare(
         .checked
         .push(Checked::row(target, totals, verdict, confirmed, timing));
     if !differs {
-        if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
-            hear(c);
-        }
+        hear(options, report);
         return Ok(None);
     }
     Ok(Some(cmp))
@@ -1858,9 +1858,7 @@ fn ours_disagree(
         true,
         timing,
     ));
-    if let (Some(hear), Some(c)) = (options.on_checked, report.checked.last()) {
-        hear(c);
-    }
+    hear(options, report);
     stage(Stage::OursDisagree);
     let ours = among_ours(engines, target, all, options, &mut report.write_errors);
     report.ours.push(ours);
