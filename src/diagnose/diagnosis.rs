@@ -580,8 +580,12 @@ impl<'a> Diagnose<'a> {
             variants.iter().map(|&v| VariantGen::new(v)).collect()
         };
         match self.candidates {
+            // With no question to ask, only two causes already named (each confirmed
+            // on its own finding) may be named together: a variant of the catalogue
+            // named beside one of them would be named on no question that could
+            // refute it.
             Candidates::BesideCauses(causes) if self.bound.questions == 0 => (
-                diagnose_pairs(causes, self.witnesses, self.agreed),
+                explaining(&pairs(causes, causes), self.witnesses, self.agreed),
                 self.witnesses.to_vec(),
             ),
             Candidates::BesideCauses(causes) => pairs_asking(self, causes, &work, ask),
@@ -694,7 +698,14 @@ fn pairs_asking(
         work,
         &mut ask,
     );
-    let diagnosis = confirmed_on(diagnosis, witnesses.len() - given);
+    let mut diagnosis = confirmed_on(diagnosis, witnesses.len() - given);
+    // A pair with a variant no other finding named, and no question asked that could
+    // refute it, is a guess: only pairs of causes already named stand on the witnesses.
+    if witnesses.len() == given {
+        diagnosis.causes.retain(|c| {
+            causes.contains(&c.variant) && c.beside.is_none_or(|b| causes.contains(&b))
+        });
+    }
     (diagnosis, witnesses)
 }
 
@@ -758,7 +769,8 @@ fn narrow_and_confirm(
 }
 
 /// Each candidate's own example (`docs/variants.md`), mirrored left to right and seen
-/// from the other side too, where it is not among `witnesses` already: the positions
+/// from the other side too, then the positions that test its sentence's limits
+/// (`probes`), where not among `witnesses` already: the positions
 /// the variant's sentence is surest about. A subject with the variant's bug answers
 /// them as the variant does; one whose bug only looks like it on the witness (a move
 /// list that loses some pawn moves, read as pawns that never step sideways) does not,
@@ -766,6 +778,12 @@ fn narrow_and_confirm(
 /// the other wing's too, so a variant of both sides is not named for a bug of one.
 fn own_examples(witnesses: &[Witness], candidates: &[VariantGen]) -> Vec<Question> {
     let mut questions: Vec<Question> = Vec::new();
+    let mut ask = |question: Question| {
+        let known = witnesses.iter().any(|w| w.position == question.position);
+        if !known && !questions.contains(&question) {
+            questions.push(question);
+        }
+    };
     for g in candidates {
         let Some((example, depth)) = super::examples::example(g.variant()) else {
             continue;
@@ -776,11 +794,14 @@ fn own_examples(witnesses: &[Witness], candidates: &[VariantGen]) -> Vec<Questio
             example.clone(),
         ];
         for position in std::iter::once(example).chain(images) {
-            let question = Question { position, depth };
-            let known = witnesses.iter().any(|w| w.position == question.position);
-            if !known && !questions.contains(&question) {
-                questions.push(question);
-            }
+            ask(Question { position, depth });
+        }
+    }
+    // Then the rows that hold each variant's sentence to its limits (`probes`): the
+    // other axis, the rule's near side where the variant agrees with the rules.
+    for g in candidates {
+        for position in super::probes::of(g.variant()) {
+            ask(Question { position, depth: 1 });
         }
     }
     questions

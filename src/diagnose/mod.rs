@@ -22,6 +22,7 @@ pub mod diagnosis;
 pub mod examples;
 pub mod generator;
 pub(crate) mod page;
+pub(crate) mod probes;
 pub(crate) mod reading;
 #[cfg(test)]
 mod sentences;

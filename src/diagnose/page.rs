@@ -26,15 +26,21 @@ pub fn catalogue_page() -> String {
          than the rules; up to three positions one small change from the witness (a \
          piece taken off, the other side to move, a piece stepped to a point near it) \
          where the variant answers otherwise than the rules; and, while several variants \
-         tie, positions that tell them apart. A variant that answers any of them \
-         otherwise than the subject is dropped; when none is left the finding is \
-         `unexplained`. `K` counts the questions it survived.\n\n\
+         tie, positions that tell them apart; then the positions of the last column, \
+         which hold the variant's sentence to its limits (for a cannon or a rook the \
+         rule along the other axis; where the variant reads the rule as written, the \
+         rule itself). A variant that answers any of them otherwise than the subject is \
+         dropped; when none is left the finding is `unexplained`, and says what refuted \
+         each (`fits with Red to move only`, `fits on one wing only`, `refuted on its \
+         own example`, `refuted next to the witness`). Two bugs on one witness are named \
+         as a pair only when the pair was asked such questions, or when both are causes \
+         already named. `K` counts the questions it survived.\n\n\
          This page is written from the catalogue (`src/diagnose/catalogue.rs`) and its \
-         examples (`src/diagnose/examples.rs`); a test fails when they differ \
+         examples (`src/diagnose/examples.rs`, `src/diagnose/probes.rs`); a test fails when they differ \
          (`cargo test --lib diagnose` prints the page to copy). Each example is a position \
          where the variant answers differently from the rules: in its move list, or at the \
          depth given.\n\n\
-         | variant | rank | the subject's rule | example, asked to confirm it |\n|---|---|---|---|\n",
+         | variant | rank | the subject's rule | example, asked to confirm it | also asked |\n|---|---|---|---|---|\n",
     );
     for &v in Variant::ALL {
         let example = match example(v) {
@@ -42,12 +48,16 @@ pub fn catalogue_page() -> String {
             Some((pos, depth)) => format!("`{}` (depth {depth})", pos.fen()),
             None => String::new(),
         };
+        let probes: Vec<String> = super::probes::of(v)
+            .map(|p| format!("`{}`", p.fen()))
+            .collect();
         page.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} |\n",
             v.name(),
             v.specificity(),
             v.sentence(),
-            example
+            example,
+            probes.join("; ")
         ));
     }
     page

@@ -269,7 +269,8 @@ pub fn unexplained_shape(
 
 /// Whether a list that only lacks moves is cut by count or by order, not by any rule:
 /// the witness is asked again with a rook of the side to move added where it has moves
-/// of its own. A list cut at a count lists as many moves as before (`n`); a list that
+/// of its own. A list cut at a count lists about as many moves as before (`n`), and
+/// about as many on the start position where the rules give more; a list that
 /// leaves out one move of each piece lacks exactly one move of each piece that can move,
 /// the rook's included. A bug of some piece's moves, or of the check test, lists the
 /// rook's moves and lacks what it lacked. `None` for neither, or when no such position
@@ -306,12 +307,39 @@ fn list_shape(
     let missing: Vec<Move> = rules.difference(&theirs).copied().collect();
     let pieces: BTreeSet<_> = rules.iter().map(|m| m.from).collect();
     let lacking: BTreeSet<_> = missing.iter().map(|m| m.from).collect();
-    if theirs.len() == n && rules.len() > n {
+    if near(theirs.len(), n) && rules.len() > theirs.len() {
+        // A cut at a count holds wherever the rules give more moves than it: the start
+        // position, as far from the witness as a position gets, is asked too. A subject
+        // whose other bug keeps it to few moves on the witness (a check test that sees
+        // its king attacked there) lists far more there, and is no cut.
+        let start = start_with(setup.turn)?;
+        let answer = ask(&Question {
+            position: start.clone(),
+            depth: 1,
+        })?;
+        let (there, rules_there) = root_moves(&start, &answer);
+        let cut_there = match rules_there.len() > n + CUT_SLACK {
+            true => near(there.len(), n) && there.is_subset(&rules_there),
+            false => there == rules_there,
+        };
+        if !cut_there {
+            return None;
+        }
+        let cut_on_start = rules_there.len() > n + CUT_SLACK;
+        let most = n
+            .max(theirs.len())
+            .max(if cut_on_start { there.len() } else { 0 });
         return Some(Shape {
             check: "list-cut-at-count".to_owned(),
             learnt: format!(
-                "the subject lists at most {n} moves, on the witness and with a rook added \
-                 that has moves of its own: its list is cut at a count"
+                "the subject lists {n} moves on the witness, {} with a piece added that has \
+                 moves of its own, and {} on the start position, where the rules give {}, \
+                 {} and {}: its list is cut at a count (about {most})",
+                theirs.len(),
+                there.len(),
+                before,
+                rules.len(),
+                rules_there.len(),
             ),
         });
     }
@@ -323,6 +351,54 @@ fn list_shape(
                 .to_owned(),
         },
     )
+}
+
+/// The kinds of piece whose checks a check test missed on `evidence`: for each move the
+/// subject lists and the rules do not, the kinds of the enemy pieces that attack the
+/// mover's king after it (the king, for kings left facing). A check test wrong only
+/// about one kind's checks reads that kind's rule, as an engine whose check test calls
+/// each piece's own move rule does; empty when no such move was listed.
+pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
+    let mut roles = BTreeSet::new();
+    for w in evidence {
+        let (theirs, rules) = root_moves(&w.position, &w.answer);
+        let us = w.position.turn();
+        for &m in theirs.difference(&rules) {
+            let mut s = w.position.setup().clone();
+            let Some(mover) = s.board[m.from.index()].take() else {
+                continue;
+            };
+            if mover.color != us {
+                continue;
+            }
+            s.board[m.to.index()] = Some(mover);
+            roles.extend(
+                s.checkers(us)
+                    .into_iter()
+                    .filter_map(|sq| s.piece_at(sq).map(|p| p.role)),
+            );
+            if s.kings_facing() {
+                roles.insert(Role::King);
+            }
+        }
+    }
+    roles
+}
+
+/// How far two lists cut at one count may differ in length: a list cut among the
+/// generated moves before the illegal ones are taken out is shorter by those.
+const CUT_SLACK: usize = 2;
+
+/// Whether `len` is within [`CUT_SLACK`] of `n`.
+fn near(len: usize, n: usize) -> bool {
+    len.abs_diff(n) <= CUT_SLACK
+}
+
+/// The start position with `turn` to move.
+fn start_with(turn: crate::piece::Color) -> Option<Position> {
+    let mut s = Position::startpos().setup().clone();
+    s.turn = turn;
+    Position::new(s).ok()
 }
 
 /// A finding that was unexplained when diagnosed, named now by two bugs at once: a cause

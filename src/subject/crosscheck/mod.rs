@@ -27,7 +27,8 @@ use crate::diff::finding::book::{offer_witness, Finding, Findings, Settings};
 use crate::diff::finding::counted;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::naming::{
-    diagnosed, join_shared_causes, named_causes, paired_later, recount_diagnosis, Diagnosed,
+    diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, recount_diagnosis,
+    Diagnosed,
 };
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
@@ -914,9 +915,54 @@ fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known) {
         |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
         |kept, later, shared| kept.absorb(later, shared, known),
     );
+    join_check_test_into_piece(findings, known);
     fold_into_noise(findings);
     for f in findings.iter_mut() {
         recount_diagnosis(&mut f.diagnosis, &f.evidence);
+    }
+}
+
+/// An unexplained check-test finding whose missed checks are all by one kind of piece,
+/// joined to the unexplained finding of that kind's own moves: one misread rule that
+/// the subject's check test reads too (a check test that asks each piece's own move
+/// rule) is one bug, seen in the piece's moves and in its checks. A check-test finding
+/// with no such twin, or whose missed checks are by several kinds, stays as it is.
+fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known) {
+    let unexplained = |f: &SubjectFinding| {
+        f.diagnosis
+            .as_ref()
+            .is_some_and(|d| d.causes.is_empty() && d.fault.is_none())
+    };
+    let mut at = 0;
+    while at < findings.len() {
+        let f = &findings[at];
+        if f.signature.check != "unexplained-check-test" || !unexplained(f) {
+            at += 1;
+            continue;
+        }
+        let roles = missed_checkers(&f.evidence);
+        let twin = match (roles.len(), roles.iter().next()) {
+            (1, Some(role)) => {
+                let check = format!("unexplained-{role}-moves");
+                findings.iter().position(|g| {
+                    g.signature.check == check
+                        && g.signature.side == f.signature.side
+                        && unexplained(g)
+                })
+            }
+            _ => None,
+        };
+        let Some(twin) = twin else {
+            at += 1;
+            continue;
+        };
+        let later = findings.remove(at);
+        let kept = &mut findings[if twin > at { twin - 1 } else { twin }];
+        let mut shared = kept.diagnosis.clone().unwrap_or_default();
+        if let Some(learnt) = &mut shared.learnt {
+            learnt.push_str(", and its check test misses the same piece's checks");
+        }
+        kept.absorb(later, shared, known);
     }
 }
 
