@@ -99,6 +99,19 @@ pub fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
     move |m| ours.pseudo_legal.contains(&m) && !ours.legal.contains(&m)
 }
 
+/// Whether `m`, made on `pos` whatever the shape of the move, leaves the mover's king
+/// attacked or facing the other king: under king-capture rules such a move is the
+/// rules' own, whichever piece made it. A diagnosis compares a king-capture subject's
+/// answers with rule variants, which are legal-move generators, without them.
+pub fn leaves_king_attacked(pos: &Position, m: Move) -> bool {
+    let mut s = pos.setup().clone();
+    let Some(mover) = s.board[m.from.index()].take() else {
+        return false;
+    };
+    s.board[m.to.index()] = Some(mover);
+    !s.checkers(mover.color).is_empty() || s.kings_facing()
+}
+
 /// How many moves into check `pos` has.
 fn moves_into_check(pos: &Position) -> u64 {
     let ours = BitboardGen.generate(pos);

@@ -5,7 +5,7 @@
 use super::known::Known;
 use super::naming::{
     diagnosed, in_process_asker, in_process_witness, join_shared_causes, named_causes,
-    odd_generator, paired_later, recount_diagnosis, Diagnosed,
+    odd_generator, paired_later, recount_diagnosis, Diagnosed, NO_QUESTIONS,
 };
 use super::sighting::{show, Shown, Sighting};
 use crate::diagnose::{Diagnosis, Witness};
@@ -349,7 +349,16 @@ impl Findings {
         let causes = named_causes(self.list.iter().filter_map(|f| f.diagnosis.as_ref()));
         let known = &self.settings.known;
         for f in &mut self.list {
-            if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+            // Named after the run, with no generator at hand to ask: only causes
+            // already named are paired.
+            let paired = paired_later(
+                f.diagnosis.as_ref(),
+                &f.evidence,
+                &causes,
+                NO_QUESTIONS,
+                |_| None,
+            );
+            if let Some(d) = paired {
                 if let Some(v) = d.first() {
                     f.signature = Signature::cause(&f.signature.side, v);
                 }

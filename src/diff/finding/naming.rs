@@ -403,12 +403,16 @@ fn start_with(turn: crate::piece::Color) -> Option<Position> {
 
 /// A finding that was unexplained when diagnosed, named now by two bugs at once: a cause
 /// of the subject's other findings (`causes`, some named after it was) beside a variant
-/// of the catalogue, on the answers it holds (`evidence`; no question is asked). `None`
-/// when it was explained, or is not now.
+/// of the catalogue, on the answers it holds (`evidence`) and those to the questions
+/// asked through `ask` within `bound`. A pair with a variant no other finding named is
+/// named only once such questions confirmed it; with no question to ask (a bound of
+/// none), only two causes already named are. `None` when it was explained, or is not now.
 pub fn paired_later(
     diagnosis: Option<&Diagnosis>,
     evidence: &[Witness],
     causes: &[Variant],
+    bound: Bound,
+    ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> Option<Diagnosis> {
     let unexplained = diagnosis.is_some_and(|d| d.causes.is_empty() && d.fault.is_none());
     if !unexplained || causes.is_empty() || evidence.is_empty() {
@@ -416,11 +420,18 @@ pub fn paired_later(
     }
     let (paired, _) = Diagnose {
         candidates: Candidates::BesideCauses(causes),
+        bound,
         ..Diagnose::new(evidence)
     }
-    .run(|_| None);
+    .run(ask);
     (!paired.causes.is_empty()).then_some(paired)
 }
+
+/// The bound of a diagnosis that asks nothing.
+pub const NO_QUESTIONS: Bound = Bound {
+    questions: 0,
+    work: usize::MAX,
+};
 
 /// The variants that explain two findings alike, most specific first: `None` when the
 /// two have no cause in common (or either was not explained). Two findings one variant
@@ -671,10 +682,27 @@ mod tests {
             },
         );
         assert_eq!(first.diagnosis.as_ref().map(|d| d.causes.len()), Some(0));
+        // Asked nothing, a variant no other finding named is not named beside it.
+        let unasked = paired_later(
+            first.diagnosis.as_ref(),
+            &first.evidence,
+            &[Variant::HorseLegIgnored],
+            NO_QUESTIONS,
+            |_| None,
+        );
+        assert_eq!(unasked, None);
         let later = paired_later(
             first.diagnosis.as_ref(),
             &first.evidence,
             &[Variant::HorseLegIgnored],
+            DIAGNOSIS_BOUND,
+            |q| {
+                let mut board = subject.load(&q.position);
+                Some(Answer::Divide {
+                    depth: q.depth,
+                    counts: perft::divide(&subject, &mut board, q.depth),
+                })
+            },
         );
         let named = later.as_ref().and_then(|d| d.causes.first());
         assert_eq!(

@@ -28,7 +28,7 @@ use crate::diff::finding::counted;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::naming::{
     diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, recount_diagnosis,
-    Diagnosed,
+    Diagnosed, DIAGNOSIS_BOUND,
 };
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
@@ -881,7 +881,7 @@ pub fn check_stream(
             break;
         }
     }
-    name_across(&mut report.findings, &options.known);
+    name_across(&mut report.findings, &options.known, &mut asker);
     report.restarts = asker.used();
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
@@ -899,10 +899,18 @@ fn past(deadline: Option<Instant>) -> bool {
 /// cause's finding; findings one variant explains alike are one bug
 /// ([`join_shared_causes`]); noise takes in every other finding; and each cause is
 /// counted over all its evidence.
-fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known) {
+fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known, subject: &mut dyn Subject) {
     let causes = named_causes(findings.iter().filter_map(|f| f.diagnosis.as_ref()));
     for f in findings.iter_mut() {
-        if let Some(d) = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes) {
+        // A pair with a variant no finding named is confirmed by asking the subject.
+        let paired = paired_later(
+            f.diagnosis.as_ref(),
+            &f.evidence,
+            &causes,
+            DIAGNOSIS_BOUND,
+            |q| ask(subject, q),
+        );
+        if let Some(d) = paired {
             if let Some(v) = d.first() {
                 f.signature = Signature::cause(&f.signature.side, v);
             }
@@ -1283,10 +1291,20 @@ fn record(
 /// A diagnosis's question put to the subject: its divide, when it gives one per move.
 fn ask(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
     let d = subject.divide(&q.position, &[], q.depth).ok()?;
-    Some(Answer::Divide {
+    Some(as_legal(subject, q, d.per_move?))
+}
+
+/// A subject's divide as a diagnosis compares it: under king-capture rules, without the
+/// root moves that leave the mover's king attacked, which no rule variant lists (the
+/// set-aside of the comparison leaves those whose shape the rules do not allow).
+fn as_legal(subject: &dyn Subject, q: &Question, mut counts: Vec<(Move, u64)>) -> Answer {
+    if subject.set_aside().is_some() {
+        counts.retain(|&(m, _)| !crate::subject::rules::leaves_king_attacked(&q.position, m));
+    }
+    Answer::Divide {
         depth: q.depth,
-        counts: d.per_move?,
-    })
+        counts,
+    }
 }
 
 /// [`ask`], put to the subject afresh, never answered from its memory: for a question
@@ -1294,10 +1312,7 @@ fn ask(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
 fn ask_afresh(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
     subject.forget();
     let d = subject.divide(&q.position, &[], q.depth).ok()?;
-    Some(Answer::Divide {
-        depth: q.depth,
-        counts: d.per_move?,
-    })
+    Some(as_legal(subject, q, d.per_move?))
 }
 
 /// Once the subject's answers did not repeat, none of its findings can be trusted to
