@@ -115,13 +115,9 @@ impl SuiteOutcome {
 /// counting, so the bar moves smoothly and redraws never cost the count its speed.
 const REDRAW_NODES: u64 = 100_000;
 
-/// Runs every published count of `job` within its limits on every generator. The counts
-/// are independent, so (position, depth, generator) triples share the pool, the biggest
-/// first; `stop` ends the run early, and the counts not run are noted.
-pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool) -> SuiteOutcome {
-    let gens = job.generators;
-    let wanted: Vec<Wanted> = job
-        .suite
+/// The published counts of `job`'s suite within its limits, each a (position, depth).
+fn wanted_counts(job: &SuiteJob<'_>) -> Vec<Wanted> {
+    job.suite
         .iter()
         .enumerate()
         .flat_map(|(entry, e)| {
@@ -134,7 +130,19 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
                     expected,
                 })
         })
-        .collect();
+        .collect()
+}
+
+/// Every wanted count on every generator, in `table[wanted][generator]` (`None` for a
+/// count a stop left unrun). The counts share the pool, the biggest first, each on one
+/// thread, the bar moving as their subtrees finish.
+fn count_all(
+    job: &SuiteJob<'_>,
+    wanted: &[Wanted],
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> Vec<Vec<Option<Count>>> {
+    let gens = job.generators;
     let mut jobs: Vec<(usize, usize)> = (0..wanted.len())
         .flat_map(|w| (0..gens.len()).map(move |g| (w, g)))
         .collect();
@@ -201,7 +209,37 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
     for (w, g, count) in answers {
         table[w][g] = count;
     }
+    table
+}
 
+/// The report's row of one published count: each generator's total and time.
+fn suite_row(
+    entry: &SuiteEntry,
+    want: &Wanted,
+    gens: &[&dyn Generator],
+    counts: &[&Count],
+) -> PerftRow {
+    PerftRow {
+        position: label(entry),
+        fen: entry.position.fen(),
+        depth: want.depth,
+        expected: Some(want.expected),
+        results: gens
+            .iter()
+            .zip(counts)
+            .map(|(g, c)| PerftResult::measured(g.name(), c.nodes, c.elapsed))
+            .collect(),
+        known: false,
+    }
+}
+
+/// Runs every published count of `job` within its limits on every generator. The counts
+/// are independent, so (position, depth, generator) triples share the pool, the biggest
+/// first; `stop` ends the run early, and the counts not run are noted.
+pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool) -> SuiteOutcome {
+    let gens = job.generators;
+    let wanted = wanted_counts(job);
+    let table = count_all(job, &wanted, observer, stop);
     let mut rows = Vec::new();
     let mut disputes = Vec::new();
     let mut notes = Vec::new();
@@ -225,18 +263,7 @@ pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool)
             continue;
         };
         let entry = &job.suite[want.entry];
-        let row = PerftRow {
-            position: label(entry),
-            fen: entry.position.fen(),
-            depth: want.depth,
-            expected: Some(want.expected),
-            results: gens
-                .iter()
-                .zip(&counts)
-                .map(|(g, c)| PerftResult::measured(g.name(), c.nodes, c.elapsed))
-                .collect(),
-            known: false,
-        };
+        let row = suite_row(entry, want, gens, &counts);
         if !row.agrees() && investigated[want.entry].is_none() {
             let found = investigate(
                 want.entry as u64,
