@@ -28,7 +28,7 @@ use crate::diff::finding::counted;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::naming::{
     diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, recount_diagnosis,
-    Diagnosed, DIAGNOSIS_BOUND,
+    Diagnosed, DIAGNOSIS_BOUND, NO_QUESTIONS,
 };
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
@@ -881,7 +881,13 @@ pub fn check_stream(
             break;
         }
     }
-    name_across(&mut report.findings, &options.known, &mut asker);
+    // A run stopped or out of time asks nothing more: pairs are then named only of
+    // causes already named.
+    let bound = match stopped(options) || past(options.deadline) {
+        true => NO_QUESTIONS,
+        false => DIAGNOSIS_BOUND,
+    };
+    name_across(&mut report.findings, &options.known, &mut asker, bound);
     report.restarts = asker.used();
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
@@ -899,17 +905,18 @@ fn past(deadline: Option<Instant>) -> bool {
 /// cause's finding; findings one variant explains alike are one bug
 /// ([`join_shared_causes`]); noise takes in every other finding; and each cause is
 /// counted over all its evidence.
-fn name_across(findings: &mut Vec<SubjectFinding>, known: &Known, subject: &mut dyn Subject) {
+fn name_across(
+    findings: &mut Vec<SubjectFinding>,
+    known: &Known,
+    subject: &mut dyn Subject,
+    bound: crate::diagnose::Bound,
+) {
     let causes = named_causes(findings.iter().filter_map(|f| f.diagnosis.as_ref()));
     for f in findings.iter_mut() {
         // A pair with a variant no finding named is confirmed by asking the subject.
-        let paired = paired_later(
-            f.diagnosis.as_ref(),
-            &f.evidence,
-            &causes,
-            DIAGNOSIS_BOUND,
-            |q| ask(subject, q),
-        );
+        let paired = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes, bound, |q| {
+            ask(subject, q)
+        });
         if let Some(d) = paired {
             if let Some(v) = d.first() {
                 f.signature = Signature::cause(&f.signature.side, v);
