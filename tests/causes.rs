@@ -208,6 +208,77 @@ fn facing_scan_skips_one_piece(pos: &Position, _: Vec<Move>) -> Vec<Move> {
     })
 }
 
+/// How many pieces stand strictly between two points of one rank.
+fn between_on_rank(s: &Setup, a: Square, b: Square) -> usize {
+    let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
+    (lo + 1..hi)
+        .filter_map(|f| Square::new(f, a.rank()))
+        .filter(|&sq| s.piece_at(sq).is_some())
+        .count()
+}
+
+/// Whether the cannon on `from` takes what stands on `to` along a rank the way this
+/// library reads it: over two screens, not one.
+fn rank_capture_misread(s: &Setup, from: Square, to: Square) -> bool {
+    from.rank() == to.rank() && between_on_rank(s, from, to) == 2
+}
+
+/// A cannon rule written once and used by the move list and the check test alike, with
+/// its capture along a rank looking for two screens instead of one.
+fn cannon_rank_capture_needs_two_screens(pos: &Position, _: Vec<Move>) -> Vec<Move> {
+    let s: &Setup = pos.setup();
+    let us = pos.turn();
+    let is_cannon = |sq: Square, color: Color| {
+        s.piece_at(sq)
+            .is_some_and(|p| p.role == Role::Cannon && p.color == color)
+    };
+    // The rules' pseudo-legal moves without the cannon's one-screen captures along a
+    // rank, with its two-screen ones.
+    let board = NaiveGen.load(pos);
+    let mut pseudo = MoveList::new();
+    NaiveGen.pseudo_legal(&board, &mut pseudo);
+    let mut moves: Vec<Move> = pseudo
+        .iter()
+        .copied()
+        .filter(|m| {
+            let rank_capture =
+                is_cannon(m.from, us) && m.from.rank() == m.to.rank() && s.piece_at(m.to).is_some();
+            !rank_capture
+        })
+        .collect();
+    for from in Square::all().filter(|&sq| is_cannon(sq, us)) {
+        for to in Square::all() {
+            let target = s.piece_at(to).is_some_and(|p| p.color != us);
+            if target && rank_capture_misread(s, from, to) {
+                // Two pieces between: `to` is the first past the second screen.
+                moves.push(Move::new(from, to));
+            }
+        }
+    }
+    // Legal by the same reading: a cannon checks along a rank over two screens.
+    moves
+        .into_iter()
+        .filter(|&m| {
+            let mut a: Setup = s.clone();
+            a.board[m.to.index()] = a.board[m.from.index()].take();
+            let Some(king) = a.king(us) else {
+                return false;
+            };
+            let rook_like_or_other = a.checkers(us).into_iter().any(|sq| {
+                let cannon_on_rank = a.piece_at(sq).is_some_and(|p| p.role == Role::Cannon)
+                    && sq.rank() == king.rank();
+                !cannon_on_rank
+            });
+            let cannon_by_misreading = Square::all().any(|sq| {
+                a.piece_at(sq)
+                    .is_some_and(|p| p.role == Role::Cannon && p.color != us)
+                    && rank_capture_misread(&a, sq, king)
+            });
+            !(rook_like_or_other || cannon_by_misreading || a.kings_facing())
+        })
+        .collect()
+}
+
 /// The signatures of a check of `lib` at `depth` on `positions` random positions.
 fn findings(lib: &mut Mistaken, depth: u32, positions: usize, seed: u64) -> Vec<String> {
     let check = LibraryCheck {
@@ -259,6 +330,14 @@ fn bugs_outside_the_catalogue_are_one_finding_each_and_never_a_refuted_variant()
             &[check_sees_rooks_on_the_file_only],
             1,
             &["unexplained-check-test/subject"],
+        ),
+        // One cannon rule read by the moves and the check test alike: its missed
+        // checks and the moves it forbids for fear of them are the cannon's finding.
+        (
+            "a cannon's capture along a rank needs two screens, in moves and checks",
+            &[cannon_rank_capture_needs_two_screens],
+            2,
+            &["unexplained-cannon-moves/subject"],
         ),
         // Two bugs are still two findings.
         (

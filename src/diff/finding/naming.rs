@@ -8,7 +8,7 @@
 
 use crate::diagnose::{
     recount, Answer, AnswerFault, Bound, Candidates, Cause, Diagnose, Diagnosis, Question, Variant,
-    Witness,
+    VariantGen, Witness,
 };
 use crate::diff::oracle::CheckKind;
 use crate::diff::signature::{classify, Lists, MoveClass, Rule, Signature};
@@ -383,6 +383,62 @@ pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
         }
     }
     roles
+}
+
+/// The kinds of piece a check test may have seen checking where none checks, on
+/// `evidence`: for each legal move the subject leaves out, the kinds named by the rule
+/// variants whose check detector finds the mover's king attacked after it; the kinds
+/// every such move shares. Empty when the subject leaves out no move, or the moves
+/// share none. A subject that leaves out a king's steps (or any move) because its
+/// check test misreads one kind's rule sees that kind checking after each of them.
+pub fn phantom_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
+    let mut shared: Option<BTreeSet<Role>> = None;
+    for w in evidence {
+        let (theirs, rules) = root_moves(&w.position, &w.answer);
+        let us = w.position.turn();
+        for &m in rules.difference(&theirs) {
+            let mut s = w.position.setup().clone();
+            let Some(mover) = s.board[m.from.index()].take() else {
+                continue;
+            };
+            s.board[m.to.index()] = Some(mover);
+            s.turn = us.other();
+            let Ok(after) = Position::new(s) else {
+                continue;
+            };
+            let seen: BTreeSet<Role> = Variant::ALL
+                .iter()
+                .filter(|&&v| {
+                    let g = VariantGen::new(v);
+                    let board = g.load(&after);
+                    g.king_attacked(&board, us)
+                })
+                .filter_map(|&v| role_named(v))
+                .collect();
+            shared = Some(match shared {
+                None => seen,
+                Some(before) => before.intersection(&seen).copied().collect(),
+            });
+        }
+    }
+    shared.unwrap_or_default()
+}
+
+/// The kind of piece a variant's name is about, where it names one.
+fn role_named(v: Variant) -> Option<Role> {
+    let name = v.name();
+    [
+        ("cannon", Role::Cannon),
+        ("horse", Role::Horse),
+        ("rook", Role::Rook),
+        ("pawn", Role::Pawn),
+        ("elephant", Role::Elephant),
+        ("advisor", Role::Advisor),
+        ("king", Role::King),
+    ]
+    .into_iter()
+    .find(|(word, _)| name.contains(word))
+    .map(|(_, role)| role)
 }
 
 /// How far two lists cut at one count may differ in length: a list cut among the

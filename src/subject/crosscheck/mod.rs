@@ -27,13 +27,14 @@ use crate::diff::finding::book::{offer_witness, Finding, Findings, Settings};
 use crate::diff::finding::counted;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::naming::{
-    diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, recount_diagnosis,
-    Diagnosed, DIAGNOSIS_BOUND, NO_QUESTIONS,
+    diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, phantom_checkers,
+    recount_diagnosis, Diagnosed, DIAGNOSIS_BOUND, NO_QUESTIONS,
 };
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
+use crate::piece::Role;
 use crate::position::Position;
 use crate::subject::rules::{MovesMode, INTO_CHECK_HINT};
 use crate::subject::{Subject, SubjectError};
@@ -937,33 +938,52 @@ fn name_across(
     }
 }
 
-/// An unexplained check-test finding whose missed checks are all by one kind of piece,
-/// joined to the unexplained finding of that kind's own moves: one misread rule that
-/// the subject's check test reads too (a check test that asks each piece's own move
-/// rule) is one bug, seen in the piece's moves and in its checks. A check-test finding
-/// with no such twin, or whose missed checks are by several kinds, stays as it is.
+/// An unexplained finding that a check test reading one kind of piece's rule wrong
+/// explains, joined to the unexplained finding of that kind's own moves: one misread
+/// rule that the subject's check test reads too (a check test that asks each piece's
+/// own move rule) is one bug, seen in the piece's moves and in its checks. Such a
+/// finding is the check test's (`unexplained-check-test`), whose missed checks are all
+/// by that kind, or one of another piece's moves that only lacks moves, after each of
+/// which a detector misreading that kind's rule sees the king attacked (a king that
+/// does not step where it thinks a cannon checks). Anything else stays as it is.
 fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known) {
     let unexplained = |f: &SubjectFinding| {
         f.diagnosis
             .as_ref()
             .is_some_and(|d| d.causes.is_empty() && d.fault.is_none())
     };
+    let twin_of = |findings: &[SubjectFinding], f: &SubjectFinding, role: Role| {
+        let check = format!("unexplained-{role}-moves");
+        findings.iter().position(|g| {
+            g.signature.check == check
+                && g.signature.side == f.signature.side
+                && unexplained(g)
+                && g.signature.check != f.signature.check
+        })
+    };
     let mut at = 0;
     while at < findings.len() {
         let f = &findings[at];
-        if f.signature.check != "unexplained-check-test" || !unexplained(f) {
-            at += 1;
-            continue;
-        }
-        let roles = missed_checkers(&f.evidence);
-        let twin = match (roles.len(), roles.iter().next()) {
-            (1, Some(role)) => {
-                let check = format!("unexplained-{role}-moves");
-                findings.iter().position(|g| {
-                    g.signature.check == check
-                        && g.signature.side == f.signature.side
-                        && unexplained(g)
-                })
+        let moves_of_a_piece =
+            f.signature.check.starts_with("unexplained-") && f.signature.check.ends_with("-moves");
+        let twin = match f.signature.check.as_str() {
+            _ if !unexplained(f) => None,
+            "unexplained-check-test" => {
+                let roles = missed_checkers(&f.evidence);
+                let only = (roles.len() == 1)
+                    .then(|| roles.iter().next().copied())
+                    .flatten();
+                only.and_then(|role| twin_of(findings, f, role))
+            }
+            _ if moves_of_a_piece && missed_checkers(&f.evidence).is_empty() => {
+                let roles: Vec<Role> = phantom_checkers(&f.evidence)
+                    .into_iter()
+                    .filter(|&role| twin_of(findings, f, role).is_some())
+                    .collect();
+                match roles.as_slice() {
+                    [role] => twin_of(findings, f, *role),
+                    _ => None,
+                }
             }
             _ => None,
         };
@@ -975,9 +995,14 @@ fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known)
         let kept = &mut findings[if twin > at { twin - 1 } else { twin }];
         let mut shared = kept.diagnosis.clone().unwrap_or_default();
         if let Some(learnt) = &mut shared.learnt {
-            learnt.push_str(", and its check test misses the same piece's checks");
+            let also = ", and its check test misreads the same piece's checks";
+            if !learnt.ends_with(also) {
+                learnt.push_str(also);
+            }
         }
         kept.absorb(later, shared, known);
+        // The kept finding may sit before `at`: look again from the start of what moved.
+        at = at.min(twin);
     }
 }
 
