@@ -386,12 +386,12 @@ pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
 }
 
 /// The kinds of piece a check test may have seen checking where none checks, on
-/// `evidence`: for each legal move the subject leaves out, the kinds named by the rule
-/// variants whose check detector finds the mover's king attacked after it; the kinds
-/// every such move shares. Empty when the subject leaves out no move, or the moves
+/// `evidence`: for each legal move of a `mover` piece the subject leaves out, the kinds
+/// named by the rule variants whose check detector finds the mover's king attacked
+/// after it; the kinds every such move shares. Empty when the subject leaves out no move, or the moves
 /// share none. A subject that leaves out a king's steps (or any move) because its
 /// check test misreads one kind's rule sees that kind checking after each of them.
-pub fn phantom_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
+pub fn phantom_checkers(evidence: &[Witness], of_mover: Role) -> BTreeSet<Role> {
     let mut shared: Option<BTreeSet<Role>> = None;
     for w in evidence {
         let (theirs, rules) = root_moves(&w.position, &w.answer);
@@ -401,6 +401,11 @@ pub fn phantom_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
             let Some(mover) = s.board[m.from.index()].take() else {
                 continue;
             };
+            // Only the finding's own piece's moves: its evidence also holds answers to
+            // questions about other pieces.
+            if mover.role != of_mover {
+                continue;
+            }
             s.board[m.to.index()] = Some(mover);
             s.turn = us.other();
             let Ok(after) = Position::new(s) else {

@@ -976,7 +976,12 @@ fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known)
                 only.and_then(|role| twin_of(findings, f, role))
             }
             _ if moves_of_a_piece && missed_checkers(&f.evidence).is_empty() => {
-                let roles: Vec<Role> = phantom_checkers(&f.evidence)
+                let mover = Role::ALL
+                    .into_iter()
+                    .find(|role| f.signature.check == format!("unexplained-{role}-moves"));
+                let roles: Vec<Role> = mover
+                    .map(|mover| phantom_checkers(&f.evidence, mover))
+                    .unwrap_or_default()
                     .into_iter()
                     .filter(|&role| twin_of(findings, f, role).is_some())
                     .collect();
