@@ -346,6 +346,8 @@ pub enum Refutation {
     OtherWing,
     /// The variant's own example.
     OwnExample,
+    /// A position of its sentence table (`probes`), which tests the sentence's limits.
+    SentenceLimit,
     /// A position next to the witness, or one that told candidates apart.
     NearWitness,
 }
@@ -369,6 +371,12 @@ impl fmt::Display for Refuted {
                 "{name} fits on one wing only: refuted on the mirror image"
             ),
             Refutation::OwnExample => write!(f, "{name} refuted on its own example"),
+            Refutation::SentenceLimit => {
+                write!(
+                    f,
+                    "{name} refuted where its sentence is tested to its limits"
+                )
+            }
             Refutation::NearWitness => write!(f, "{name} refuted next to the witness"),
         }
     }
@@ -401,6 +409,7 @@ fn refutations(explained: &[Variant], first: &Witness, asked: &[Witness]) -> Vec
                     Refutation::OtherWing
                 }
                 Some(p) if example.as_ref() == Some(p) => Refutation::OwnExample,
+                Some(p) if super::probes::of(variant).any(|q| q == *p) => Refutation::SentenceLimit,
                 _ => Refutation::NearWitness,
             };
             Refuted { variant, by }

@@ -32,7 +32,8 @@ pub fn catalogue_page() -> String {
          rule itself). A variant that answers any of them otherwise than the subject is \
          dropped; when none is left the finding is `unexplained`, and says what refuted \
          each (`fits with Red to move only`, `fits on one wing only`, `refuted on its \
-         own example`, `refuted next to the witness`). Two bugs on one witness are named \
+         own example`, `refuted where its sentence is tested to its limits`, `refuted next \
+         to the witness`). Two bugs on one witness are named \
          as a pair only when the pair was asked such questions, or when both are causes \
          already named. `K` counts the questions it survived.\n\n\
          This page is written from the catalogue (`src/diagnose/catalogue.rs`) and its \
