@@ -264,7 +264,7 @@ fn cannon_rank_capture_needs_two_screens(pos: &Position, _: Vec<Move>) -> Vec<Mo
             let Some(king) = a.king(us) else {
                 return false;
             };
-            let rook_like_or_other = a.checkers(us).into_iter().any(|sq| {
+            let other_check = a.checkers(us).into_iter().any(|sq| {
                 let cannon_on_rank = a.piece_at(sq).is_some_and(|p| p.role == Role::Cannon)
                     && sq.rank() == king.rank();
                 !cannon_on_rank
@@ -274,7 +274,7 @@ fn cannon_rank_capture_needs_two_screens(pos: &Position, _: Vec<Move>) -> Vec<Mo
                     .is_some_and(|p| p.role == Role::Cannon && p.color != us)
                     && rank_capture_misread(&a, sq, king)
             });
-            !(rook_like_or_other || cannon_by_misreading || a.kings_facing())
+            !(other_check || cannon_by_misreading || a.kings_facing())
         })
         .collect()
 }
