@@ -6,7 +6,9 @@
 //! The engine cannot take part in the other phases: they need pseudo-legal moves and
 //! the board after each move, which no engine protocol gives.
 
-use super::{corpus_positions, disputes, errored, Config, EngineCheck, Running, Unit, ENGINE};
+use super::{
+    corpus_positions, disputes, errored, Config, EngineCheck, Observer, Running, Unit, ENGINE,
+};
 use crate::generators::face::Generator;
 use crate::job::report::{
     counted, rounded, seconds, CoverageTable, Dispute, EngineInfo, EnginePhase, EngineRow,
@@ -35,6 +37,73 @@ fn targets(config: &Config<'_>, check: &EngineCheck) -> Vec<Target> {
         seed: config.seed,
     };
     targets::all(&sources, &config.generators)
+}
+
+/// Puts the findings saved about the engine `name` in the corpus first in `list`, so
+/// they are asked again before anything new. `Err` with the reason when the corpus
+/// cannot be read, or was named and holds findings about other engines only and no
+/// case of its own: it would check nothing of what it holds.
+fn saved_first(
+    list: &mut Vec<Target>,
+    config: &Config<'_>,
+    check: &EngineCheck,
+    name: &str,
+    observer: &dyn Observer,
+) -> Result<(), String> {
+    let Some(dir) = config.corpus.dir() else {
+        return Ok(());
+    };
+    let saved = targets::saved(dir, name, check.depth);
+    let refused = match &saved {
+        Ok(saved) if check.named_corpus.is_some() => {
+            let own = corpus_positions(&config.corpus).is_empty();
+            saved.about_others_only(dir, name).filter(|_| own)
+        }
+        Ok(_) => None,
+        Err(e) => Some(format!("could not read {}: {e}", dir.display())),
+    };
+    if let Some(why) = refused {
+        return Err(why);
+    }
+    if let Some(saved) = saved.ok().filter(|s| !s.targets.is_empty()) {
+        observer.note(&format!(
+            "re-checking {} saved about {name} in {}",
+            counted(saved.targets.len() as u64, "finding"),
+            dir.display()
+        ));
+        list.splice(0..0, saved.targets);
+    }
+    Ok(())
+}
+
+/// Why the check asked fewer than all `of` positions, when it did: a stop, the time,
+/// or the limit on findings.
+fn stopped_short(
+    all: &crosscheck::Report,
+    of: usize,
+    check: &EngineCheck,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Option<String> {
+    let asked = all.checked.len();
+    let positions = counted(of as u64, "position");
+    let time_up = deadline.is_some_and(|end| Instant::now() >= end);
+    if asked >= of {
+        None
+    } else if stop.load(Ordering::Relaxed) {
+        Some(format!("stopped early: {asked} of {positions} asked"))
+    } else if time_up {
+        Some(format!(
+            "the time ran out with {asked} of {positions} asked"
+        ))
+    } else if all.failure.is_none() && check.max_findings > 0 {
+        Some(format!(
+            "stopped after {} (the limit) with {asked} of {positions} asked",
+            counted(all.new_findings().count() as u64, "distinct bug"),
+        ))
+    } else {
+        None
+    }
 }
 
 pub(super) fn run(report: &mut Report, running: &Running<'_>) {
@@ -70,29 +139,10 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let info = EngineInfo::from_config(&check.config, &name);
     // The findings saved about this engine are asked again first, as `xqdiff engine`
     // asks them.
-    if let Some(dir) = config.corpus.dir() {
-        let saved = targets::saved(dir, &name, check.depth);
-        let refused = match &saved {
-            Ok(saved) if check.named_corpus.is_some() => {
-                let own = corpus_positions(&config.corpus).is_empty();
-                saved.about_others_only(dir, &name).filter(|_| own)
-            }
-            Ok(_) => None,
-            Err(e) => Some(format!("could not read {}: {e}", dir.display())),
-        };
-        if let Some(why) = refused {
-            report.engines.push(info);
-            report.phases.push(errored(ENGINE, started.elapsed(), why));
-            return;
-        }
-        if let Some(saved) = saved.ok().filter(|s| !s.targets.is_empty()) {
-            observer.note(&format!(
-                "re-checking {} saved about {name} in {}",
-                counted(saved.targets.len() as u64, "finding"),
-                dir.display()
-            ));
-            list.splice(0..0, saved.targets);
-        }
+    if let Err(why) = saved_first(&mut list, config, check, &name, observer) {
+        report.engines.push(info);
+        report.phases.push(errored(ENGINE, started.elapsed(), why));
+        return;
     }
     let of = list.len() as u64;
     let found_by = crosscheck::found_by(
@@ -160,25 +210,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
             (empty, None)
         }
     };
-    let asked = all.checked.len();
-    let time_up = deadline.is_some_and(|end| Instant::now() >= end);
-    if stop.load(Ordering::Relaxed) && asked < list.len() {
-        notes.push(format!(
-            "stopped early: {asked} of {} asked",
-            counted(of, "position")
-        ));
-    } else if time_up && asked < list.len() {
-        notes.push(format!(
-            "the time ran out with {asked} of {} asked",
-            counted(of, "position")
-        ));
-    } else if all.failure.is_none() && asked < list.len() && check.max_findings > 0 {
-        notes.push(format!(
-            "stopped after {} (the limit) with {asked} of {} asked",
-            counted(all.new_findings().count() as u64, "distinct bug"),
-            counted(of, "position"),
-        ));
-    }
+    notes.extend(stopped_short(&all, list.len(), check, deadline, stop));
     drop(engine);
     observer.findings(&all);
     if let Some(made) = &fresh {
