@@ -4,6 +4,7 @@
 //! every rule of "The domain" in the rules contract (`docs/rules.md`). Only positions reach the
 //! generators, so they never need to defend against impossible boards.
 
+use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::square::{Square, SQUARE_COUNT};
 use std::fmt;
@@ -236,6 +237,18 @@ impl Position {
     /// Whose move it is.
     pub fn turn(&self) -> Color {
         self.setup.turn
+    }
+
+    /// The board with the piece of `mv` moved (taking whatever stands on the target),
+    /// the turn not yet passed: what any Xiangqi move does to the squares, legal or not.
+    /// `None` when no piece of the side to move stands on the from point.
+    pub(crate) fn placed(&self, mv: Move) -> Option<Setup> {
+        let mut setup = self.setup.clone();
+        let piece = setup.board[mv.from.index()]
+            .take()
+            .filter(|p| p.color == setup.turn)?;
+        setup.board[mv.to.index()] = Some(piece);
+        Some(setup)
     }
 
     /// The piece on `sq`.

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 use xqdiff::generators::naive::NaiveGen;
+use xqdiff::subject::external::placed;
 use xqdiff::subject::library::{check_library, Library, LibraryCheck};
 use xqdiff::{Color, Move, MoveGen, MoveList, Position, Role, Setup, Square};
 
@@ -117,26 +118,16 @@ fn list_cut_at_24(_: &Position, mut moves: Vec<Move>) -> Vec<Move> {
 /// A check test that walks a rook's lines along the file only: a rook's check along the
 /// king's rank is not seen, so a move may leave the king in one, or step into one.
 fn check_sees_rooks_on_the_file_only(pos: &Position, _: Vec<Move>) -> Vec<Move> {
-    let board = NaiveGen.load(pos);
-    let mut pseudo = MoveList::new();
-    NaiveGen.pseudo_legal(&board, &mut pseudo);
-    let us = pos.turn();
-    pseudo
-        .iter()
-        .copied()
-        .filter(|&m| {
-            let mut s: Setup = pos.setup().clone();
-            s.board[m.to.index()] = s.board[m.from.index()].take();
-            let Some(king) = s.king(us) else {
-                return false;
-            };
-            let seen = s.checkers(us).into_iter().any(|sq| {
-                let rook = s.piece_at(sq).is_some_and(|p| p.role == Role::Rook);
-                !(rook && sq.rank() == king.rank())
-            });
-            !seen && !s.kings_facing()
-        })
-        .collect()
+    legal_by(pos, |s, us| {
+        let Some(king) = s.king(us) else {
+            return true;
+        };
+        let seen = s.checkers(us).into_iter().any(|sq| {
+            let rook = s.piece_at(sq).is_some_and(|p| p.role == Role::Rook);
+            !(rook && sq.rank() == king.rank())
+        });
+        seen || s.kings_facing()
+    })
 }
 
 /// A horse's jump table built with the elephant's river test: it never jumps across.
@@ -150,22 +141,27 @@ fn horse_never_crosses_the_river(pos: &Position, moves: Vec<Move>) -> Vec<Move> 
         .collect()
 }
 
+/// The rules' pseudo-legal moves, in the naive generator's order.
+fn pseudo_legal(pos: &Position) -> Vec<Move> {
+    let board = NaiveGen.load(pos);
+    let mut list = MoveList::new();
+    NaiveGen.pseudo_legal(&board, &mut list);
+    list.iter().copied().collect()
+}
+
+/// The moves of `moves` after which the library's own test (`attacked`) finds the
+/// mover's king safe.
+fn safe(pos: &Position, moves: Vec<Move>, attacked: impl Fn(&Setup, Color) -> bool) -> Vec<Move> {
+    moves
+        .into_iter()
+        .filter(|&m| placed(pos, m).is_some_and(|s| !attacked(&s, pos.turn())))
+        .collect()
+}
+
 /// The rules' legal moves filtered by another test of whether the mover's king is
 /// attacked after each pseudo-legal move.
-fn legal_by(pos: &Position, attacked: fn(&Setup, Color) -> bool) -> Vec<Move> {
-    let board = NaiveGen.load(pos);
-    let mut pseudo = MoveList::new();
-    NaiveGen.pseudo_legal(&board, &mut pseudo);
-    let us = pos.turn();
-    pseudo
-        .iter()
-        .copied()
-        .filter(|&m| {
-            let mut s: Setup = pos.setup().clone();
-            s.board[m.to.index()] = s.board[m.from.index()].take();
-            !attacked(&s, us)
-        })
-        .collect()
+fn legal_by(pos: &Position, attacked: impl Fn(&Setup, Color) -> bool) -> Vec<Move> {
+    safe(pos, pseudo_legal(pos), attacked)
 }
 
 /// A pawn-attack table whose forward row has its sign flipped: an enemy pawn is looked
@@ -200,27 +196,15 @@ fn facing_scan_skips_one_piece(pos: &Position, _: Vec<Move>) -> Vec<Move> {
         let (Some(red), Some(black)) = (s.king(Color::Red), s.king(Color::Black)) else {
             return true;
         };
-        let between = (red.rank() + 1..black.rank())
-            .filter_map(|rank| Square::new(red.file(), rank))
-            .filter(|&sq| s.piece_at(sq).is_some())
-            .count();
-        !s.checkers(us).is_empty() || (red.file() == black.file() && between <= 1)
+        let near = red.file() == black.file() && s.pieces_between(red, black) <= Some(1);
+        !s.checkers(us).is_empty() || near
     })
-}
-
-/// How many pieces stand strictly between two points of one rank.
-fn between_on_rank(s: &Setup, a: Square, b: Square) -> usize {
-    let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
-    (lo + 1..hi)
-        .filter_map(|f| Square::new(f, a.rank()))
-        .filter(|&sq| s.piece_at(sq).is_some())
-        .count()
 }
 
 /// Whether the cannon on `from` takes what stands on `to` along a rank the way this
 /// library reads it: over two screens, not one.
 fn rank_capture_misread(s: &Setup, from: Square, to: Square) -> bool {
-    from.rank() == to.rank() && between_on_rank(s, from, to) == 2
+    from.rank() == to.rank() && s.pieces_between(from, to) == Some(2)
 }
 
 /// A cannon rule written once and used by the move list and the check test alike, with
@@ -234,12 +218,8 @@ fn cannon_rank_capture_needs_two_screens(pos: &Position, _: Vec<Move>) -> Vec<Mo
     };
     // The rules' pseudo-legal moves without the cannon's one-screen captures along a
     // rank, with its two-screen ones.
-    let board = NaiveGen.load(pos);
-    let mut pseudo = MoveList::new();
-    NaiveGen.pseudo_legal(&board, &mut pseudo);
-    let mut moves: Vec<Move> = pseudo
-        .iter()
-        .copied()
+    let mut moves: Vec<Move> = pseudo_legal(pos)
+        .into_iter()
         .filter(|m| {
             let rank_capture =
                 is_cannon(m.from, us) && m.from.rank() == m.to.rank() && s.piece_at(m.to).is_some();
@@ -256,27 +236,22 @@ fn cannon_rank_capture_needs_two_screens(pos: &Position, _: Vec<Move>) -> Vec<Mo
         }
     }
     // Legal by the same reading: a cannon checks along a rank over two screens.
-    moves
-        .into_iter()
-        .filter(|&m| {
-            let mut a: Setup = s.clone();
-            a.board[m.to.index()] = a.board[m.from.index()].take();
-            let Some(king) = a.king(us) else {
-                return false;
-            };
-            let other_check = a.checkers(us).into_iter().any(|sq| {
-                let cannon_on_rank = a.piece_at(sq).is_some_and(|p| p.role == Role::Cannon)
-                    && sq.rank() == king.rank();
-                !cannon_on_rank
-            });
-            let cannon_by_misreading = Square::all().any(|sq| {
-                a.piece_at(sq)
-                    .is_some_and(|p| p.role == Role::Cannon && p.color != us)
-                    && rank_capture_misread(&a, sq, king)
-            });
-            !(other_check || cannon_by_misreading || a.kings_facing())
-        })
-        .collect()
+    safe(pos, moves, |a, us| {
+        let Some(king) = a.king(us) else {
+            return true;
+        };
+        let other_check = a.checkers(us).into_iter().any(|sq| {
+            let cannon_on_rank =
+                a.piece_at(sq).is_some_and(|p| p.role == Role::Cannon) && sq.rank() == king.rank();
+            !cannon_on_rank
+        });
+        let cannon_by_misreading = Square::all().any(|sq| {
+            a.piece_at(sq)
+                .is_some_and(|p| p.role == Role::Cannon && p.color != us)
+                && rank_capture_misread(a, sq, king)
+        });
+        other_check || cannon_by_misreading || a.kings_facing()
+    })
 }
 
 /// The signatures of a check of `lib` at `depth` on `positions` random positions.

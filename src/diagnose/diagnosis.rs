@@ -450,6 +450,11 @@ impl Diagnosis {
 }
 
 impl Diagnosis {
+    /// Whether neither a variant nor a fault names it.
+    pub fn is_unexplained(&self) -> bool {
+        self.causes.is_empty() && self.fault.is_none()
+    }
+
     /// The most specific explaining variant, if any.
     pub fn first(&self) -> Option<Variant> {
         self.causes.first().map(|c| c.variant)

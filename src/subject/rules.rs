@@ -104,12 +104,8 @@ pub fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
 /// rules' own, whichever piece made it. A diagnosis compares a king-capture subject's
 /// answers with rule variants, which are legal-move generators, without them.
 pub fn leaves_king_attacked(pos: &Position, m: Move) -> bool {
-    let mut s = pos.setup().clone();
-    let Some(mover) = s.board[m.from.index()].take() else {
-        return false;
-    };
-    s.board[m.to.index()] = Some(mover);
-    !s.checkers(mover.color).is_empty() || s.kings_facing()
+    pos.placed(m)
+        .is_some_and(|s| !s.checkers(s.turn).is_empty() || s.kings_facing())
 }
 
 /// How many moves into check `pos` has.

@@ -100,7 +100,7 @@ pub fn diagnosed(
         }
         .run(&mut ask),
     };
-    if diagnosis.causes.is_empty() && diagnosis.fault.is_none() && !causes.is_empty() {
+    if diagnosis.is_unexplained() && !causes.is_empty() {
         // Every answer the subject gave counts, those to questions included: a variant
         // ruled out by a confirming position may be back beside another bug there.
         let asked = evidence.len().saturating_sub(witnesses.len());
@@ -364,14 +364,9 @@ pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
         let (theirs, rules) = root_moves(&w.position, &w.answer);
         let us = w.position.turn();
         for &m in theirs.difference(&rules) {
-            let mut s = w.position.setup().clone();
-            let Some(mover) = s.board[m.from.index()].take() else {
+            let Some(s) = w.position.placed(m) else {
                 continue;
             };
-            if mover.color != us {
-                continue;
-            }
-            s.board[m.to.index()] = Some(mover);
             roles.extend(
                 s.checkers(us)
                     .into_iter()
@@ -388,25 +383,26 @@ pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
 /// The kinds of piece a check test may have seen checking where none checks, on
 /// `evidence`: for each legal move of a `mover` piece the subject leaves out, the kinds
 /// named by the rule variants whose check detector finds the mover's king attacked
-/// after it; the kinds every such move shares. Empty when the subject leaves out no move, or the moves
-/// share none. A subject that leaves out a king's steps (or any move) because its
-/// check test misreads one kind's rule sees that kind checking after each of them.
+/// after it; the kinds every such move shares. Empty when the subject leaves out no
+/// move, or the moves share none. A subject that leaves out a king's steps (or any
+/// move) because its check test misreads one kind's rule sees that kind checking after
+/// each of them.
 pub fn phantom_checkers(evidence: &[Witness], of_mover: Role) -> BTreeSet<Role> {
     let mut shared: Option<BTreeSet<Role>> = None;
     for w in evidence {
         let (theirs, rules) = root_moves(&w.position, &w.answer);
         let us = w.position.turn();
-        for &m in rules.difference(&theirs) {
-            let mut s = w.position.setup().clone();
-            let Some(mover) = s.board[m.from.index()].take() else {
+        // Only the finding's own piece's moves: its evidence also holds answers to
+        // questions about other pieces.
+        let own = |m: &&Move| {
+            w.position
+                .piece_at(m.from)
+                .is_some_and(|p| p.role == of_mover)
+        };
+        for &m in rules.difference(&theirs).filter(own) {
+            let Some(mut s) = w.position.placed(m) else {
                 continue;
             };
-            // Only the finding's own piece's moves: its evidence also holds answers to
-            // questions about other pieces.
-            if mover.role != of_mover {
-                continue;
-            }
-            s.board[m.to.index()] = Some(mover);
             s.turn = us.other();
             let Ok(after) = Position::new(s) else {
                 continue;
@@ -475,7 +471,7 @@ pub fn paired_later(
     bound: Bound,
     ask: impl FnMut(&Question) -> Option<Answer>,
 ) -> Option<Diagnosis> {
-    let unexplained = diagnosis.is_some_and(|d| d.causes.is_empty() && d.fault.is_none());
+    let unexplained = diagnosis.is_some_and(Diagnosis::is_unexplained);
     if !unexplained || causes.is_empty() || evidence.is_empty() {
         return None;
     }

@@ -947,11 +947,8 @@ fn name_across(
 /// which a detector misreading that kind's rule sees the king attacked (a king that
 /// does not step where it thinks a cannon checks). Anything else stays as it is.
 fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known) {
-    let unexplained = |f: &SubjectFinding| {
-        f.diagnosis
-            .as_ref()
-            .is_some_and(|d| d.causes.is_empty() && d.fault.is_none())
-    };
+    let unexplained =
+        |f: &SubjectFinding| f.diagnosis.as_ref().is_some_and(Diagnosis::is_unexplained);
     let twin_of = |findings: &[SubjectFinding], f: &SubjectFinding, role: Role| {
         let check = format!("unexplained-{role}-moves");
         findings.iter().position(|g| {

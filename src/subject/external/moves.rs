@@ -401,12 +401,7 @@ impl Asker<'_> {
 /// not. `None` when no piece of the side to move stands on the from point. The board a
 /// `check` request asks about, with the mover to move again.
 pub fn placed(pos: &Position, mv: Move) -> Option<Setup> {
-    let mut setup = pos.setup().clone();
-    let piece = setup.board[mv.from.index()]
-        .take()
-        .filter(|p| p.color == setup.turn)?;
-    setup.board[mv.to.index()] = Some(piece);
-    Some(setup)
+    pos.placed(mv)
 }
 
 /// `mv` made on `pos` ([`placed`], then the turn passed); `None` also when the result
