@@ -142,25 +142,26 @@ fn every_planted_bug_is_found_minimized_and_filed() {
                 .findings
                 .first()
                 .unwrap_or_else(|| panic!("{what}: not found"));
+            let t = f.trail().expect("a subject finding");
 
             // The path is playable and ends where the finding says, with the sets
             // differing there exactly as the two generators' own divides do.
             let mut pos = root.clone();
-            for &mv in &f.path {
+            for &mv in &t.path {
                 pos = play(&pos, mv);
             }
-            assert_eq!(pos, f.position, "{what}");
-            assert_eq!(f.comparison.depth as usize, 3 - f.path.len(), "{what}");
-            assert!(f.comparison.sets_differ(), "{what}: {}", f.comparison);
-            assert_only_in(&f.comparison, &f.position, &planted, named, &what);
+            assert_eq!(pos, t.position, "{what}");
+            assert_eq!(t.comparison.depth as usize, 3 - t.path.len(), "{what}");
+            assert!(t.comparison.sets_differ(), "{what}: {}", t.comparison);
+            assert_only_in(&t.comparison, &t.position, &planted, named, &what);
 
-            let r = f
+            let r = t
                 .reproduction
                 .as_ref()
                 .unwrap_or_else(|| panic!("{what}: no reproduction"));
             // A rule bug is a move-generation bug: it shows from the FEN where the sets
             // differ, at depth 1.
-            assert_eq!((r.ply, r.depth), (f.path.len(), 1), "{what}");
+            assert_eq!((r.ply, r.depth), (t.path.len(), 1), "{what}");
             let pieces = r.minimized.pieces().count();
             assert!(
                 pieces <= 5,
@@ -196,7 +197,7 @@ fn every_planted_bug_is_found_minimized_and_filed() {
             );
             summary.push(format!(
                 "{what}: path [{}], reproduced at ply {} depth {}, {pieces} pieces: {}",
-                f.path
+                t.path
                     .iter()
                     .map(Move::to_string)
                     .collect::<Vec<_>>()
@@ -319,11 +320,12 @@ fn a_make_bug_reproduces_from_the_parent_at_depth_2() {
     );
     assert!(report.failure.is_none(), "{:?}", report.failure);
     let f = report.findings.first().expect("found");
-    assert_eq!(f.path.len(), 2, "{:?} {:?}", f.path, f.note);
-    assert!(!f.comparison.only_subject.is_empty(), "{}", f.comparison);
-    let r = f.reproduction.as_ref().expect("reproduced");
-    assert_eq!((r.ply, r.depth), (f.path.len() - 1, 2));
-    assert_eq!(r.from, after_moves(START, &f.path[0].to_string()));
+    let t = f.trail().expect("a subject finding");
+    assert_eq!(t.path.len(), 2, "{:?} {:?}", t.path, t.note);
+    assert!(!t.comparison.only_subject.is_empty(), "{}", t.comparison);
+    let r = t.reproduction.as_ref().expect("reproduced");
+    assert_eq!((r.ply, r.depth), (t.path.len() - 1, 2));
+    assert_eq!(r.from, after_moves(START, &t.path[0].to_string()));
     assert!(r.minimized.pieces().count() <= 5, "{}", r.minimized.fen());
     // From the minimized FEN at depth 1 it is right, at depth 2 it is not.
     let mut s = SwapOnCapture;
@@ -382,8 +384,8 @@ fn a_dying_subject_stops_the_check_with_its_error() {
     assert!(failure.error.to_string().contains("bye"));
     assert_eq!(report.findings.len(), 1);
     let r = report.findings[0]
-        .reproduction
-        .as_ref()
+        .trail()
+        .and_then(|t| t.reproduction.as_ref())
         .expect("reproduced before it died");
     assert!(r.comparison.is_none());
     assert_eq!(
@@ -424,23 +426,24 @@ fn perft_disagreement_descends_minimizes_and_saves() {
         let index = descent::explain_into(&mut findings, 0, &root, depth, &engines, None, None)
             .unwrap_or_else(|| panic!("{bug:?}: no descent"));
         let f = findings.list()[index].clone();
-        let (from, path) = f.origin.path.clone().expect("a descent has a path");
+        let a = f.among().expect("a finding among the built-ins");
+        let (from, path) = a.origin.path.clone().expect("a descent has a path");
         assert_eq!(from, root, "{bug:?}");
         let mut pos = root.clone();
         for &mv in &path {
             pos = play(&pos, mv);
         }
-        assert_eq!(pos, f.origin.position, "{bug:?}");
+        assert_eq!(pos, a.origin.position, "{bug:?}");
         assert!(
-            f.minimized.pieces().count() <= 5,
+            a.minimized.pieces().count() <= 5,
             "{bug:?}: {}",
-            f.minimized.fen()
+            a.minimized.fen()
         );
-        assert_eq!(f.disagreement.position, f.minimized);
+        assert_eq!(a.disagreement.position, a.minimized);
         // The moves each side has at the minimized position are the generators' own.
-        if f.disagreement.check == CheckKind::Legal {
-            let planted_legal = planted.probe(&f.minimized).legal_moves();
-            for o in &f.disagreement.only_in {
+        if a.disagreement.check == CheckKind::Legal {
+            let planted_legal = planted.probe(&a.minimized).legal_moves();
+            for o in &a.disagreement.only_in {
                 let has_planted = o.has.iter().any(|h| h == "planted");
                 assert_eq!(
                     has_planted,
@@ -452,7 +455,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
         }
         let file = f.file.clone().expect("saved");
         let case = Case::parse(&std::fs::read_to_string(&file).unwrap(), &file).unwrap();
-        assert_eq!(case.position, f.minimized);
+        assert_eq!(case.position, a.minimized);
         let path: Vec<String> = path.iter().map(Move::to_string).collect();
         let path = if path.is_empty() {
             "(root)".to_owned()
@@ -463,7 +466,7 @@ fn perft_disagreement_descends_minimizes_and_saves() {
         assert_eq!(case.note("perft-root"), Some(root.fen().as_str()));
         let still: Vec<_> = check_position(&case.position, &engines);
         assert!(
-            still.iter().any(|d| d.same_kind(&f.disagreement)),
+            still.iter().any(|d| d.same_kind(&a.disagreement)),
             "{bug:?}"
         );
     }
@@ -535,7 +538,8 @@ fn a_split_consensus_is_reported_as_ours() {
     assert_eq!(report.checked[0].verdict, Verdict::OursDisagree);
     let ours = report.ours.first().expect("reported");
     let f = ours.finding.as_ref().expect("descended");
-    assert!(f.minimized.pieces().count() <= 5, "{}", f.minimized.fen());
+    let small = f.minimized().expect("minimized");
+    assert!(small.pieces().count() <= 5, "{}", small.fen());
     let file = f.file.as_ref().expect("saved");
     assert_eq!(file.parent(), Some(dir.dir()));
     let failing = replay(dir.dir(), &consensus).unwrap();
@@ -581,6 +585,7 @@ fn a_move_listed_twice_is_named() {
     };
     let report = run(&mut subject, &[target], &options);
     let f = report.findings.first().expect("the repeated move is found");
+    let f = f.trail().expect("a subject finding");
     let only_answer = InProcess::new(&NaiveGen).divide(&pos, &[], 1).unwrap();
     let mv = only_answer.per_move.unwrap()[0].0;
     assert_eq!(

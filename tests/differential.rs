@@ -21,11 +21,7 @@ fn seeded_campaign_finds_no_disagreement() {
         };
         let report = campaign::run(&config, &gens, &AtomicBool::new(false), &|_, _| {});
         assert_eq!(report.cases, cases);
-        let found: Vec<String> = report
-            .findings
-            .iter()
-            .map(|f| format!("{} (from {})", f.disagreement, f.origin.position.fen()))
-            .collect();
+        let found: Vec<String> = report.findings.iter().map(|f| f.to_string()).collect();
         assert!(found.is_empty(), "{source:?}: {}", found.join("\n"));
     }
 }

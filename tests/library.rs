@@ -147,7 +147,11 @@ fn given_positions_alone_or_fresh_ones_for_a_time() {
     assert_eq!(signatures(&report), ["cause/subject/cannon-cannot-capture"]);
     // The call a finding prints to see it again is one that runs: its position and
     // depth, given to check_library, find the same bug.
-    let call = report.findings[0].found_by.to_string();
+    let call = report.findings[0]
+        .trail()
+        .expect("a subject finding")
+        .found_by
+        .to_string();
     let between = |open: &str, close: &str| {
         let start = call.find(open).map(|i| i + open.len());
         let text = start
@@ -194,7 +198,7 @@ fn a_planted_bug_is_found_and_known_bugs_step_aside() {
         let report = check_library(&mut lib, &quick()).unwrap();
         assert_eq!(signatures(&report), ["cause/subject/cannon-cannot-capture"]);
         let f = &report.findings[0];
-        let small = &f.reproduction.as_ref().expect("reproduced").minimized;
+        let small = f.minimized().expect("reproduced");
         assert!(small.pieces().count() <= 4, "{f}");
         assert!(!report.all_agree());
     }

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 use xqdiff::diff::campaign::{self, Config, Source};
+use xqdiff::diff::finding::{Among, Finding};
 use xqdiff::diff::oracle::CheckKind;
 use xqdiff::generators::planted::{Bug, Planted};
 use xqdiff::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
@@ -306,31 +307,31 @@ fn every_planted_bug_is_found_and_minimized() {
             .findings
             .first()
             .unwrap_or_else(|| panic!("{bug:?} not found in {} cases", report.cases));
-        let pieces = f.minimized.pieces().count();
+        let pieces = among(f).minimized.pieces().count();
         summary.push(format!(
             "{bug:?}: case {}, {} {} -> {pieces} pieces: {}",
-            f.origin.order,
-            f.disagreement.check,
-            f.origin.position.pieces().count(),
-            f.minimized.fen()
+            among(f).origin.order,
+            among(f).disagreement.check,
+            among(f).origin.position.pieces().count(),
+            among(f).minimized.fen()
         ));
         assert_eq!(
-            f.disagreement.odd_one_out.as_deref(),
+            among(f).disagreement.odd_one_out.as_deref(),
             Some("planted"),
             "{bug:?}: {}",
-            f.disagreement
+            among(f).disagreement
         );
         assert!(
-            checks.contains(&f.disagreement.check),
+            checks.contains(&among(f).disagreement.check),
             "{bug:?} caught by {} rather than {checks:?}: {}",
-            f.disagreement.check,
-            f.disagreement
+            among(f).disagreement.check,
+            among(f).disagreement
         );
         assert!(
             pieces <= fewest_pieces(bug),
             "{bug:?} minimized only to {pieces} pieces, where {} show it: {}",
             fewest_pieces(bug),
-            f.minimized.fen()
+            among(f).minimized.fen()
         );
     }
     println!("{}", summary.join("\n"));
@@ -358,17 +359,25 @@ fn a_clock_kept_in_a_byte_is_found_on_every_seed() {
             .first()
             .unwrap_or_else(|| panic!("seed {seed}: not found in {} cases", report.cases));
         assert_eq!(
-            f.disagreement.check,
+            among(f).disagreement.check,
             CheckKind::RoundTrip,
             "{}",
-            f.disagreement
+            among(f).disagreement
         );
-        assert_eq!(f.disagreement.odd_one_out.as_deref(), Some("planted"));
-        assert_eq!(f.minimized.pieces().count(), 2, "{}", f.minimized.fen());
-        assert!(
-            f.minimized.setup().halfmoves >= 256,
+        assert_eq!(
+            among(f).disagreement.odd_one_out.as_deref(),
+            Some("planted")
+        );
+        assert_eq!(
+            among(f).minimized.pieces().count(),
+            2,
             "{}",
-            f.minimized.fen()
+            among(f).minimized.fen()
+        );
+        assert!(
+            among(f).minimized.setup().halfmoves >= 256,
+            "{}",
+            among(f).minimized.fen()
         );
         // Found within a batch of the start: a small share of what ten seconds run.
         assert!(f.first < 100, "seed {seed}: case {}", f.first);
@@ -421,7 +430,14 @@ fn each_planted_bug_is_one_finding_wherever_it_shows() {
         let seen: Vec<String> = report
             .findings
             .iter()
-            .map(|f| format!("{} ({} hits, {})", f.signature, f.hits, f.minimized.fen()))
+            .map(|f| {
+                format!(
+                    "{} ({} hits, {})",
+                    f.signature,
+                    f.hits,
+                    among(f).minimized.fen()
+                )
+            })
             .collect();
         let one = if bug == Bug::HorseLegOnShortAxis {
             !report.findings.is_empty()
@@ -471,8 +487,8 @@ fn a_seed_gives_the_same_findings_at_any_thread_count() {
                     f.signature,
                     f.hits,
                     f.first,
-                    f.origin.order,
-                    f.minimized.fen()
+                    among(f).origin.order,
+                    among(f).minimized.fen()
                 )
             })
             .collect::<Vec<_>>()
@@ -542,18 +558,22 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
         report
             .findings
             .iter()
-            .map(|f| f.disagreement.to_string())
+            .map(|f| among(f).disagreement.to_string())
             .collect::<Vec<_>>()
     );
     for f in &report.findings {
         let role = f.symptoms[0].moves_role().expect("a move class");
         assert!(
-            f.minimized.pieces().any(|(_, p)| p.role == role),
+            among(f).minimized.pieces().any(|(_, p)| p.role == role),
             "{}: the witness keeps the piece the bug is about: {}",
             f.signature,
-            f.minimized.fen()
+            among(f).minimized.fen()
         );
-        assert!(f.minimized.pieces().count() <= 4, "{}", f.minimized.fen());
+        assert!(
+            among(f).minimized.pieces().count() <= 4,
+            "{}",
+            among(f).minimized.fen()
+        );
         assert!(f.hits > 1, "{}: {} hits", f.signature, f.hits);
         assert!(f.others().count() < campaign::WITNESSES);
         assert!(!f.known);
@@ -573,4 +593,9 @@ fn two_bugs_are_two_findings_and_known_ones_step_aside() {
     }
     let report = run(sigs);
     assert_eq!(report.new_findings().count(), 0);
+}
+
+/// The built-ins' side of a finding of theirs: every finding here blames them.
+fn among(f: &Finding) -> &Among {
+    f.among().expect("a finding among the built-ins")
 }

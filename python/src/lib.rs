@@ -14,7 +14,7 @@
 //! not a list of moves is an unreadable answer, the same way. An exception that is not
 //! an `Exception` (KeyboardInterrupt, SystemExit) stops the check and is raised again.
 
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -23,7 +23,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use xqdiff::diff::finding::{cause_lines, Known, Provenance};
 use xqdiff::position::Setup;
-use xqdiff::subject::crosscheck::{Comparison, Options, Run, SubjectFinding, Verdict};
+use xqdiff::diff::finding::Finding;
+use xqdiff::subject::crosscheck::{Comparison, Options, Run, Verdict};
 use xqdiff::subject::external::placed;
 use xqdiff::subject::library::{Library, LibraryCheck, LibrarySubject};
 use xqdiff::subject::rules::{Compare, MovesMode, Rules, SetAside};
@@ -754,24 +755,28 @@ fn moves_of(counts: &[(Move, u64)]) -> Vec<String> {
 }
 
 /// One finding as a dict: `xqdiff.Finding`'s fields.
-fn finding_dict<'py>(py: Python<'py>, f: &SubjectFinding) -> PyResult<Bound<'py, PyDict>> {
+fn finding_dict<'py>(py: Python<'py>, f: &Finding) -> PyResult<Bound<'py, PyDict>> {
+    // A library's check files what it finds about the library as such findings.
+    let t = f.trail().ok_or_else(|| {
+        PyRuntimeError::new_err("a finding about the built-in generators, not the library")
+    })?;
     let d = PyDict::new(py);
     d.set_item("signature", f.signature.to_string())?;
     d.set_item("known", f.known)?;
     d.set_item("hits", f.hits)?;
     d.set_item("cause", cause_lines(f.diagnosis.as_ref()))?;
-    d.set_item("first_on", &f.label)?;
-    d.set_item("root", f.root.fen())?;
-    d.set_item("root_depth", f.depth)?;
-    let path: Vec<String> = f.path.iter().map(Move::to_string).collect();
+    d.set_item("first_on", &t.label)?;
+    d.set_item("root", t.root.fen())?;
+    d.set_item("root_depth", t.depth)?;
+    let path: Vec<String> = t.path.iter().map(Move::to_string).collect();
     d.set_item("path", path)?;
-    let (witness, depth, comparison): (&Position, u32, &Comparison) = match &f.reproduction {
+    let (witness, depth, comparison): (&Position, u32, &Comparison) = match &t.reproduction {
         Some(r) => (
             &r.minimized,
             r.depth,
-            r.comparison.as_ref().unwrap_or(&f.comparison),
+            r.comparison.as_ref().unwrap_or(&t.comparison),
         ),
-        None => (&f.position, f.comparison.depth, &f.comparison),
+        None => (&t.position, t.comparison.depth, &t.comparison),
     };
     d.set_item("witness", witness.fen())?;
     d.set_item("depth", depth)?;
@@ -791,10 +796,10 @@ fn finding_dict<'py>(py: Python<'py>, f: &SubjectFinding) -> PyResult<Bound<'py,
         .map(|(mv, n)| (mv.to_string(), *n))
         .collect();
     d.set_item("listed_twice", twice)?;
-    let also: Vec<String> = f.witnesses.iter().map(Position::fen).collect();
+    let also: Vec<String> = f.others().map(Position::fen).collect();
     d.set_item("also", also)?;
-    d.set_item("reproduce", f.found_by.to_string())?;
-    d.set_item("reproduce_lines", f.found_by.lines())?;
+    d.set_item("reproduce", t.found_by.to_string())?;
+    d.set_item("reproduce_lines", t.found_by.lines())?;
     d.set_item("text", f.to_string())?;
     Ok(d)
 }

@@ -403,7 +403,12 @@ fn write_known_of(path: &Path, name: &str, report: &crosscheck::Report) -> Resul
     let sigs: Vec<_> = report
         .findings
         .iter()
-        .map(|f| (f.signature.clone(), format!("{name}, first on {}", f.label)))
+        .filter_map(|f| {
+            Some((
+                f.signature.clone(),
+                format!("{name}, first on {}", f.trail()?.label),
+            ))
+        })
         .chain(report.crashes.iter().map(|c| {
             let note = format!("{name}, first on {}", c.label);
             (c.signature(), note)

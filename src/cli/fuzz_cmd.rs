@@ -106,7 +106,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
         let sigs: Vec<_> = report
             .findings
             .iter()
-            .map(|f| (&f.signature, format!("e.g. {}", f.minimized.fen())))
+            .filter_map(|f| Some((&f.signature, format!("e.g. {}", f.minimized()?.fen()))))
             .collect();
         write_known(path, &sigs)?;
     }
@@ -196,7 +196,7 @@ fn with_progress(
 
 /// One finding as `xqdiff fuzz` prints it: the signature, the cause, the disagreement,
 /// the witnesses, where it was saved and how to see it again.
-fn show_finding(f: &crate::diff::finding::book::Finding) {
+fn show_finding(f: &crate::diff::finding::Finding) {
     statusln!(
         "BUG {}{}: {} (first in case {}, {:.1} s into the run)",
         f.signature,
@@ -208,19 +208,24 @@ fn show_finding(f: &crate::diff::finding::book::Finding) {
     for line in cause_lines(f.diagnosis.as_ref()) {
         outln!("  {line}");
     }
-    outln!("  {}", f.disagreement);
+    // The campaign compares the built-ins only: a finding blaming anyone else is said
+    // as every finding is.
+    let Some(among) = f.among() else {
+        return outln!("{f}");
+    };
+    outln!("  {}", among.disagreement);
     outln!(
         "  minimized: {}  ({} pieces)",
-        f.minimized.fen(),
-        f.minimized.pieces().count()
+        among.minimized.fen(),
+        among.minimized.pieces().count()
     );
     for w in f.others() {
         outln!("  also:      {}  ({} pieces)", w.fen(), w.pieces().count());
     }
     outln!(
         "  original:  {}  (case {})",
-        f.origin.position.fen(),
-        f.origin.order
+        among.origin.position.fen(),
+        among.origin.order
     );
     if let Some(path) = &f.file {
         outln!("  saved:     {}", super::out::path(path));
@@ -228,7 +233,7 @@ fn show_finding(f: &crate::diff::finding::book::Finding) {
     for path in f.saved.iter().filter(|p| Some(*p) != f.file.as_ref()) {
         outln!("  also saved: {}", super::out::path(path));
     }
-    for line in f.origin.provenance.lines() {
+    for line in among.origin.provenance.lines() {
         outln!("  {line}");
     }
 }

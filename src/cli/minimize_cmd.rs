@@ -125,15 +125,15 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
         errln!("xqdiff: could not save the case: {e}");
     }
     // One sighting always makes one finding; without one there is nothing to say.
-    let Some(f) = findings.list().first() else {
+    let Some((f, among)) = findings.list().first().and_then(|f| Some((f, f.among()?))) else {
         return Ok(Outcome::Agree);
     };
     outln!(
         "minimized  {}  ({} pieces)",
-        f.minimized.fen(),
-        f.minimized.pieces().count()
+        among.minimized.fen(),
+        among.minimized.pieces().count()
     );
-    outln!("{}", f.disagreement);
+    outln!("{}", among.disagreement);
     outln!("signature  {}", f.signature);
     for line in cause_lines(f.diagnosis.as_ref()) {
         outln!("{line}");
@@ -141,7 +141,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     if let Some(path) = &f.file {
         outln!("saved      {}", super::out::path(path));
     }
-    for line in f.origin.provenance.lines() {
+    for line in among.origin.provenance.lines() {
         outln!("{line}");
     }
     let mut report = report_of(&engines);

@@ -214,7 +214,10 @@ impl Investigation<'_> {
             Some(&report),
         );
         bar.finish();
-        let Some(f) = found.and_then(|i| findings.list().get(i)) else {
+        let Some((f, among)) = found
+            .and_then(|i| findings.list().get(i))
+            .and_then(|f| Some((f, f.among()?)))
+        else {
             outln!(
                 "descent: the divides differ, but no position on the way shows a \
                  disagreement when asked afresh: a generator's answers depend on more \
@@ -222,7 +225,7 @@ impl Investigation<'_> {
             );
             return None;
         };
-        let path: Vec<String> = f
+        let path: Vec<String> = among
             .origin
             .path
             .iter()
@@ -236,14 +239,14 @@ impl Investigation<'_> {
                 path.join(" ")
             }
         );
-        outln!("position:  {}", f.origin.position.fen());
-        outln!("  {}", f.origin.disagreement);
+        outln!("position:  {}", among.origin.position.fen());
+        outln!("  {}", among.origin.disagreement);
         outln!(
             "minimized: {}  ({} pieces)",
-            f.minimized.fen(),
-            f.minimized.pieces().count()
+            among.minimized.fen(),
+            among.minimized.pieces().count()
         );
-        outln!("  {}", f.disagreement);
+        outln!("  {}", among.disagreement);
         outln!("signature: {}", f.signature);
         for line in cause_lines(f.diagnosis.as_ref()) {
             outln!("{line}");
@@ -254,7 +257,7 @@ impl Investigation<'_> {
         if let Some(file) = &f.file {
             outln!("saved:     {}", super::out::path(file));
         }
-        for line in f.origin.provenance.lines() {
+        for line in among.origin.provenance.lines() {
             outln!("{line}");
         }
         for e in &findings.write_errors {

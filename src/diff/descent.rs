@@ -4,9 +4,9 @@
 //! number of legal moves). [`explain`] then shrinks that position with the minimizer,
 //! and the one findings path ([`crate::diff::finding`]) files it like any other.
 
-use crate::diff::finding::book::{Finding, Findings, Settings};
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::sighting::{show, Sighting};
+use crate::diff::finding::{Finding, Findings, Settings};
 use crate::diff::oracle::tally::{self, Tally};
 use crate::diff::oracle::{check_position, consensus_play, follow, Disagreement};
 use crate::generators::face::Generator;

@@ -19,33 +19,42 @@
 //!    command that reproduces it ([`Provenance`]);
 //! 6. hands the report one [`Finding`] per bug.
 //!
+//! The engine check files a subject's bugs as the same [`Finding`], whom it blames being
+//! a value ([`Blame`]): the built-ins with their disagreement, or the subject with the
+//! [`trail`] that found it. Witnesses are kept, findings joined and causes named after
+//! the run (`across`) one way for both.
+//!
 //! What is kept depends only on the sightings in their order, so a run gives the same
 //! findings at any thread count.
 //!
 //! Each concern has its own file: the [`known`] list, the [`provenance`] of a finding
 //! (its command line, quoted for the shell), what a phase hands in and where it shows
-//! ([`sighting`]), the finding [`book`], a corpus [`replay`]'s failures as findings, and
-//! the [`naming`] of a finding by its cause. The naming policy stays in this layer, not
+//! ([`sighting`]), one distinct [`bug`], the finding [`book`], a corpus [`replay`]'s
+//! failures as findings, and the [`naming`] of a finding by its cause. The naming policy stays in this layer, not
 //! in `diagnose`: it names findings by [`Signature`] and classifies moves as the
 //! signatures do, which the diagnosis layer below may not use.
 //!
 //! [`shown`]: sighting::shown
 //! [`Signature`]: crate::diff::signature::Signature
 //! [`WITNESSES`]: crate::diff::corpus::WITNESSES
-//! [`Finding::offer`]: book::Finding::offer
+//! [`Finding::offer`]: bug::Finding::offer
 //! [`diagnosed`]: naming::diagnosed
 //! [`corpus::Folder`]: crate::diff::corpus::Folder
-//! [`Finding`]: book::Finding
+//! [`Finding`]: bug::Finding
 
+pub(crate) mod across;
 pub mod book;
+pub mod bug;
 pub mod known;
 pub mod naming;
 pub mod provenance;
 pub mod replay;
 pub mod sighting;
+pub mod trail;
 
 // The paths the tests, the examples and the Python module name.
 pub use book::{Findings, Settings};
+pub use bug::{Among, Blame, Finding};
 pub use known::Known;
 pub use naming::{cause_lines, DIAGNOSIS_BOUND};
 pub use provenance::Provenance;

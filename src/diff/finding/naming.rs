@@ -515,38 +515,6 @@ pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Dia
     })
 }
 
-/// Findings that blame the same side and that one variant explains alike are one bug
-/// ([`shared_causes`]): each later such finding is handed to `join` with the first one
-/// and the causes the two share (most specific first), and leaves `items`. `blame`
-/// gives a finding's side and diagnosis. The one rule for the built-ins' findings and a
-/// subject's; only what a finding holds differs, and `join` moves that.
-pub fn join_shared_causes<T>(
-    items: &mut Vec<T>,
-    blame: impl Fn(&T) -> (&str, Option<&Diagnosis>),
-    mut join: impl FnMut(&mut T, T, Diagnosis),
-) {
-    let mut i = 0;
-    while i < items.len() {
-        let earlier = {
-            let (side, diagnosis) = blame(&items[i]);
-            (0..i).find_map(|j| {
-                let (their_side, theirs) = blame(&items[j]);
-                (their_side == side)
-                    .then(|| shared_causes(theirs, diagnosis))
-                    .flatten()
-                    .map(|shared| (j, shared))
-            })
-        };
-        match earlier {
-            Some((j, shared)) => {
-                let later = items.remove(i);
-                join(&mut items[j], later, shared);
-            }
-            None => i += 1,
-        }
-    }
-}
-
 /// Every variant the diagnoses name, each finding's first cause before any finding's
 /// others: the causes a new finding is tried on before the whole catalogue.
 pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) -> Vec<Variant> {
@@ -628,6 +596,7 @@ pub(super) fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::finding::across::join_shared_causes;
 
     /// A subject with two bugs: three move classes, the third met where both bugs show.
     /// Each is named by a cause and the third joins the finding of the bug it is named

@@ -2,7 +2,8 @@
 //! sighting kept as it is, so a replay groups, names and holds bugs to the known list
 //! as every other phase does.
 
-use super::book::{Finding, Findings, Settings};
+use super::book::{Findings, Settings};
+use super::bug::Finding;
 use super::known::Known;
 use super::provenance::Provenance;
 use super::sighting::{show, Sighting};
@@ -81,10 +82,9 @@ pub fn replayed(r: &Replay, known: &Known, gens: &[&dyn Generator]) -> Replayed 
         .collect();
     let mut list = findings.into_list();
     for f in &mut list {
-        f.file = r
-            .failures
-            .get(f.origin.order as usize)
-            .map(|(p, _)| p.clone());
+        // The file is the case the smallest witness was replayed from.
+        let lead = f.among().map(|a| a.origin.order as usize);
+        f.file = lead.and_then(|i| r.failures.get(i)).map(|(p, _)| p.clone());
     }
     Replayed {
         findings: list,

@@ -6,9 +6,7 @@
 //! The engine cannot take part in the other phases: they need pseudo-legal moves and
 //! the board after each move, which no engine protocol gives.
 
-use super::{
-    corpus_positions, disputes, errored, Config, EngineCheck, Observer, Running, Unit, ENGINE,
-};
+use super::{corpus_positions, errored, Config, EngineCheck, Observer, Running, Unit, ENGINE};
 use crate::generators::face::Generator;
 use crate::job::report::{
     counted, rounded, seconds, CoverageTable, Dispute, EngineInfo, EnginePhase, EngineRow,
@@ -263,7 +261,6 @@ pub(crate) fn record(
             e.set_aside = Some(set.into());
         }
     }
-    let builtins: Vec<String> = generators.iter().map(|g| g.name().to_owned()).collect();
     let mut rows: Vec<EngineRow> = all
         .checked
         .iter()
@@ -304,7 +301,7 @@ pub(crate) fn record(
     }
     let mut found = Vec::new();
     for f in &all.findings {
-        found.push(disputes::from_engine(ENGINE, f, &name, &builtins));
+        found.push(Dispute::from_finding(ENGINE, f));
     }
     for o in &all.ours {
         match &o.finding {

@@ -16,7 +16,6 @@
 //! without one it is `skipped`. A stop request (a signal) makes the running phase
 //! `interrupted` and every phase after it `interrupted` with "did not run".
 
-pub(crate) mod disputes;
 pub(crate) mod engine;
 mod metamorphic;
 pub(crate) mod perft;

@@ -12,9 +12,9 @@ use crate::diagnose::Diagnosis;
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
 use crate::diff::descent::Descent;
-use crate::diff::finding::book::Finding;
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::replay::Replayed;
+use crate::diff::finding::{Blame, Finding};
 use crate::diff::oracle::{CheckKind, Disagreement};
 use crate::diff::signature::Signature;
 use crate::fen;
@@ -239,10 +239,14 @@ impl Dispute {
     /// A finding of any phase: its smallest witness, where it came from, how to see it
     /// again, its hits, and whether it is a known bug.
     pub fn from_finding(phase: &str, f: &Finding) -> Dispute {
-        let mut d = Dispute::from_oracle(phase, &f.disagreement)
-            .with_original(&f.origin.position.fen())
-            .with_provenance(&f.origin.provenance);
-        if let Some((root, moves)) = &f.origin.path {
+        let among = match &f.blame {
+            Blame::Builtins(among) => among,
+            Blame::Subject(trail) => return super::subject_dispute::from_trail(phase, f, trail),
+        };
+        let mut d = Dispute::from_oracle(phase, &among.disagreement)
+            .with_original(&among.origin.position.fen())
+            .with_provenance(&among.origin.provenance);
+        if let Some((root, moves)) = &among.origin.path {
             d = d.with_path(&root.fen(), moves);
         }
         if let Some(file) = &f.file {

@@ -12,6 +12,7 @@ pub(crate) mod convert;
 pub mod glyphs;
 pub mod html;
 pub mod markdown;
+mod subject_dispute;
 pub mod svg;
 mod time;
 

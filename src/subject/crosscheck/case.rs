@@ -3,8 +3,9 @@
 //! the difference) as well as what the subject said, so the file is a regression test
 //! for the subject and, replayed with `xqdiff replay DIR`, a check of the built-ins too.
 
-use super::SubjectFinding;
 use crate::diff::corpus::Case;
+use crate::diff::finding::trail::Trail;
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 
@@ -22,22 +23,23 @@ fn counts(list: &[(Move, u64)]) -> String {
         .join(" ")
 }
 
-/// The case for `finding` about the subject called `subject` (its name, with its
+/// The case for the finding `signature` about the subject its `trail` names (with its
 /// version where it gives one).
 pub(crate) fn subject_case(
-    finding: &SubjectFinding,
-    subject: &str,
+    trail: &Trail,
+    signature: &Signature,
     engines: &[&dyn Generator],
 ) -> Case {
+    let subject = trail.subject.as_str();
     let note = |k: &str, v: String| (k.to_owned(), v);
     let mut notes = vec![
         note("check", "engine-perft".into()),
         note("engine", subject.to_owned()),
         note("odd-one-out", subject.to_owned()),
-        note("generators", consensus_names(engines)),
-        note("signature", finding.signature.to_string()),
+        note("generators", trail.builtins.join(", ")),
+        note("signature", signature.to_string()),
     ];
-    let position = match &finding.reproduction {
+    let position = match &trail.reproduction {
         Some(r) => {
             notes.push(note("depth", r.depth.to_string()));
             if let Some(c) = &r.comparison {
@@ -77,30 +79,22 @@ pub(crate) fn subject_case(
             r.minimized.clone()
         }
         None => {
-            notes.push(note("depth", finding.depth.to_string()));
-            finding.root.clone()
+            notes.push(note("depth", trail.depth.to_string()));
+            trail.root.clone()
         }
     };
-    notes.push(note("root", finding.root.fen()));
-    notes.push(note("root-label", finding.label.clone()));
-    notes.push(note("root-depth", finding.depth.to_string()));
+    notes.push(note("root", trail.root.fen()));
+    notes.push(note("root-label", trail.label.clone()));
+    notes.push(note("root-depth", trail.depth.to_string()));
     notes.push(note(
         "path",
-        if finding.path.is_empty() {
+        if trail.path.is_empty() {
             "(root)".into()
         } else {
-            moves(finding.path.iter().copied())
+            moves(trail.path.iter().copied())
         },
     ));
-    notes.push(note("found-by", finding.found_by.to_string()));
+    notes.push(note("found-by", trail.found_by.to_string()));
     notes.retain(|(_, v)| !v.is_empty());
     Case { position, notes }
-}
-
-fn consensus_names(engines: &[&dyn Generator]) -> String {
-    engines
-        .iter()
-        .map(|g| g.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }

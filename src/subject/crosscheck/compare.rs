@@ -1,15 +1,16 @@
 //! One position, two answers: the divide the built-in generators agree on, and the
 //! subject's, brought to per-move counts and compared.
 
+pub(crate) use crate::diff::finding::trail::Comparison;
+use crate::diff::finding::trail::{subject_signature, MoveCounts};
 use crate::diff::oracle::tally::{self, Tally};
-use crate::diff::signature::{Lists, Signature};
+use crate::diff::signature::Signature;
 use crate::generators::face::Generator;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::{Divide, Subject, SubjectError};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// Per-move counts, in ICCS order.
 pub(crate) type Counts = BTreeMap<Move, u64>;
@@ -135,43 +136,6 @@ pub(crate) fn answer(
     })
 }
 
-/// A move both sides have, with counts that differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveCounts {
-    /// The move.
-    pub mv: Move,
-    /// The subject's count below it.
-    pub subject: u64,
-    /// The built-in generators' count below it.
-    pub consensus: u64,
-}
-
-/// The subject's divide beside the consensus at one position and depth.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comparison {
-    /// The perft depth.
-    pub depth: u32,
-    /// The built-in generators' total.
-    pub consensus_total: u64,
-    /// The total the subject reported.
-    pub subject_total: u64,
-    /// The sum of the subject's per-move counts.
-    pub subject_moves_sum: u64,
-    /// Whether the subject listed its moves; `false` for a totals-only subject, whose
-    /// per-move counts were asked one consensus move at a time, so moves it has and ours
-    /// lack cannot be named.
-    pub named: bool,
-    /// Moves only the subject has, with its counts.
-    pub only_subject: Vec<(Move, u64)>,
-    /// Moves only the consensus has, with its counts.
-    pub only_consensus: Vec<(Move, u64)>,
-    /// Moves both have, with counts that differ.
-    pub counts_differ: Vec<MoveCounts>,
-    /// Moves the subject listed more than once, with how many times (their counts
-    /// above are the sums).
-    pub listed_more_than_once: Vec<(Move, u32)>,
-}
-
 impl Comparison {
     /// Compares an answer with the consensus counts.
     pub(crate) fn new(depth: u32, answer: &Answer, consensus: &Counts) -> Comparison {
@@ -204,104 +168,6 @@ impl Comparison {
             listed_more_than_once: answer.repeated.clone(),
         }
     }
-
-    /// How far the subject's total exceeds the sum of its counts for the moves it
-    /// named (or, totals-only, for the consensus moves it plays): moves it has but
-    /// cannot name.
-    pub fn unnamed(&self) -> u64 {
-        self.subject_total.saturating_sub(self.subject_moves_sum)
-    }
-
-    /// Whether anything differs.
-    pub fn differs(&self) -> bool {
-        self.subject_total != self.consensus_total
-            || self.subject_moves_sum != self.subject_total
-            || !self.only_subject.is_empty()
-            || !self.only_consensus.is_empty()
-            || !self.counts_differ.is_empty()
-    }
-
-    /// Whether the move sets differ at this position, not only counts below it.
-    pub fn sets_differ(&self) -> bool {
-        !self.only_subject.is_empty() || !self.only_consensus.is_empty() || self.unnamed() > 0
-    }
-}
-
-/// Differing count rows shown; a bug near the root changes nearly every row, and the
-/// first few say as much as all of them.
-const SHOWN_ROWS: usize = 12;
-
-fn moves_with_counts(list: &[(Move, u64)]) -> String {
-    list.iter()
-        // A bare `(0)` reads like a slip of the printer; a move listed with nothing
-        // below it is said in words.
-        .map(|(mv, n)| match n {
-            0 => format!("{mv} (0 nodes below it)"),
-            n => format!("{mv} ({n})"),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-impl fmt::Display for Comparison {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "depth {}: subject {}, built-ins {}",
-            self.depth, self.subject_total, self.consensus_total
-        )?;
-        if !self.only_subject.is_empty() {
-            write!(
-                f,
-                "\n  only the subject has: {}",
-                moves_with_counts(&self.only_subject)
-            )?;
-        }
-        if !self.only_consensus.is_empty() {
-            write!(
-                f,
-                "\n  only the built-ins have: {}",
-                moves_with_counts(&self.only_consensus)
-            )?;
-        }
-        if !self.counts_differ.is_empty() {
-            write!(f, "\n  {:<6}{:>14}{:>14}", "move", "subject", "built-ins")?;
-            for c in self.counts_differ.iter().take(SHOWN_ROWS) {
-                write!(f, "\n  {:<6}{:>14}{:>14}", c.mv, c.subject, c.consensus)?;
-            }
-            if self.counts_differ.len() > SHOWN_ROWS {
-                let more = self.counts_differ.len() - SHOWN_ROWS;
-                write!(f, "\n  ... and {more} more moves whose counts differ")?;
-            }
-        }
-        if !self.listed_more_than_once.is_empty() {
-            let list: Vec<String> = self
-                .listed_more_than_once
-                .iter()
-                .map(|&(mv, times)| format!("{mv} {}", crate::moves::times_word(times)))
-                .collect();
-            write!(
-                f,
-                "\n  the subject lists {} (the built-ins once; counts above are the sums)",
-                list.join(", ")
-            )?;
-        }
-        if self.unnamed() > 0 {
-            write!(
-                f,
-                "\n  the subject's total is {} more than its counts for the moves xqdiff knows: \
-                 it has moves it cannot name",
-                self.unnamed()
-            )?;
-        } else if self.subject_moves_sum != self.subject_total {
-            write!(
-                f,
-                "\n  the subject's total {} is not the sum of its per-move counts ({})",
-                self.subject_total, self.subject_moves_sum
-            )?;
-        }
-        Ok(())
-    }
 }
 
 /// The signature of a subject's answer that differs from the consensus on `pos`: the
@@ -319,44 +185,6 @@ pub(crate) fn signature_of(pos: &Position, theirs: Option<&Tally>, ours: &Counts
         .collect();
     let twice: Vec<Move> = theirs.repeated().collect();
     subject_signature(pos, &extra, &missing, &twice)
-}
-
-/// The check a subject's move listed twice is named by (`listed-twice/subject`).
-pub(crate) const LISTED_TWICE: &str = "listed-twice";
-
-/// The one reading of a subject's difference on `pos`: the moves only it lists
-/// (`extra`) or only the consensus lists (`missing`), else the moves it lists twice,
-/// else counts alone.
-fn subject_signature(
-    pos: &Position,
-    extra: &[Move],
-    missing: &[Move],
-    twice: &[Move],
-) -> Signature {
-    if !extra.is_empty() || !missing.is_empty() {
-        Signature::of_moves("moves", "subject", pos, Lists::Legal, (extra, missing))
-    } else if !twice.is_empty() {
-        // One bug whatever kind of move it repeats: named by what it does, not by the
-        // move's class.
-        Signature::plain(LISTED_TWICE, "subject")
-    } else {
-        Signature::plain("counts", "subject")
-    }
-}
-
-impl Comparison {
-    /// Which bug this difference shows, on the position compared: the class of the
-    /// moves only one side lists (`moves`), a move listed twice, else counts alone.
-    pub fn signature(&self, pos: &Position) -> Signature {
-        let extra: Vec<Move> = self.only_subject.iter().map(|&(mv, _)| mv).collect();
-        let missing: Vec<Move> = self.only_consensus.iter().map(|&(mv, _)| mv).collect();
-        let twice: Vec<Move> = self
-            .listed_more_than_once
-            .iter()
-            .map(|&(mv, _)| mv)
-            .collect();
-        subject_signature(pos, &extra, &missing, &twice)
-    }
 }
 
 /// Whether the subject's perft at `depth` from `pos` alone (no path) differs from the

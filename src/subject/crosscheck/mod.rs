@@ -14,7 +14,7 @@ mod print;
 mod run;
 pub mod targets;
 
-pub use compare::{Comparison, MoveCounts};
+pub use crate::diff::finding::trail::{Comparison, MoveCounts, Reproduction, Trail};
 pub use print::found_by;
 pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
 
@@ -23,18 +23,17 @@ use crate::diagnose::{
 };
 use crate::diff::corpus::Saving;
 use crate::diff::descent;
-use crate::diff::finding::book::{offer_witness, Finding, Findings, Settings};
+use crate::diff::finding::across::name_across;
 use crate::diff::finding::counted;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::naming::{
-    diagnosed, join_shared_causes, missed_checkers, named_causes, paired_later, phantom_checkers,
-    recount_diagnosis, Diagnosed, DIAGNOSIS_BOUND, NO_QUESTIONS,
+    diagnosed, named_causes, Diagnosed, DIAGNOSIS_BOUND, NO_QUESTIONS,
 };
 use crate::diff::finding::provenance::Provenance;
+use crate::diff::finding::{Blame, Finding, Findings, Settings};
 use crate::diff::signature::Signature;
 use crate::generators::face::{Generator, Stoppable};
 use crate::moves::Move;
-use crate::piece::Role;
 use crate::position::Position;
 use crate::subject::rules::{MovesMode, INTO_CHECK_HINT};
 use crate::subject::{Subject, SubjectError};
@@ -383,156 +382,6 @@ impl Checked {
     }
 }
 
-/// Where a difference reproduces from a FEN alone, and the smallest position that
-/// still shows it.
-#[derive(Clone, Debug)]
-pub struct Reproduction {
-    /// How many moves down the path the position is (0: the target itself).
-    pub ply: usize,
-    /// That position.
-    pub from: Position,
-    /// The shallowest depth at which it differs there.
-    pub depth: u32,
-    /// `from`, minimized while the subject's perft at `depth` from its FEN still differs.
-    pub minimized: Position,
-    /// The subject beside the consensus at `minimized`; `None` if the subject could not
-    /// give its full answer there (see [`Report::failure`]).
-    pub comparison: Option<Comparison>,
-    /// The built-ins' divide at `minimized`: what a correct subject answers.
-    pub expected: Vec<(Move, u64)>,
-}
-
-/// A distinct bug of the subject: its first difference followed down and minimized,
-/// and how many targets showed the same bug.
-#[derive(Clone, Debug)]
-pub struct SubjectFinding {
-    /// Which bug: its cause (`cause/subject/<variant>`) when a rule variant explains
-    /// it, else the signature of the minimized difference (of the difference where the
-    /// descent stopped, when it could not be reproduced).
-    pub signature: Signature,
-    /// The move-class signatures of the differences it joins (one, unless one cause
-    /// explains differences of several classes).
-    pub symptoms: Vec<Signature>,
-    /// Which rule variants explain it; `None` when there was no full answer of the
-    /// subject's to diagnose.
-    pub diagnosis: Option<Diagnosis>,
-    /// The subject's answers the diagnosis was made on: the minimized witnesses and the
-    /// deciding positions it was asked about.
-    pub evidence: Vec<Witness>,
-    /// Whether the signature is one of the known bugs.
-    pub known: bool,
-    /// How many targets showed it.
-    pub hits: u64,
-    /// The index of the target its leading witness came from.
-    pub order: u64,
-    /// The minimized witnesses of the other targets that showed it, up to
-    /// [`WITNESSES`](crate::diff::campaign::WITNESSES).
-    pub witnesses: Vec<Position>,
-    /// The target it was found on.
-    pub label: String,
-    /// The target's position.
-    pub root: Position,
-    /// The depth asked at the root.
-    pub depth: u32,
-    /// Moves from the root to where the descent stopped.
-    pub path: Vec<Move>,
-    /// The position there (the built-ins' position after `path`).
-    pub position: Position,
-    /// The subject beside the consensus there, at the depth left.
-    pub comparison: Comparison,
-    /// Why the descent stopped before the move sets differed, if it did.
-    pub note: Option<String>,
-    /// What the subject failed on while its differences were followed (a follow-up
-    /// question it refused, with its reason, or crashed or hung on), one sentence per
-    /// kind of failure: part of this bug's story, not findings of their own.
-    pub failures: Vec<String>,
-    /// The smallest position that shows it; `None` if the subject failed first.
-    pub reproduction: Option<Reproduction>,
-    /// The corpus file, when saved.
-    pub file: Option<PathBuf>,
-    /// How to see it again: the command that checks the subject on the smallest
-    /// position (where the descent stopped, when it could not be reproduced).
-    pub found_by: Provenance,
-}
-
-impl SubjectFinding {
-    /// Counts `new`, a sighting of the same bug, as one more hit, and offers its
-    /// witness by the one rule ([`offer_witness`]): `None` when the witness is not kept,
-    /// else whether it leads (a witness beats none).
-    fn hit_again(&mut self, new: &SubjectFinding) -> Option<bool> {
-        self.hits += 1;
-        self.known |= new.known;
-        for symptom in &new.symptoms {
-            if !self.symptoms.contains(symptom) {
-                self.symptoms.push(symptom.clone());
-            }
-        }
-        match (&self.reproduction, &new.reproduction) {
-            (_, None) => None,
-            (None, Some(_)) => Some(true),
-            (Some(lead), Some(theirs)) => {
-                let mut kept: Vec<Position> = std::iter::once(lead.minimized.clone())
-                    .chain(self.witnesses.iter().cloned())
-                    .collect();
-                match offer_witness(
-                    &mut kept,
-                    (&lead.minimized, self.order),
-                    &theirs.minimized,
-                    new.order,
-                ) {
-                    (false, _) => None,
-                    (true, leads) => Some(leads),
-                }
-            }
-        }
-    }
-
-    /// Takes in `later`, a finding of the same bug (the causes the two `shared`, most
-    /// specific first): named by the first of them, with every hit, move class,
-    /// witness, answer and failure of both, this one's witness leading.
-    fn absorb(&mut self, later: SubjectFinding, shared: Diagnosis, known: &Known) {
-        if let Some(v) = shared.first() {
-            self.signature = Signature::cause(&self.signature.side, v);
-        }
-        self.diagnosis = Some(shared);
-        self.hits += later.hits;
-        for symptom in later.symptoms {
-            if !self.symptoms.contains(&symptom) {
-                self.symptoms.push(symptom);
-            }
-        }
-        let room = crate::diff::corpus::WITNESSES.saturating_sub(self.witnesses.len() + 1);
-        let theirs = later.reproduction.map(|r| r.minimized);
-        self.witnesses
-            .extend(theirs.into_iter().chain(later.witnesses).take(room));
-        self.evidence.extend(later.evidence);
-        for failure in later.failures {
-            if !self.failures.contains(&failure) {
-                self.failures.push(failure);
-            }
-        }
-        self.known =
-            self.known || later.known || known.names(&self.signature, self.symptoms.iter());
-    }
-
-    /// Gives the lead to `new`, whose witness is smaller: it takes everything this
-    /// finding had, and this one's witness becomes another of its witnesses.
-    fn led_by(&mut self, mut new: SubjectFinding) {
-        new.hits = self.hits;
-        new.failures = std::mem::take(&mut self.failures);
-        new.known = self.known;
-        new.symptoms = std::mem::take(&mut self.symptoms);
-        new.diagnosis = self.diagnosis.take();
-        let mut evidence = std::mem::take(&mut self.evidence);
-        evidence.append(&mut new.evidence);
-        new.evidence = evidence;
-        new.witnesses = std::mem::take(&mut self.witnesses);
-        new.witnesses
-            .extend(self.reproduction.as_ref().map(|r| r.minimized.clone()));
-        *self = new;
-    }
-}
-
 /// A disagreement among the built-in generators met on the way.
 #[derive(Clone, Debug)]
 pub struct Ours {
@@ -564,7 +413,7 @@ pub struct Report {
     /// Every target answered, in order.
     pub checked: Vec<Checked>,
     /// Differences found about the subject.
-    pub findings: Vec<SubjectFinding>,
+    pub findings: Vec<Finding>,
     /// Disagreements among the built-ins.
     pub ours: Vec<Ours>,
     /// Crashes and hangs the subject was started again after.
@@ -590,7 +439,7 @@ pub struct Report {
 
 impl Report {
     /// The distinct bugs that are not known.
-    pub fn new_findings(&self) -> impl Iterator<Item = &SubjectFinding> {
+    pub fn new_findings(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| !f.known)
     }
 
@@ -658,17 +507,19 @@ impl Report {
             |d: &Diagnosis| d.causes.is_empty() || d.variants().contains(&Variant::PseudoLegalOnly);
         new.all(|f| {
             f.diagnosis.as_ref().is_none_or(by_design)
-                && f.reproduction.as_ref().is_some_and(|r| {
-                    r.comparison.as_ref().is_some_and(|c| {
-                        let into_check = crate::subject::rules::into_check(&r.minimized);
-                        c.only_consensus.is_empty()
-                            && c.counts_differ.is_empty()
-                            && c.listed_more_than_once.is_empty()
-                            && c.unnamed() == 0
-                            && !c.only_subject.is_empty()
-                            && c.only_subject.iter().all(|&(m, _)| into_check(m))
+                && f.trail()
+                    .and_then(|t| t.reproduction.as_ref())
+                    .is_some_and(|r| {
+                        r.comparison.as_ref().is_some_and(|c| {
+                            let into_check = crate::subject::rules::into_check(&r.minimized);
+                            c.only_consensus.is_empty()
+                                && c.counts_differ.is_empty()
+                                && c.listed_more_than_once.is_empty()
+                                && c.unnamed() == 0
+                                && !c.only_subject.is_empty()
+                                && c.only_subject.iter().all(|&(m, _)| into_check(m))
+                        })
                     })
-                })
         })
     }
 
@@ -812,6 +663,8 @@ pub fn check_stream(
             }
         };
         asker.begin_target(&target.position);
+        // Kept current, so a finding says how far into the run it was met.
+        report.elapsed = started.elapsed();
         let outcome = check_one(
             &mut asker,
             engines,
@@ -861,7 +714,9 @@ pub fn check_stream(
             // line, not filed as one more bug.
             let unnamed = report.findings.len() > 1
                 && report.findings.last().is_some_and(|f| {
-                    f.label == target.label && f.hits == 1 && f.diagnosis.is_none()
+                    f.trail().is_some_and(|t| t.label == target.label)
+                        && f.hits == 1
+                        && f.diagnosis.is_none()
                 });
             if unnamed {
                 report.findings.pop();
@@ -888,7 +743,9 @@ pub fn check_stream(
         true => NO_QUESTIONS,
         false => DIAGNOSIS_BOUND,
     };
-    name_across(&mut report.findings, &options.known, &mut asker, bound);
+    name_across(&mut report.findings, &options.known, bound, |q| {
+        ask(&mut asker, q)
+    });
     report.restarts = asker.used();
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
@@ -898,114 +755,6 @@ pub fn check_stream(
 /// Whether `deadline` has come.
 fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|end| Instant::now() >= end)
-}
-
-/// What naming needs all of a run's findings for, once the run is over, as the
-/// built-ins' book does it (`Findings::into_list`): a finding unexplained when it was
-/// met may show a cause named only after it beside another, and named now joins that
-/// cause's finding; findings one variant explains alike are one bug
-/// ([`join_shared_causes`]); noise takes in every other finding; and each cause is
-/// counted over all its evidence.
-fn name_across(
-    findings: &mut Vec<SubjectFinding>,
-    known: &Known,
-    subject: &mut dyn Subject,
-    bound: crate::diagnose::Bound,
-) {
-    let causes = named_causes(findings.iter().filter_map(|f| f.diagnosis.as_ref()));
-    for f in findings.iter_mut() {
-        // A pair with a variant no finding named is confirmed by asking the subject.
-        let paired = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes, bound, |q| {
-            ask(subject, q)
-        });
-        if let Some(d) = paired {
-            if let Some(v) = d.first() {
-                f.signature = Signature::cause(&f.signature.side, v);
-            }
-            f.diagnosis = Some(d);
-            f.known = f.known || known.names(&f.signature, f.symptoms.iter());
-        }
-    }
-    join_shared_causes(
-        findings,
-        |f| (f.signature.side.as_str(), f.diagnosis.as_ref()),
-        |kept, later, shared| kept.absorb(later, shared, known),
-    );
-    join_check_test_into_piece(findings, known);
-    fold_into_noise(findings);
-    for f in findings.iter_mut() {
-        recount_diagnosis(&mut f.diagnosis, &f.evidence);
-    }
-}
-
-/// An unexplained finding that a check test reading one kind of piece's rule wrong
-/// explains, joined to the unexplained finding of that kind's own moves: one misread
-/// rule that the subject's check test reads too (a check test that asks each piece's
-/// own move rule) is one bug, seen in the piece's moves and in its checks. Such a
-/// finding is the check test's (`unexplained-check-test`), whose missed checks are all
-/// by that kind, or one of another piece's moves that only lacks moves, after each of
-/// which a detector misreading that kind's rule sees the king attacked (a king that
-/// does not step where it thinks a cannon checks). Anything else stays as it is.
-fn join_check_test_into_piece(findings: &mut Vec<SubjectFinding>, known: &Known) {
-    let unexplained =
-        |f: &SubjectFinding| f.diagnosis.as_ref().is_some_and(Diagnosis::is_unexplained);
-    let twin_of = |findings: &[SubjectFinding], f: &SubjectFinding, role: Role| {
-        let check = format!("unexplained-{role}-moves");
-        findings.iter().position(|g| {
-            g.signature.check == check
-                && g.signature.side == f.signature.side
-                && unexplained(g)
-                && g.signature.check != f.signature.check
-        })
-    };
-    let mut at = 0;
-    while at < findings.len() {
-        let f = &findings[at];
-        let moves_of_a_piece =
-            f.signature.check.starts_with("unexplained-") && f.signature.check.ends_with("-moves");
-        let twin = match f.signature.check.as_str() {
-            _ if !unexplained(f) => None,
-            "unexplained-check-test" => {
-                let roles = missed_checkers(&f.evidence);
-                let only = (roles.len() == 1)
-                    .then(|| roles.iter().next().copied())
-                    .flatten();
-                only.and_then(|role| twin_of(findings, f, role))
-            }
-            _ if moves_of_a_piece && missed_checkers(&f.evidence).is_empty() => {
-                let mover = Role::ALL
-                    .into_iter()
-                    .find(|role| f.signature.check == format!("unexplained-{role}-moves"));
-                let roles: Vec<Role> = mover
-                    .map(|mover| phantom_checkers(&f.evidence, mover))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|&role| twin_of(findings, f, role).is_some())
-                    .collect();
-                match roles.as_slice() {
-                    [role] => twin_of(findings, f, *role),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let Some(twin) = twin else {
-            at += 1;
-            continue;
-        };
-        let later = findings.remove(at);
-        let kept = &mut findings[if twin > at { twin - 1 } else { twin }];
-        let mut shared = kept.diagnosis.clone().unwrap_or_default();
-        if let Some(learnt) = &mut shared.learnt {
-            let also = ", and its check test misreads the same piece's checks";
-            if !learnt.ends_with(also) {
-                learnt.push_str(also);
-            }
-        }
-        kept.absorb(later, shared, known);
-        // The kept finding may sit before `at`: look again from the start of what moved.
-        at = at.min(twin);
-    }
 }
 
 /// What `f` gives, and how long it took.
@@ -1039,25 +788,18 @@ fn check_one(
         }
     };
     // From here on a failure still leaves a finding worth reporting and saving.
-    let (mut finding, failure) = reproduced(subject, engines, (index, target), located, stage);
-    let failure = name(
-        subject,
-        engines,
-        &mut finding,
-        failure,
-        report,
-        &options.known,
-    );
-    finding.found_by = match &finding.reproduction {
+    let (mut trail, failure) = reproduced(subject, engines, (index, target), located, stage);
+    trail.found_by = match &trail.reproduction {
         Some(r) => options.reproduced(&r.minimized, r.depth, &target.label),
-        None => options.reproduced(&finding.position, finding.comparison.depth, &target.label),
+        None => options.reproduced(&trail.position, trail.comparison.depth, &target.label),
     };
+    let (finding, failure) = name(subject, engines, trail, failure, report, &options.known);
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
         c.bug = Some(finding.signature.clone());
     }
     hear(options, report);
-    record(finding, engines, report, saving);
+    record(finding, engines, report, saving, &options.known);
     failure.map_or(Ok(()), Err)
 }
 
@@ -1157,7 +899,7 @@ fn compare(
     Ok(Some(cmp))
 }
 
-/// The finding a located difference is, before it is named: the smallest position that
+/// How a located difference was found, before it is named: the smallest position that
 /// shows it from a FEN alone when the subject answers that far, and what it failed on
 /// on the way.
 fn reproduced(
@@ -1166,17 +908,12 @@ fn reproduced(
     (index, target): (usize, &Target),
     located: locate::Located,
     stage: &mut dyn FnMut(Stage),
-) -> (SubjectFinding, Option<SubjectError>) {
+) -> (Trail, Option<SubjectError>) {
     let position = located.positions.last().unwrap_or(&target.position).clone();
-    let mut finding = SubjectFinding {
-        signature: located.comparison.signature(&position),
-        symptoms: Vec::new(),
-        diagnosis: None,
-        evidence: Vec::new(),
-        known: false,
-        hits: 1,
+    let mut trail = Trail {
+        subject: subject.name(),
+        builtins: engines.iter().map(|g| g.name().to_owned()).collect(),
         order: index as u64,
-        witnesses: Vec::new(),
         label: target.label.clone(),
         root: target.position.clone(),
         depth: target.depth,
@@ -1186,36 +923,32 @@ fn reproduced(
         note: located.note,
         failures: Vec::new(),
         reproduction: None,
-        file: None,
         found_by: Provenance::described(""),
     };
     let failure = match reduce(subject, engines, &located.positions, target.depth, stage) {
         Ok((r, failure)) => {
-            if let Some(c) = &r.comparison {
-                finding.signature = c.signature(&r.minimized);
-            }
-            finding.reproduction = Some(r);
+            trail.reproduction = Some(r);
             failure
         }
         Err(e) => Some(e),
     };
-    (finding, failure)
+    (trail, failure)
 }
 
 /// Names `finding` by its cause: a move listed twice, a state bug (the subject's
 /// answers depending on the path, or noise), else the subject's answer on the smallest
 /// witness put to the catalogue, asking it about deciding positions while variants tie.
-/// Returns the subject's failure, which a state probe may have met.
+/// Returns the subject's failure too, which a state probe may have met.
 fn name(
     subject: &mut dyn Subject,
     engines: &[&dyn Generator],
-    finding: &mut SubjectFinding,
+    trail: Trail,
     mut failure: Option<SubjectError>,
     report: &Report,
     known: &Known,
-) -> Option<SubjectError> {
-    let symptom = finding.signature.clone();
-    let repeated = finding
+) -> (Finding, Option<SubjectError>) {
+    let symptom = trail.symptom();
+    let repeated = trail
         .reproduction
         .as_ref()
         .and_then(|r| r.comparison.as_ref())
@@ -1223,7 +956,7 @@ fn name(
         .map(|c| c.listed_more_than_once.clone())
         .filter(|twice| !twice.is_empty());
     // A state bug answers some witness as some variant would by chance: asked first.
-    let state = match (&finding.reproduction, &failure) {
+    let state = match (&trail.reproduction, &failure) {
         (Some(r), None) => depends_on_path(subject, engines, r).unwrap_or_else(|e| {
             failure = Some(e);
             None
@@ -1231,13 +964,13 @@ fn name(
         _ => None,
     };
     // Noise is not a state bug: the witness is asked again before one is named.
-    let state = match (state, finding.reproduction.as_ref().and_then(witness)) {
+    let state = match (state, trail.reproduction.as_ref().and_then(witness)) {
         (Some(fault), Some(w)) => {
             Some(nondeterministic(&w, &mut |q| ask(subject, q)).unwrap_or(fault))
         }
         (state, _) => state,
     };
-    let named = match finding.reproduction.as_ref().and_then(witness) {
+    let named = match trail.reproduction.as_ref().and_then(witness) {
         // A move listed twice is a cause before any reading of the rules: no variant
         // lists one twice.
         _ if repeated.is_some() => Diagnosed {
@@ -1271,39 +1004,50 @@ fn name(
         }
         _ => Diagnosed::not(&symptom),
     };
+    let (order, after) = (trail.order, report.elapsed);
+    let mut finding = Finding::first_of(Blame::Subject(Box::new(trail)), symptom, order, after);
+    finding.known = known.names(&named.signature, &finding.symptoms);
     finding.signature = named.signature;
     finding.diagnosis = named.diagnosis;
     finding.evidence = named.evidence;
-    finding.known = known.names(&finding.signature, [&symptom]);
-    finding.symptoms = vec![symptom];
-    failure
+    (finding, failure)
 }
 
 /// Files a named `finding` in the report. A bug seen before is one more hit on it, and
 /// one more witness while it has few, kept by the one rule every finding's witnesses
-/// follow ([`offer_witness`]); a witness kept is saved, and one that leads takes the
+/// follow ([`Finding::offer`]); a witness kept is saved, and one that leads takes the
 /// finding's place with everything the finding had.
 fn record(
-    mut finding: SubjectFinding,
+    mut finding: Finding,
     engines: &[&dyn Generator],
     report: &mut Report,
     saving: &mut Option<Saving>,
+    known: &Known,
 ) {
     let seen = report
         .findings
         .iter()
         .position(|f| f.signature == finding.signature);
-    let leads = match seen {
-        None => false,
-        Some(i) => match report.findings[i].hit_again(&finding) {
-            Some(leads) => leads,
-            None => return,
-        },
-    };
-    if let Some(saving) = saving {
-        let case = case::subject_case(&finding, &report.subject, engines);
+    if let Some(i) = seen {
+        let seen = &mut report.findings[i];
+        if !seen.would_keep(finding.minimized()) {
+            seen.hits += 1;
+            seen.known |= finding.known;
+            for symptom in finding.symptoms {
+                if !seen.symptoms.contains(&symptom) {
+                    seen.symptoms.push(symptom);
+                }
+            }
+            return;
+        }
+    }
+    if let (Some(saving), Some(trail)) = (saving, finding.trail()) {
+        let case = case::subject_case(trail, &finding.signature, engines);
         match saving.write(&case) {
-            Ok((path, _)) => finding.file = Some(path),
+            Ok((path, _)) => {
+                finding.file = Some(path.clone());
+                finding.saved.push(path);
+            }
             Err(e) => report
                 .write_errors
                 .push(format!("cannot write into {}: {e}", saving.dir().display())),
@@ -1311,14 +1055,7 @@ fn record(
     }
     match seen {
         None => report.findings.push(finding),
-        Some(i) if leads => report.findings[i].led_by(finding),
-        Some(i) => {
-            let seen = &mut report.findings[i];
-            if let Some(r) = &finding.reproduction {
-                seen.witnesses.push(r.minimized.clone());
-            }
-            seen.evidence.append(&mut finding.evidence);
-        }
+        Some(i) => report.findings[i].count_in(finding, known),
     }
 }
 
@@ -1347,31 +1084,6 @@ fn ask_afresh(subject: &mut dyn Subject, q: &Question) -> Option<Answer> {
     subject.forget();
     let d = subject.divide(&q.position, &[], q.depth).ok()?;
     Some(as_legal(subject, q, d.per_move?))
-}
-
-/// Once the subject's answers did not repeat, none of its findings can be trusted to
-/// name a bug: every other finding joins the `nondeterministic` one, so the noise is
-/// one finding with no cause read into it.
-fn fold_into_noise(findings: &mut Vec<SubjectFinding>) {
-    let noisy = |f: &SubjectFinding| {
-        f.diagnosis
-            .as_ref()
-            .is_some_and(|d| matches!(d.fault, Some(AnswerFault::Nondeterministic(_))))
-    };
-    let Some(at) = findings.iter().position(noisy) else {
-        return;
-    };
-    let mut noise = findings.remove(at);
-    for other in findings.drain(..) {
-        noise.hits += other.hits;
-        noise.known |= other.known;
-        for symptom in other.symptoms {
-            if !noise.symptoms.contains(&symptom) {
-                noise.symptoms.push(symptom);
-            }
-        }
-    }
-    findings.push(noise);
 }
 
 /// The subject's full answer on a reproduction's smallest position, as a witness to
@@ -1810,7 +1522,8 @@ fn join_follow_ups(
         }
         let finding = bug
             .as_ref()
-            .and_then(|b| report.findings.iter_mut().find(|f| &f.signature == b));
+            .and_then(|b| report.findings.iter_mut().find(|f| &f.signature == b))
+            .and_then(Finding::trail_mut);
         if let Some(f) = finding {
             if !f.failures.iter().any(|said| said.starts_with(opening)) {
                 let after = match m.kind {

@@ -2,7 +2,9 @@
 //! and per disagreement among the built-ins. Public so that a program running the
 //! check itself ([`crate::subject::library::check_library`]) prints the same.
 
-use super::{Crash, Ours, SubjectFinding};
+use super::{Crash, Ours};
+use crate::diff::finding::trail::Trail;
+use crate::diff::finding::{Among, Blame, Finding};
 use crate::moves::Move;
 use std::fmt;
 
@@ -26,7 +28,7 @@ fn indented(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     Ok(())
 }
 
-impl fmt::Display for SubjectFinding {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let known = if self.known { " (known)" } else { "" };
         writeln!(
@@ -35,94 +37,111 @@ impl fmt::Display for SubjectFinding {
             self.signature,
             crate::diff::finding::counted(self.hits, "position")
         )?;
-        for line in crate::diff::finding::naming::cause_lines(self.diagnosis.as_ref()) {
-            writeln!(f, "  {line}")?;
-        }
-        writeln!(
-            f,
-            "  first on {} at depth {}: {}",
-            self.label,
-            self.depth,
-            self.root.fen()
-        )?;
-        writeln!(f, "  path       {}", line(&self.path))?;
-        writeln!(f, "  position   {}", self.position.fen())?;
-        indented(f, &self.comparison.to_string())?;
-        if let Some(note) = &self.note {
-            writeln!(f, "  note: {note}")?;
-        }
-        for failure in &self.failures {
-            writeln!(f, "  note: {failure}")?;
-        }
-        match &self.reproduction {
-            Some(r) => {
-                let whence = match r.ply {
-                    0 => "at the root".to_owned(),
-                    n => format!(
-                        "{} down the path",
-                        crate::diff::finding::counted(n as u64, "ply")
-                    ),
-                };
-                writeln!(
-                    f,
-                    "  reproduces from the FEN alone at depth {}, {whence}: {}",
-                    r.depth,
-                    r.from.fen()
-                )?;
-                writeln!(
-                    f,
-                    "  minimized  {}  ({} pieces, depth {})",
-                    r.minimized.fen(),
-                    r.minimized.pieces().count(),
-                    r.depth
-                )?;
-                match &r.comparison {
-                    Some(c) => indented(f, &c.to_string())?,
-                    None => writeln!(f, "  (the engine failed before it could answer there)")?,
-                }
-            }
-            None => writeln!(
-                f,
-                "  (the engine failed before the difference could be reproduced)"
-            )?,
-        }
-        for w in &self.witnesses {
+        details(f, self)
+    }
+}
+
+/// A finding below its head line: its cause, then what shows it where it is blamed.
+fn details(f: &mut fmt::Formatter<'_>, finding: &Finding) -> fmt::Result {
+    for line in crate::diff::finding::naming::cause_lines(finding.diagnosis.as_ref()) {
+        writeln!(f, "  {line}")?;
+    }
+    match &finding.blame {
+        Blame::Subject(trail) => subject_lines(f, finding, trail),
+        Blame::Builtins(among) => builtin_lines(f, finding, among),
+    }
+}
+
+/// A subject's finding below its cause: the path followed, the subject
+/// beside the built-ins there, the smallest witness and how to see it again.
+fn subject_lines(f: &mut fmt::Formatter<'_>, finding: &Finding, trail: &Trail) -> fmt::Result {
+    writeln!(
+        f,
+        "  first on {} at depth {}: {}",
+        trail.label,
+        trail.depth,
+        trail.root.fen()
+    )?;
+    writeln!(f, "  path       {}", line(&trail.path))?;
+    writeln!(f, "  position   {}", trail.position.fen())?;
+    indented(f, &trail.comparison.to_string())?;
+    if let Some(note) = &trail.note {
+        writeln!(f, "  note: {note}")?;
+    }
+    for failure in &trail.failures {
+        writeln!(f, "  note: {failure}")?;
+    }
+    match &trail.reproduction {
+        Some(r) => {
+            let whence = match r.ply {
+                0 => "at the root".to_owned(),
+                n => format!(
+                    "{} down the path",
+                    crate::diff::finding::counted(n as u64, "ply")
+                ),
+            };
             writeln!(
                 f,
-                "  also       {}  ({} pieces)",
-                w.fen(),
-                w.pieces().count()
+                "  reproduces from the FEN alone at depth {}, {whence}: {}",
+                r.depth,
+                r.from.fen()
             )?;
+            writeln!(
+                f,
+                "  minimized  {}  ({} pieces, depth {})",
+                r.minimized.fen(),
+                r.minimized.pieces().count(),
+                r.depth
+            )?;
+            match &r.comparison {
+                Some(c) => indented(f, &c.to_string())?,
+                None => writeln!(f, "  (the engine failed before it could answer there)")?,
+            }
         }
-        if let Some(file) = &self.file {
-            writeln!(f, "  saved      {}", file.display())?;
-        }
-        indented(f, &self.found_by.lines().join("\n"))
+        None => writeln!(
+            f,
+            "  (the engine failed before the difference could be reproduced)"
+        )?,
     }
+    for w in finding.others() {
+        writeln!(
+            f,
+            "  also       {}  ({} pieces)",
+            w.fen(),
+            w.pieces().count()
+        )?;
+    }
+    if let Some(file) = &finding.file {
+        writeln!(f, "  saved      {}", file.display())?;
+    }
+    indented(f, &trail.found_by.lines().join("\n"))
+}
+
+/// A disagreement among the built-ins below its cause: the path that
+/// reached it, the smallest witness and how to see it again.
+fn builtin_lines(f: &mut fmt::Formatter<'_>, finding: &Finding, among: &Among) -> fmt::Result {
+    let path = among.origin.path.as_ref().map_or(&[][..], |(_, p)| &p[..]);
+    writeln!(f, "  path       {}", line(path))?;
+    writeln!(
+        f,
+        "  minimized  {}  ({} pieces)",
+        among.minimized.fen(),
+        among.minimized.pieces().count()
+    )?;
+    writeln!(f, "  {}", among.disagreement)?;
+    if let Some(file) = &finding.file {
+        writeln!(f, "  saved      {}", file.display())?;
+    }
+    indented(f, &among.origin.provenance.lines().join("\n"))
 }
 
 impl fmt::Display for Ours {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "the built-in generators DISAGREE on {}", self.label)?;
-        if let Some(found) = &self.finding {
-            for line in crate::diff::finding::naming::cause_lines(found.diagnosis.as_ref()) {
-                writeln!(f, "  {line}")?;
-            }
-            let path = found.origin.path.as_ref().map_or(&[][..], |(_, p)| &p[..]);
-            writeln!(f, "  path       {}", line(path))?;
-            writeln!(
-                f,
-                "  minimized  {}  ({} pieces)",
-                found.minimized.fen(),
-                found.minimized.pieces().count()
-            )?;
-            writeln!(f, "  {}", found.disagreement)?;
-            if let Some(file) = &found.file {
-                writeln!(f, "  saved      {}", file.display())?;
-            }
-            indented(f, &found.origin.provenance.lines().join("\n"))?;
+        match &self.finding {
+            Some(found) => details(f, found),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

@@ -1,34 +1,32 @@
-//! Disputes for the findings `report::convert` has no conversion for: a difference
-//! between an external engine and the built-in generators.
+//! The dispute of a finding that blames a subject: a difference between an engine or
+//! library and the built-in generators, each disputed move saying who has it.
 
-use crate::job::report::{counted, Dispute, DisputedMove, PerftTotals};
-use crate::subject::crosscheck::{self, Comparison};
+use super::{counted, Dispute, DisputedMove, PerftTotals};
+use crate::diff::finding::trail::{Comparison, Trail};
+use crate::diff::finding::Finding;
 use std::collections::BTreeMap;
 
-/// A difference between `engine` and the built-in generators `builtins`: on the
-/// smallest position that shows it when the check got that far, else where the
-/// descent stopped. The engine is the odd one out; each disputed move says who has it
-/// and, where counted, each side's count below it.
-pub(super) fn from_engine(
-    phase: &str,
-    f: &crosscheck::SubjectFinding,
-    engine: &str,
-    builtins: &[String],
-) -> Dispute {
+/// A difference between the subject `f` blames and the built-in generators it was
+/// compared with (`trail`, how it was found): on the smallest position that shows it
+/// when the check got that far, else where the descent stopped. The subject is the odd
+/// one out; each disputed move says who has it and, where counted, each side's count
+/// below it.
+pub(super) fn from_trail(phase: &str, f: &Finding, trail: &Trail) -> Dispute {
+    let (engine, builtins) = (trail.subject.as_str(), &trail.builtins[..]);
     // The reproduction is on a position down the path; the path recorded is the part
     // that reaches it, so root + path + original FEN agree with each other.
-    let (fen, original, path, cmp) = match &f.reproduction {
+    let (fen, original, path, cmp) = match &trail.reproduction {
         Some(r) => (
             r.minimized.fen(),
             r.from.fen(),
-            &f.path[..r.ply.min(f.path.len())],
+            &trail.path[..r.ply.min(trail.path.len())],
             r.comparison.as_ref(),
         ),
         None => (
-            f.position.fen(),
-            f.position.fen(),
-            &f.path[..],
-            Some(&f.comparison),
+            trail.position.fen(),
+            trail.position.fen(),
+            &trail.path[..],
+            Some(&trail.comparison),
         ),
     };
     let mut generators = builtins.to_vec();
@@ -38,7 +36,7 @@ pub(super) fn from_engine(
         None => format!(
             "{engine} failed before it could answer on the smallest position; \
              at the root, depth {}, it counts {} where the built-in generators count {}",
-            f.depth, f.comparison.subject_total, f.comparison.consensus_total
+            trail.depth, trail.comparison.subject_total, trail.comparison.consensus_total
         ),
     };
     let mut d = Dispute {
@@ -48,8 +46,8 @@ pub(super) fn from_engine(
         perft: cmp.map(|c| totals(c, engine, builtins)),
         ..Dispute::new(phase, "perft", fen, detail)
     }
-    .with_path(&f.root.fen(), path)
-    .with_provenance(&f.found_by)
+    .with_path(&trail.root.fen(), path)
+    .with_provenance(&trail.found_by)
     .with_bug(&f.signature, f.hits, f.known, f.diagnosis.as_ref())
     .with_original(&original);
     if let Some(file) = &f.file {
