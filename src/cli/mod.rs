@@ -22,7 +22,7 @@ mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
 mod signals;
-mod split_cmd;
+mod split_run;
 mod wrap;
 
 use crate::diff::corpus::Source;

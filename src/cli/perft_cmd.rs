@@ -6,7 +6,7 @@
 use super::hash_args::{HashArgs, HashTable};
 use super::json::{report_of, JsonArg};
 use super::out::{errln, outln, statusln};
-use super::split_cmd::{self, SplitArgs};
+use super::split_run::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::descent;
@@ -116,7 +116,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     if args.split.requested() {
         let fen = args.fen.as_deref();
-        return split_cmd::run(
+        return split_run::run(
             &args.split,
             fen,
             args.depth,

@@ -1,5 +1,8 @@
 //! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
+//!
+//! Not a command of its own but the split run `perft` starts from its flags: kept apart
+//! from `perft_cmd` so commands never import each other.
 
 use super::hash_args::{HashArgs, HashTable};
 use super::out::{errln, outln, rate};
