@@ -2,6 +2,10 @@
 //! start position, a perft suite, the corpus and seeded random positions. A difference
 //! is followed down, minimized, printed beside the consensus and saved in the working
 //! folder's `xqdiff-findings/<engine>/` (`<corpus>/external/<engine>/` with `--corpus`).
+//!
+//! The run is `xqdiff engine`'s, from its flags, and `xqdiff replay --cmd`'s, from
+//! settings of its own ([`EngineArgs::replaying`]): one home that is no command's, so
+//! commands never import each other.
 
 use super::engine_args::{show_findings, Answers, EngineFlags, ReferenceArg, RunFlags};
 use super::json::report_of;
