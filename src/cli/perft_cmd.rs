@@ -312,6 +312,8 @@ struct Printing {
     ranks: Ranks,
 }
 
+/// Counts `pos` to `depth` with every generator, prints the counts as `printing` asks,
+/// follows a disagreement down, and returns the run as a report.
 fn run_one(
     pos: &Position,
     depth: u32,
@@ -345,15 +347,7 @@ fn run_one(
         .map(|g| timed_divide(*g, pos, depth, hash))
         .collect::<Option<Vec<Run>>>()
     else {
-        // Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.
-        let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
-        // A closed pipe is said by the exit status alone, as SIGPIPE itself would.
-        if sig != super::out::SIGPIPE {
-            errln!("xqdiff: {} stopped the perft", signals::name(sig));
-        }
-        let mut report = report_of(generators);
-        report.signal = Some(sig);
-        return report;
+        return stopped(generators);
     };
     let table = divide_table(&runs);
     let agree = runs_agree(&runs);
@@ -392,6 +386,19 @@ fn run_one(
     }
     report.phases.push(phase);
     report.disagreements.extend(dispute);
+    report
+}
+
+/// The report of a perft a signal stopped: no counts, only the signal, so the exit
+/// status says it. Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.
+fn stopped(generators: &[&dyn Generator]) -> Report {
+    let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
+    // A closed pipe is said by the exit status alone, as SIGPIPE itself would.
+    if sig != super::out::SIGPIPE {
+        errln!("xqdiff: {} stopped the perft", signals::name(sig));
+    }
+    let mut report = report_of(generators);
+    report.signal = Some(sig);
     report
 }
 
