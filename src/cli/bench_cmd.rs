@@ -7,11 +7,13 @@ use super::json::{BenchDoc, BenchEngineRow, BenchRow, OracleBenchDoc, OraclePart
 use super::out::outln;
 use super::progress::Progress;
 use super::{pool, select_generator_list, CliError, Outcome};
+use crate::diff::campaign::OracleBench;
+use crate::generators::face::Generator;
 use crate::job::check::Unit;
 use crate::position::Position;
 use crate::subject::external::ExternalEngine;
 use crate::subject::Subject;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Arguments of `xqdiff bench`.
 #[derive(clap::Args, Debug)]
@@ -114,7 +116,31 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     );
     let mut who: Vec<&str> = generators.iter().map(|g| g.name()).collect();
     who.push(ORACLE);
-    let per_pos = |d: std::time::Duration| d.as_secs_f64() * 1e6 / bench.positions.max(1) as f64;
+    let parts = parts_table(&bench, &who);
+    floors(&bench, &generators);
+    args.json.emit(|| OracleBenchDoc {
+        seed: args.seed,
+        cases: bench.cases,
+        positions: bench.positions,
+        seconds: secs,
+        positions_per_second: bench.positions as f64 / secs,
+        timed_seconds: timed_secs,
+        parts,
+    })?;
+    Ok(Outcome::Agree)
+}
+
+/// Microseconds per position that `time` of the timed run comes to: the unit of every
+/// cell of the oracle's table, so runs of different sizes read alike.
+fn per_position(bench: &OracleBench, time: Duration) -> f64 {
+    time.as_secs_f64() * 1e6 / bench.positions.max(1) as f64
+}
+
+/// The Markdown table of where the timed run's time went, by part (rows, in the order
+/// of [`PARTS`], those no one spent time on left out) and by who did the work
+/// (columns); returns the rows for the JSON document.
+fn parts_table(bench: &OracleBench, who: &[&str]) -> Vec<OraclePart> {
+    let per_pos = |d: Duration| per_position(bench, d);
     let total = bench.timings.total();
     let mut parts = Vec::new();
     outln!();
@@ -123,7 +149,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
     outln!("| part | {} | all | share |", who.join(" | "));
     outln!("|---|{}---|---|", "---|".repeat(who.len()));
     for (part, what) in PARTS {
-        let cells: Vec<std::time::Duration> = who
+        let cells: Vec<Duration> = who
             .iter()
             .map(|w| {
                 bench
@@ -134,7 +160,7 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
                     .unwrap_or_default()
             })
             .collect();
-        let row: std::time::Duration = cells.iter().sum();
+        let row: Duration = cells.iter().sum();
         if row.is_zero() {
             continue;
         }
@@ -176,43 +202,41 @@ fn oracle(args: &BenchArgs) -> Result<Outcome, CliError> {
         sums.join(" | "),
         per_pos(total)
     );
-    // The slowest generator's own work is a floor no saving elsewhere can go below.
-    if let Some(slowest) = generators
+    parts
+}
+
+/// The rates no saving in the oracle's own work can pass: the slowest generator's own
+/// work is a floor under a position's time, and the generators' work together another.
+fn floors(bench: &OracleBench, generators: &[&dyn Generator]) {
+    let per_pos = |d: Duration| per_position(bench, d);
+    let total = bench.timings.total();
+    let Some(slowest) = generators
         .iter()
         .map(|g| g.name())
         .max_by_key(|w| bench.timings.of(w))
-    {
-        let own = per_pos(bench.timings.of(slowest));
-        outln!();
-        outln!(
-            "{slowest}'s own work is {own:.1} µs of the {:.1} µs a position takes ({:.0}%): \
-             at most {:.0} positions/s on one thread however fast the rest is",
-            per_pos(total),
-            100.0 * own / per_pos(total).max(1e-9),
-            1e6 / own.max(1e-9)
-        );
-        // And all of them together: what the oracle could reach if its own comparing,
-        // validating and walking cost nothing.
-        let all_own: f64 = generators
-            .iter()
-            .map(|g| per_pos(bench.timings.of(g.name())))
-            .sum();
-        outln!(
-            "the generators' own work together is {all_own:.1} µs: at most {:.0} positions/s \
-             on one thread if the oracle's own work were free",
-            1e6 / all_own.max(1e-9)
-        );
-    }
-    args.json.emit(|| OracleBenchDoc {
-        seed: args.seed,
-        cases: bench.cases,
-        positions: bench.positions,
-        seconds: secs,
-        positions_per_second: bench.positions as f64 / secs,
-        timed_seconds: timed_secs,
-        parts,
-    })?;
-    Ok(Outcome::Agree)
+    else {
+        return;
+    };
+    let own = per_pos(bench.timings.of(slowest));
+    outln!();
+    outln!(
+        "{slowest}'s own work is {own:.1} µs of the {:.1} µs a position takes ({:.0}%): \
+         at most {:.0} positions/s on one thread however fast the rest is",
+        per_pos(total),
+        100.0 * own / per_pos(total).max(1e-9),
+        1e6 / own.max(1e-9)
+    );
+    // And all of them together: what the oracle could reach if its own comparing,
+    // validating and walking cost nothing.
+    let all_own: f64 = generators
+        .iter()
+        .map(|g| per_pos(bench.timings.of(g.name())))
+        .sum();
+    outln!(
+        "the generators' own work together is {all_own:.1} µs: at most {:.0} positions/s \
+         on one thread if the oracle's own work were free",
+        1e6 / all_own.max(1e-9)
+    );
 }
 
 /// The start position and two middlegames from the reference suite, at published depths.
@@ -256,24 +280,12 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         return oracle(args);
     }
     let generators = select_generator_list(&args.generator)?;
-    let mut engine = match &args.engine {
-        Some(cmd) => {
-            let config = args.engine_flags.config(cmd, "--engine")?;
-            let engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
-                during: "start-up".into(),
-                source,
-            })?;
-            outln!(
-                "engine {} ({cmd}): timed from the question sent to the last count read",
-                engine.name()
-            );
-            Some(engine)
-        }
-        None => None,
+    let mut engine = start_engine(args)?;
+    let pools = Pools {
+        single: pool(1)?,
+        all: pool(0)?,
     };
-    let single = pool(1)?;
-    let all = pool(0)?;
-    let threads = all.current_num_threads();
+    let threads = pools.all.current_num_threads();
     outln!("| position | depth | nodes | generator | 1 thread (M nodes/s) | {threads} threads (M nodes/s) | 1 thread vs slowest |");
     outln!("|---|---|---|---|---|---|---|");
     let mut agree = true;
@@ -285,18 +297,13 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         bar.update(done as u64, POSITIONS.len() as u64);
         let pos = Position::from_fen(fen)?;
         let depth = (depth + args.deeper).saturating_sub(args.shallower).max(1);
-        let mut rows = Vec::new();
-        for g in &generators {
-            bar.message(format!("{label} depth {depth}: {}", g.name()));
-            let t = Instant::now();
-            let nodes = single.install(|| g.perft(&pos, depth));
-            let one = nodes as f64 / t.elapsed().as_secs_f64() / 1e6;
-            let t = Instant::now();
-            let nodes_par = all.install(|| g.perft_parallel(&pos, depth, None));
-            let many = nodes_par as f64 / t.elapsed().as_secs_f64() / 1e6;
-            agree &= nodes == nodes_par;
-            rows.push((g.name(), nodes, one, many));
-        }
+        let at = Case {
+            label,
+            pos: &pos,
+            depth,
+        };
+        let (rows, threads_agree) = time_generators(&generators, &at, &pools, &bar);
+        agree &= threads_agree;
         agree &= rows.iter().all(|r| r.1 == rows[0].1);
         let slowest = rows.iter().map(|r| r.2).fold(f64::INFINITY, f64::min);
         for &(name, nodes, one, many) in &rows {
@@ -315,59 +322,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
             });
         }
         if let Some(engine) = engine.as_mut() {
-            bar.message(format!("{label} depth {depth}: {}", engine.name()));
-            let t = Instant::now();
-            let got = engine
-                .divide(&pos, &[], depth)
-                .map_err(|source| CliError::Engine {
-                    during: format!("perft {depth} of {label}"),
-                    source,
-                })?;
-            let seconds = t.elapsed().as_secs_f64().max(1e-9);
-            let mnps = got.total as f64 / seconds / 1e6;
-            let same = rows.iter().all(|r| r.1 == got.total);
-            agree &= same;
-            bar.print_plain(&format!(
-                "| {label} | {depth} | {}{} | {} | {} | - | {} |\n",
-                got.total,
-                if same { "" } else { " (DIFFERS)" },
-                engine.name(),
-                figures(mnps),
-                times(mnps / slowest)
-            ));
-            engine_rows.push(BenchEngineRow {
-                position: label.to_owned(),
-                depth,
-                nodes: got.total,
-                seconds,
-                mnps,
-                generators_vs_engine: rows
-                    .iter()
-                    .map(|&(name, _, one, _)| (name.to_owned(), one / mnps.max(1e-12)))
-                    .collect(),
-            });
+            let row = time_engine(engine, &at, &rows, slowest, &bar)?;
+            agree &= rows.iter().all(|r| r.1 == row.nodes);
+            engine_rows.push(row);
         }
     }
     bar.finish();
     if let Some(engine) = &engine {
-        // The number people ask for: how many times the engine's speed each generator
-        // counts at on one thread, position by position.
-        outln!();
-        for row in &engine_rows {
-            let ratios: Vec<String> = row
-                .generators_vs_engine
-                .iter()
-                .map(|(name, r)| format!("{name} {}", times(*r)))
-                .collect();
-            outln!(
-                "{} perft({}), one thread against {} ({:.2} s): {}",
-                row.position,
-                row.depth,
-                engine.name(),
-                row.seconds,
-                ratios.join(", ")
-            );
-        }
+        print_ratios(&engine.name(), &engine_rows);
     }
     args.json.emit(|| BenchDoc {
         threads,
@@ -381,6 +343,130 @@ pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
         return Ok(Outcome::Disagree);
     }
     Ok(Outcome::Agree)
+}
+
+/// `--engine`: the engine started before any count is timed, so its start-up is not in
+/// its rates, and named with what its times include.
+fn start_engine(args: &BenchArgs) -> Result<Option<ExternalEngine>, CliError> {
+    let Some(cmd) = &args.engine else {
+        return Ok(None);
+    };
+    let config = args.engine_flags.config(cmd, "--engine")?;
+    let engine = ExternalEngine::start(&config).map_err(|source| CliError::Engine {
+        during: "start-up".into(),
+        source,
+    })?;
+    outln!(
+        "engine {} ({cmd}): timed from the question sent to the last count read",
+        engine.name()
+    );
+    Ok(Some(engine))
+}
+
+/// The two pools a rate is measured on: one thread, and one per core.
+struct Pools {
+    single: rayon::ThreadPool,
+    all: rayon::ThreadPool,
+}
+
+/// A position of the bench at the depth this run counts it to.
+struct Case<'a> {
+    label: &'static str,
+    pos: &'a Position,
+    depth: u32,
+}
+
+/// One generator's timing of a position: its name, the count, and the rates (M nodes/s)
+/// on one thread and on all.
+type Rates = (&'static str, u64, f64, f64);
+
+/// Each generator's count of `at` timed on one thread and on all; the flag says whether
+/// every generator's two counts were the same (a parallel count that differs from its
+/// own serial one is a disagreement too).
+fn time_generators(
+    generators: &[&dyn Generator],
+    at: &Case<'_>,
+    pools: &Pools,
+    bar: &Progress,
+) -> (Vec<Rates>, bool) {
+    let (pos, depth) = (at.pos, at.depth);
+    let mut agree = true;
+    let mut rows = Vec::new();
+    for g in generators {
+        bar.message(format!("{} depth {depth}: {}", at.label, g.name()));
+        let t = Instant::now();
+        let nodes = pools.single.install(|| g.perft(pos, depth));
+        let one = nodes as f64 / t.elapsed().as_secs_f64() / 1e6;
+        let t = Instant::now();
+        let nodes_par = pools.all.install(|| g.perft_parallel(pos, depth, None));
+        let many = nodes_par as f64 / t.elapsed().as_secs_f64() / 1e6;
+        agree &= nodes == nodes_par;
+        rows.push((g.name(), nodes, one, many));
+    }
+    (rows, agree)
+}
+
+/// The engine's own perft of `at`, timed and printed as a row of the table beside the
+/// generators' `rows` (marked where its count differs from theirs), with how many times
+/// its speed each generator counts at on one thread.
+fn time_engine(
+    engine: &mut ExternalEngine,
+    at: &Case<'_>,
+    rows: &[Rates],
+    slowest: f64,
+    bar: &Progress,
+) -> Result<BenchEngineRow, CliError> {
+    let (label, depth) = (at.label, at.depth);
+    bar.message(format!("{label} depth {depth}: {}", engine.name()));
+    let t = Instant::now();
+    let got = engine
+        .divide(at.pos, &[], depth)
+        .map_err(|source| CliError::Engine {
+            during: format!("perft {depth} of {label}"),
+            source,
+        })?;
+    let seconds = t.elapsed().as_secs_f64().max(1e-9);
+    let mnps = got.total as f64 / seconds / 1e6;
+    let same = rows.iter().all(|r| r.1 == got.total);
+    bar.print_plain(&format!(
+        "| {label} | {depth} | {}{} | {} | {} | - | {} |\n",
+        got.total,
+        if same { "" } else { " (DIFFERS)" },
+        engine.name(),
+        figures(mnps),
+        times(mnps / slowest)
+    ));
+    Ok(BenchEngineRow {
+        position: label.to_owned(),
+        depth,
+        nodes: got.total,
+        seconds,
+        mnps,
+        generators_vs_engine: rows
+            .iter()
+            .map(|&(name, _, one, _)| (name.to_owned(), one / mnps.max(1e-12)))
+            .collect(),
+    })
+}
+
+/// The number people ask for, after the table: how many times the engine's speed each
+/// generator counts at on one thread, position by position.
+fn print_ratios(engine: &str, engine_rows: &[BenchEngineRow]) {
+    outln!();
+    for row in engine_rows {
+        let ratios: Vec<String> = row
+            .generators_vs_engine
+            .iter()
+            .map(|(name, r)| format!("{name} {}", times(*r)))
+            .collect();
+        outln!(
+            "{} perft({}), one thread against {engine} ({:.2} s): {}",
+            row.position,
+            row.depth,
+            row.seconds,
+            ratios.join(", ")
+        );
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ mod audit_cmd;
 mod bench_cmd;
 mod check_cmd;
 mod engine_args;
-mod engine_cmd;
+mod engine_run;
 mod fuzz_cmd;
 mod hash_args;
 mod json;
@@ -22,7 +22,7 @@ mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
 mod signals;
-mod split_cmd;
+mod split_run;
 mod wrap;
 
 use crate::diff::corpus::Source;
@@ -93,7 +93,7 @@ enum Command {
     /// Check an external engine's perft against the built-in generators; differences are
     /// followed down, minimized and saved.
     #[command(next_line_help = true, after_help = ENGINE_EXAMPLES)]
-    Engine(engine_cmd::EngineArgs),
+    Engine(engine_run::EngineArgs),
     /// Render a saved correctness report (JSON) as HTML or Markdown.
     #[command(next_line_help = true)]
     Report(report_cmd::ReportArgs),
@@ -447,7 +447,7 @@ pub(crate) fn run(cli: Cli) -> Result<Outcome, CliError> {
         Some(Command::Minimize(args)) => minimize_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::FuzzSeeds(args)) => seeds_cmd::run(&args),
-        Some(Command::Engine(args)) => engine_cmd::run(&args),
+        Some(Command::Engine(args)) => engine_run::run(&args),
         Some(Command::Report(args)) => report_cmd::run(&args),
         Some(Command::Merge(args)) => merge_cmd::run(&args),
         Some(Command::Audit(args)) => audit_cmd::run(&args),

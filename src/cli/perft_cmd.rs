@@ -6,7 +6,7 @@
 use super::hash_args::{HashArgs, HashTable};
 use super::json::{report_of, JsonArg};
 use super::out::{errln, outln, statusln};
-use super::split_cmd::{self, SplitArgs};
+use super::split_run::{self, SplitArgs};
 use super::{corpus_source, pool, select_generator_list, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::descent;
@@ -116,7 +116,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     if args.split.requested() {
         let fen = args.fen.as_deref();
-        return split_cmd::run(
+        return split_run::run(
             &args.split,
             fen,
             args.depth,
@@ -315,6 +315,8 @@ struct Printing {
     ranks: Ranks,
 }
 
+/// Counts `pos` to `depth` with every generator, prints the counts as `printing` asks,
+/// follows a disagreement down, and returns the run as a report.
 fn run_one(
     pos: &Position,
     depth: u32,
@@ -348,15 +350,7 @@ fn run_one(
         .map(|g| timed_divide(*g, pos, depth, hash))
         .collect::<Option<Vec<Run>>>()
     else {
-        // Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.
-        let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
-        // A closed pipe is said by the exit status alone, as SIGPIPE itself would.
-        if sig != super::out::SIGPIPE {
-            errln!("xqdiff: {} stopped the perft", signals::name(sig));
-        }
-        let mut report = report_of(generators);
-        report.signal = Some(sig);
-        return report;
+        return stopped(generators);
     };
     let table = divide_table(&runs);
     let agree = runs_agree(&runs);
@@ -395,6 +389,19 @@ fn run_one(
     }
     report.phases.push(phase);
     report.disagreements.extend(dispute);
+    report
+}
+
+/// The report of a perft a signal stopped: no counts, only the signal, so the exit
+/// status says it. Only a signal (or a closed stdout, taken as SIGPIPE) stops a count.
+fn stopped(generators: &[&dyn Generator]) -> Report {
+    let sig = signals::received().unwrap_or(signal_hook::consts::SIGINT);
+    // A closed pipe is said by the exit status alone, as SIGPIPE itself would.
+    if sig != super::out::SIGPIPE {
+        errln!("xqdiff: {} stopped the perft", signals::name(sig));
+    }
+    let mut report = report_of(generators);
+    report.signal = Some(sig);
     report
 }
 

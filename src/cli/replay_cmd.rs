@@ -54,14 +54,14 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
         (None, dir) => (dir.as_deref(), "corpus directory"),
     };
     if let Some(cmd) = &args.cmd {
-        let engine = super::engine_cmd::EngineArgs::replaying(
+        let engine = super::engine_run::EngineArgs::replaying(
             cmd.clone(),
             args.engine.clone(),
             given.map(PathBuf::from),
             args.known.clone(),
             args.json,
         );
-        return super::engine_cmd::run(&engine);
+        return super::engine_run::run(&engine);
     }
     let source = corpus_source(given, flag, CorpusUse::Reads)?;
     let known = load_known(args.known.as_deref())?;

@@ -258,71 +258,83 @@ impl AnswerFault {
                  rule differently on one wing, or its answer depends on the order it tries \
                  its moves in (a board left wrong by a move it took back while testing them)"
                 .to_owned(),
-            AnswerFault::Nondeterministic(repeated) => {
-                let Repeated {
-                    question,
-                    first,
-                    second,
-                } = repeated.as_ref();
-                let (_, a) = first.normal();
-                let (_, b) = second.normal();
-                let only = |x: &Divide, y: &Divide| -> String {
-                    let moves: Vec<String> = x
-                        .iter()
-                        .filter(|e| !y.contains(e))
-                        .map(|(m, n)| match question.depth {
-                            1 => m.to_string(),
-                            _ => format!("{m}: {n}"),
-                        })
-                        .collect();
-                    match moves.is_empty() {
-                        true => "nothing".to_owned(),
-                        false => moves.join(" "),
-                    }
-                };
-                format!(
-                    "the subject answered the same question twice differently ({} at depth \
-                     {}: first {} moves, then {}; only in the first: {}; only in the second: \
-                     {}): its answers are not a function of the position, so no cause is \
-                     read into them (nondeterministic, not a misread rule)",
-                    question.position.fen(),
-                    question.depth,
-                    a.len(),
-                    b.len(),
-                    only(&a, &b),
-                    only(&b, &a),
-                )
-            }
+            AnswerFault::Nondeterministic(repeated) => nondeterministic_sentence(repeated),
             AnswerFault::CountedInSearch(line, counting) => {
-                let (mv, at) = count_below(line);
-                let before = "a move taken back earlier that leaves the board wrong, or a \
-                              count of the last ply made without listing the moves";
-                let where_ = match counting {
-                    Counting::PlaysMoves => format!(
-                        "it plays the moves it is given, so the count goes wrong in the \
-                         search before it, not by the move ({before})"
-                    ),
-                    Counting::FromFen => format!(
-                        "it counts from the position it is given, so asking after {mv} \
-                         shows nothing of its make: the count goes wrong in its search, in \
-                         its make of {mv} or before it ({before})"
-                    ),
-                    Counting::Unknown => format!(
-                        "the count goes wrong in its search: in its make of {mv} if it \
-                         counts from the position it is given after the moves (asking after \
-                         {mv} then shows nothing of that make), else before it ({before}); \
-                         which of the two it does could not be learnt, as a correct engine \
-                         answers alike either way"
-                    ),
-                };
-                format!(
-                    "the subject's count below {mv} {at} differs from what it answers about \
-                     the position after {mv}, asked on its own or after playing {mv} itself: \
-                     {where_} (a state bug, not a misread rule)"
-                )
+                counted_in_search_sentence(line, *counting)
             }
         }
     }
+}
+
+/// [`AnswerFault::Nondeterministic`] in words: the question asked twice and how its
+/// two answers differ, so the claim that the answers are no function of the position
+/// can be checked from the sentence alone.
+fn nondeterministic_sentence(repeated: &Repeated) -> String {
+    let Repeated {
+        question,
+        first,
+        second,
+    } = repeated;
+    let (_, a) = first.normal();
+    let (_, b) = second.normal();
+    let only = |x: &Divide, y: &Divide| -> String {
+        let moves: Vec<String> = x
+            .iter()
+            .filter(|e| !y.contains(e))
+            .map(|(m, n)| match question.depth {
+                1 => m.to_string(),
+                _ => format!("{m}: {n}"),
+            })
+            .collect();
+        match moves.is_empty() {
+            true => "nothing".to_owned(),
+            false => moves.join(" "),
+        }
+    };
+    format!(
+        "the subject answered the same question twice differently ({} at depth \
+         {}: first {} moves, then {}; only in the first: {}; only in the second: \
+         {}): its answers are not a function of the position, so no cause is \
+         read into them (nondeterministic, not a misread rule)",
+        question.position.fen(),
+        question.depth,
+        a.len(),
+        b.len(),
+        only(&a, &b),
+        only(&b, &a),
+    )
+}
+
+/// [`AnswerFault::CountedInSearch`] in words: where in its search the subject's count
+/// goes wrong, which hangs on how it counts (`counting`): from the moves it plays, or
+/// from the position it is given after them, which hides its make of the move.
+fn counted_in_search_sentence(line: &[Move], counting: Counting) -> String {
+    let (mv, at) = count_below(line);
+    let before = "a move taken back earlier that leaves the board wrong, or a \
+                  count of the last ply made without listing the moves";
+    let where_ = match counting {
+        Counting::PlaysMoves => format!(
+            "it plays the moves it is given, so the count goes wrong in the \
+             search before it, not by the move ({before})"
+        ),
+        Counting::FromFen => format!(
+            "it counts from the position it is given, so asking after {mv} \
+             shows nothing of its make: the count goes wrong in its search, in \
+             its make of {mv} or before it ({before})"
+        ),
+        Counting::Unknown => format!(
+            "the count goes wrong in its search: in its make of {mv} if it \
+             counts from the position it is given after the moves (asking after \
+             {mv} then shows nothing of that make), else before it ({before}); \
+             which of the two it does could not be learnt, as a correct engine \
+             answers alike either way"
+        ),
+    };
+    format!(
+        "the subject's count below {mv} {at} differs from what it answers about \
+         the position after {mv}, asked on its own or after playing {mv} itself: \
+         {where_} (a state bug, not a misread rule)"
+    )
 }
 
 /// A variant the subject's answers refuted, and the question that did it: what it says

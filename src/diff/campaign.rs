@@ -12,7 +12,7 @@ use crate::cases::rng::Rng;
 use crate::cases::structured;
 use crate::diff::finding::known::Known;
 use crate::diff::finding::provenance::Provenance;
-use crate::diff::finding::sighting::{show, Sighting};
+use crate::diff::finding::sighting::{show, Shown, Sighting};
 use crate::diff::finding::{book, Finding, Findings};
 use crate::diff::oracle::{check_line, line_seed, LineOutcome, WALK_PLIES};
 use crate::generators::face::Generator;
@@ -225,30 +225,7 @@ pub fn run(
         }
         let end = config.cases.map_or(next + batch, |n| n.min(next + batch));
         let now = started.elapsed();
-        let results: Vec<(Coverage, Option<Sighting>)> = (next..end)
-            .into_par_iter()
-            .map(|i| {
-                let outcome = run_case(config, i, gens, &starts);
-                let mut coverage = Coverage::default();
-                for pos in &outcome.positions {
-                    coverage.add(pos);
-                }
-                // The line ended at its first disagreement; that one stands for it.
-                let hit = outcome.disagreements.into_iter().next().map(|d| {
-                    let position = d.position.clone();
-                    Sighting {
-                        order: i,
-                        provenance: Provenance::position(&position, &d.line),
-                        position,
-                        disagreement: d,
-                        path: None,
-                        depth: None,
-                        after: now,
-                    }
-                });
-                (coverage, hit)
-            })
-            .collect();
+        let results = run_batch(config, gens, &starts, next..end, now);
         let mut hits = Vec::new();
         for (cov, hit) in results {
             report.coverage.merge(&cov);
@@ -256,15 +233,7 @@ pub fn run(
         }
         let mut shown = show(hits, gens);
         if config.stop_on_first {
-            // The run stops at the first new bug: other new bugs the batch's cases hit
-            // are left out, while every hit of that one still offers a witness.
-            if let Some(first) = shown
-                .iter()
-                .find(|s| !found.is_known(&s.signature))
-                .map(|s| s.signature.clone())
-            {
-                shown.retain(|s| s.signature == first || found.is_known(&s.signature));
-            }
+            keep_first_new(&mut shown, &found);
         }
         found.record_shown(shown, gens);
         report.positions = report.coverage.total();
@@ -276,6 +245,54 @@ pub fn run(
     report.write_errors = std::mem::take(&mut found.write_errors);
     report.findings = found.into_list();
     report
+}
+
+/// Runs the cases `range` in parallel: each case's coverage, and its first
+/// disagreement (the line ended there, so that one stands for it) as a sighting seen
+/// `now` into the run.
+fn run_batch(
+    config: &Config,
+    gens: &[&dyn Generator],
+    starts: &[Position],
+    range: std::ops::Range<u64>,
+    now: Duration,
+) -> Vec<(Coverage, Option<Sighting>)> {
+    range
+        .into_par_iter()
+        .map(|i| {
+            let outcome = run_case(config, i, gens, starts);
+            let mut coverage = Coverage::default();
+            for pos in &outcome.positions {
+                coverage.add(pos);
+            }
+            let hit = outcome.disagreements.into_iter().next().map(|d| {
+                let position = d.position.clone();
+                Sighting {
+                    order: i,
+                    provenance: Provenance::position(&position, &d.line),
+                    position,
+                    disagreement: d,
+                    path: None,
+                    depth: None,
+                    after: now,
+                }
+            });
+            (coverage, hit)
+        })
+        .collect()
+}
+
+/// For a run that stops at the first new bug: the other new bugs the batch's cases hit
+/// are left out of `shown`, while every hit of that one (and of known bugs) stays, so
+/// each still offers a witness.
+fn keep_first_new(shown: &mut Vec<Shown>, found: &Findings) {
+    if let Some(first) = shown
+        .iter()
+        .find(|s| !found.is_known(&s.signature))
+        .map(|s| s.signature.clone())
+    {
+        shown.retain(|s| s.signature == first || found.is_known(&s.signature));
+    }
 }
 
 #[cfg(test)]

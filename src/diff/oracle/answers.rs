@@ -394,13 +394,7 @@ fn spoilt_by_earlier_moves(
 /// A legal move after which some generators' boards break the domain rules: blamed on
 /// whoever produced an invalid position, by vote (a lone generator has no one to
 /// outvote it).
-fn invalid(
-    names: &[&str],
-    mv: Move,
-    valid: &[bool],
-    why: &str,
-    setup: &Setup,
-) -> (CheckKind, Option<String>, Vec<OnlyIn>, String) {
+fn invalid(names: &[&str], mv: Move, valid: &[bool], why: &str, setup: &Setup) -> Found {
     let named: Vec<(&str, bool)> = names.iter().copied().zip(valid.iter().copied()).collect();
     let odd = super::vote(&named)
         .flatten()
@@ -438,60 +432,14 @@ fn per_move<F: Facts>(run: &mut Run<'_>, per_gen: &[&[F]], legal: &[Tally]) -> V
         .collect();
     let mut agreed = Vec::with_capacity(common.len());
     // Gathered per kind, then reported in the oracle's order of kinds.
-    let mut found: Vec<(CheckKind, Option<String>, Vec<OnlyIn>, String)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     let names = run.names.clone();
     for mv in common {
         let rows: Vec<&F> = per_gen.iter().filter_map(|p| row(p, mv)).collect();
         if rows.len() != per_gen.len() {
             continue;
         }
-        let mut vote = |check: CheckKind, same: bool, say: &dyn Fn(&F) -> String| {
-            if same {
-                return;
-            }
-            let values: Vec<String> = rows.iter().map(|r| say(r)).collect();
-            let named: Vec<(&str, &String)> = names.iter().copied().zip(&values).collect();
-            let odd = super::vote(&named).flatten();
-            let detail = named
-                .iter()
-                .map(|(n, v)| format!("{n}: {v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let only = vec![OnlyIn {
-                mv,
-                has: names.iter().map(|n| n.to_string()).collect(),
-                times: 1,
-            }];
-            found.push((check, odd, only, format!("{mv}: {detail}")));
-        };
-        let all_same = |f: &dyn Fn(&F, &F) -> bool| rows.windows(2).all(|w| f(w[0], w[1]));
-        let captured_same = all_same(&|a, b| a.captured() == b.captured());
-        vote(CheckKind::Captured, captured_same, &|r| {
-            r.captured()
-                .map_or_else(|| "takes nothing".to_owned(), |p| format!("takes {p}"))
-        });
-        let after_same = all_same(&|a, b| a.after() == b.after());
-        vote(CheckKind::AfterMake, after_same, &|r| {
-            format!("gives {}", r.after())
-        });
-        vote(
-            CheckKind::GivesCheck,
-            all_same(&|a, b| a.gives_check() == b.gives_check()),
-            &|r| format!("gives check {:?}", r.gives_check().unwrap_or_default()),
-        );
-        vote(
-            CheckKind::CountAfter,
-            all_same(&|a, b| a.count_after() == b.count_after()),
-            &|r| format!("{} replies", r.count_after().unwrap_or_default()),
-        );
-        // Each distinct position after the move is validated once; validation's own
-        // check detector is one more opinion, and an invalid position is blamed on
-        // whoever produced it, by vote.
-        let validate = |setup: &Setup| {
-            span(ORACLE, "validation", || {
-                Position::new(setup.clone()).map_err(|e| e.to_string())
-            })
-        };
+        let (captured_same, after_same) = compare_facts(&names, mv, &rows, &mut found);
         // Where the generators agree on the position after (nearly always), one
         // validation answers for all of them.
         if after_same {
@@ -512,23 +460,94 @@ fn per_move<F: Facts>(run: &mut Run<'_>, per_gen: &[&[F]], legal: &[Tally]) -> V
             }
             continue;
         }
-        let mut distinct: Vec<(&Setup, Result<Position, String>)> = Vec::new();
-        for r in &rows {
-            if !distinct.iter().any(|(s, _)| *s == r.after()) {
-                distinct.push((r.after(), validate(r.after())));
-            }
-        }
-        let valid: Vec<bool> = rows
-            .iter()
-            .map(|r| distinct.iter().any(|(s, c)| *s == r.after() && c.is_ok()))
-            .collect();
-        if let Some((setup, Err(why))) = distinct.iter().find(|(_, c)| c.is_err()) {
-            found.push(invalid(&names, mv, &valid, why, setup));
-        }
+        validate_distinct(&names, mv, &rows, &mut found);
     }
     found.sort_by_key(|f| f.0);
     for (check, odd, only, detail) in found {
         run.push(check, odd, only, detail);
     }
     agreed
+}
+
+/// A per-move fact the generators differ on, before it is reported: its check, the odd
+/// one out by vote, the move, and the line that says it.
+type Found = (CheckKind, Option<String>, Vec<OnlyIn>, String);
+
+/// Compares what the generators' `rows` say of `mv` (what it captures, the position
+/// after it, whether it gives check, how many replies follow) and adds each fact they
+/// differ on to `found`, with the odd one out by vote. Returns whether they agree on
+/// the capture and on the position after: what is validated, and what is agreed, hang
+/// on those two.
+fn compare_facts<F: Facts>(
+    names: &[&str],
+    mv: Move,
+    rows: &[&F],
+    found: &mut Vec<Found>,
+) -> (bool, bool) {
+    let mut vote = |check: CheckKind, same: bool, say: &dyn Fn(&F) -> String| {
+        if same {
+            return;
+        }
+        let values: Vec<String> = rows.iter().map(|r| say(r)).collect();
+        let named: Vec<(&str, &String)> = names.iter().copied().zip(&values).collect();
+        let odd = super::vote(&named).flatten();
+        let detail = named
+            .iter()
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let only = vec![OnlyIn {
+            mv,
+            has: names.iter().map(|n| n.to_string()).collect(),
+            times: 1,
+        }];
+        found.push((check, odd, only, format!("{mv}: {detail}")));
+    };
+    let all_same = |f: &dyn Fn(&F, &F) -> bool| rows.windows(2).all(|w| f(w[0], w[1]));
+    let captured_same = all_same(&|a, b| a.captured() == b.captured());
+    vote(CheckKind::Captured, captured_same, &|r| {
+        r.captured()
+            .map_or_else(|| "takes nothing".to_owned(), |p| format!("takes {p}"))
+    });
+    let after_same = all_same(&|a, b| a.after() == b.after());
+    vote(CheckKind::AfterMake, after_same, &|r| {
+        format!("gives {}", r.after())
+    });
+    vote(
+        CheckKind::GivesCheck,
+        all_same(&|a, b| a.gives_check() == b.gives_check()),
+        &|r| format!("gives check {:?}", r.gives_check().unwrap_or_default()),
+    );
+    vote(
+        CheckKind::CountAfter,
+        all_same(&|a, b| a.count_after() == b.count_after()),
+        &|r| format!("{} replies", r.count_after().unwrap_or_default()),
+    );
+    (captured_same, after_same)
+}
+
+/// A position after a move, validated: validation's own check detector is one more
+/// opinion, so an invalid position is blamed on whoever produced it, by vote.
+fn validate(setup: &Setup) -> Result<Position, String> {
+    span(ORACLE, "validation", || {
+        Position::new(setup.clone()).map_err(|e| e.to_string())
+    })
+}
+
+/// Where the generators differ on the position after `mv`: each distinct one is
+/// validated once, and the first invalid one is added to `found`, with who gave it.
+fn validate_distinct<F: Facts>(names: &[&str], mv: Move, rows: &[&F], found: &mut Vec<Found>) {
+    let mut distinct: Vec<(&Setup, Result<Position, String>)> = Vec::new();
+    for r in rows {
+        if !distinct.iter().any(|(s, _)| *s == r.after()) {
+            distinct.push((r.after(), validate(r.after())));
+        }
+    }
+    let valid: Vec<bool> = rows
+        .iter()
+        .map(|r| distinct.iter().any(|(s, c)| *s == r.after() && c.is_ok()))
+        .collect();
+    if let Some((setup, Err(why))) = distinct.iter().find(|(_, c)| c.is_err()) {
+        found.push(invalid(names, mv, &valid, why, setup));
+    }
 }

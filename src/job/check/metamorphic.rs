@@ -11,6 +11,7 @@ use crate::diff::finding::book::{Findings, Settings};
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::sighting::{show, Sighting};
 use crate::diff::oracle::{check_position, consensus_children, CheckKind, Disagreement};
+use crate::diff::signature::Signature;
 use crate::job::report::{counted, Dispute, MetamorphicPhase, Phase, PhaseDetails, Report};
 use crate::moves::Move;
 use crate::position::Position;
@@ -71,75 +72,30 @@ fn positions(config: &Config<'_>) -> Vec<Item> {
     items
 }
 
+/// Runs the phase: every position of [`positions`] through the whole oracle, each bug
+/// seen handed to the findings path, and the phase with its disputes added to `report`.
 pub(super) fn run(report: &mut Report, running: &Running<'_>) {
-    let (config, observer, stop) = (running.config, running.observer, running.stop);
+    let config = running.config;
     let started = Instant::now();
     let items = positions(config);
     let total = items.len() as u64;
-    let done = AtomicU64::new(0);
-    let results: Vec<Option<Vec<Disagreement>>> = items
-        .par_iter()
-        .map(|item| {
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            let found = check_position(&item.position, &config.generators);
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            observer.progress(n, total, Unit::Positions, &item.describe());
-            Some(found)
-        })
-        .collect();
-
+    let results = check_all(&items, running);
     let checked = results.iter().flatten().count() as u64;
-    // The first disagreement stands for the position, as in the fuzz campaign: one bug
-    // often fails two checks (pseudo-legal and legal) on the same moves.
-    let sightings: Vec<Sighting> = results
-        .iter()
-        .enumerate()
-        .filter_map(|(i, found)| {
-            let first = found.as_ref()?.first()?;
-            let item = &items[i];
-            Some(Sighting {
-                order: i as u64,
-                position: item.position.clone(),
-                disagreement: first.clone(),
-                provenance: Provenance::position(&item.position, &first.line),
-                path: item
-                    .after
-                    .as_ref()
-                    .map(|(root, mv)| (root.clone(), vec![*mv])),
-                depth: None,
-                after: started.elapsed(),
-            })
-        })
-        .collect();
+    let sightings = sightings(&items, &results, started);
     let shown = show(sightings, &config.generators);
     let mut findings = Findings::new(Settings {
         known: config.known.clone(),
         save: config.save_dir().map(|d| d.to_path_buf()),
         keep_as_is: false,
     });
-    // Every failing check is counted, as a known bug's or as a new one's, by the bug
-    // its position's first disagreement is: known once recorded, since a list may name
-    // the bug by the cause its finding is given.
-    let seen: Vec<(usize, crate::diff::signature::Signature)> = shown
+    // Taken before recording consumes them: the failures are counted by these bugs,
+    // and only once recorded is it known which of them are known.
+    let seen: Vec<(usize, Signature)> = shown
         .iter()
         .map(|s| (s.sighting.order as usize, s.signature.clone()))
         .collect();
     findings.record_shown(shown, &config.generators);
-    let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
-    let (mut failures, mut known) = (0, 0);
-    for (order, signature) in &seen {
-        let all = results[*order].as_deref().unwrap_or(&[]);
-        for d in all {
-            *by_check.entry(d.check).or_default() += 1;
-        }
-        if findings.is_known(signature) {
-            known += all.len() as u64;
-        } else {
-            failures += all.len() as u64;
-        }
-    }
+    let (by_check, failures, known) = count_failures(&seen, &results, &findings);
     let mut notes: Vec<String> = findings
         .write_errors
         .iter()
@@ -188,4 +144,79 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     }
     report.phases.push(phase);
     report.disagreements.extend(found);
+}
+
+/// Checks every item on the pool, saying each as it is done; an item left when `stop`
+/// is raised is `None`, so the phase can say how far it got.
+fn check_all(items: &[Item], running: &Running<'_>) -> Vec<Option<Vec<Disagreement>>> {
+    let (config, observer, stop) = (running.config, running.observer, running.stop);
+    let total = items.len() as u64;
+    let done = AtomicU64::new(0);
+    items
+        .par_iter()
+        .map(|item| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let found = check_position(&item.position, &config.generators);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            observer.progress(n, total, Unit::Positions, &item.describe());
+            Some(found)
+        })
+        .collect()
+}
+
+/// What the findings path is handed: each failing position once, by its first
+/// disagreement, as in the fuzz campaign (one bug often fails two checks, pseudo-legal
+/// and legal, on the same moves), with the root and move it was reached by.
+fn sightings(
+    items: &[Item],
+    results: &[Option<Vec<Disagreement>>],
+    started: Instant,
+) -> Vec<Sighting> {
+    results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, found)| {
+            let first = found.as_ref()?.first()?;
+            let item = &items[i];
+            Some(Sighting {
+                order: i as u64,
+                position: item.position.clone(),
+                disagreement: first.clone(),
+                provenance: Provenance::position(&item.position, &first.line),
+                path: item
+                    .after
+                    .as_ref()
+                    .map(|(root, mv)| (root.clone(), vec![*mv])),
+                depth: None,
+                after: started.elapsed(),
+            })
+        })
+        .collect()
+}
+
+/// Every failing check of the positions `seen` (by order, with the bug each one's
+/// first disagreement is), counted by check and as a known bug's or a new one's:
+/// known once `findings` recorded them, since a list may name the bug by the cause its
+/// finding is given. Returns the counts by check, the new failures and the known ones.
+fn count_failures(
+    seen: &[(usize, Signature)],
+    results: &[Option<Vec<Disagreement>>],
+    findings: &Findings,
+) -> (BTreeMap<CheckKind, u64>, u64, u64) {
+    let mut by_check: BTreeMap<CheckKind, u64> = BTreeMap::new();
+    let (mut failures, mut known) = (0, 0);
+    for (order, signature) in seen {
+        let all = results[*order].as_deref().unwrap_or(&[]);
+        for d in all {
+            *by_check.entry(d.check).or_default() += 1;
+        }
+        if findings.is_known(signature) {
+            known += all.len() as u64;
+        } else {
+            failures += all.len() as u64;
+        }
+    }
+    (by_check, failures, known)
 }

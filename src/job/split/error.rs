@@ -372,6 +372,48 @@ fn sample<T: fmt::Display>(items: &[T]) -> String {
     shown.join(", ")
 }
 
+/// The jobs no result file has (`indices` of `jobs`), and with the shard count they
+/// were run with, which shards they belong to: a shard missing whole is named so, and
+/// what to run again is then plain (a lost shard, or a few jobs of one).
+fn missing(
+    f: &mut fmt::Formatter<'_>,
+    indices: &[u64],
+    jobs: u64,
+    shards: Option<u64>,
+) -> fmt::Result {
+    write!(
+        f,
+        "missing {} of {jobs} jobs: {}",
+        indices.len(),
+        sample(indices)
+    )?;
+    let Some(n) = shards.filter(|&n| n > 0) else {
+        return Ok(());
+    };
+    let mut per_shard: BTreeMap<u64, u64> = BTreeMap::new();
+    for i in indices {
+        *per_shard.entry(i % n).or_default() += 1;
+    }
+    let lacking: Vec<String> = per_shard
+        .iter()
+        .map(|(&s, k)| {
+            let owned = jobs / n + u64::from(s < jobs % n);
+            if *k == owned {
+                format!("all of shard {s}/{n}")
+            } else {
+                format!("{k} of shard {s}/{n}")
+            }
+        })
+        .collect();
+    write!(f, " ({})", lacking.join(", "))
+}
+
+/// The result files that count the same jobs, as `a and b`.
+fn both(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    names.join(" and ")
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -379,28 +421,7 @@ impl fmt::Display for Problem {
                 indices,
                 jobs,
                 shards,
-            } => {
-                write!(f, "missing {} of {jobs} jobs: {}", indices.len(), sample(indices))?;
-                if let Some(n) = shards.filter(|&n| n > 0) {
-                    let mut per_shard: BTreeMap<u64, u64> = BTreeMap::new();
-                    for i in indices {
-                        *per_shard.entry(i % n).or_default() += 1;
-                    }
-                    let lacking: Vec<String> = per_shard
-                        .iter()
-                        .map(|(&s, k)| {
-                            let owned = jobs / n + u64::from(s < jobs % n);
-                            if *k == owned {
-                                format!("all of shard {s}/{n}")
-                            } else {
-                                format!("{k} of shard {s}/{n}")
-                            }
-                        })
-                        .collect();
-                    write!(f, " ({})", lacking.join(", "))?;
-                }
-                Ok(())
-            }
+            } => missing(f, indices, *jobs, *shards),
             Problem::Short { indices, quorum } => write!(
                 f,
                 "{} jobs have fewer than the {quorum} computations asked for: {}",
@@ -413,7 +434,6 @@ impl fmt::Display for Problem {
                 computation,
                 indices,
             } => {
-                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
                 let what = if *copy {
                     "copies of one run's lines"
                 } else {
@@ -423,7 +443,7 @@ impl fmt::Display for Problem {
                     f,
                     "{} jobs are counted by {computation} in both {}: {what}, not a second computation: {}",
                     indices.len(),
-                    names.join(" and "),
+                    both(files),
                     sample(indices)
                 )
             }
@@ -431,17 +451,14 @@ impl fmt::Display for Problem {
                 files,
                 indices,
                 first,
-            } => {
-                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-                write!(
-                    f,
-                    "{} jobs have a result in each of {}: {} (the first at {})",
-                    indices.len(),
-                    names.join(" and "),
-                    sample(indices),
-                    sample(first)
-                )
-            }
+            } => write!(
+                f,
+                "{} jobs have a result in each of {}: {} (the first at {})",
+                indices.len(),
+                both(files),
+                sample(indices),
+                sample(first)
+            ),
             Problem::Foreign {
                 lines,
                 found,

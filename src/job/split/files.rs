@@ -163,8 +163,6 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
     })?;
     let header: Header = parse_header(&first)?;
     check_header(&header, &first.at)?;
-    let remaining = header.depth - header.split_depth;
-    let weighted = header.format != JOBS_FORMAT_2;
     let mut hasher = SplitHasher::new(
         &header.format,
         &header.root,
@@ -189,53 +187,7 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
                 what: "job",
                 source,
             })?;
-        if job.index != next {
-            return Err(SplitError::JobOrder {
-                at: here,
-                found: job.index,
-                expected: next,
-            });
-        }
-        if next == header.jobs {
-            // Past the announced count: refused here, before it can grow the lists.
-            return Err(SplitError::JobCount {
-                path: path.to_owned(),
-                header: header.jobs,
-                found: next + 1,
-            });
-        }
-        if job.check != job.check_in(header.split) {
-            return Err(SplitError::JobCheck { at: here });
-        }
-        if job.path.len() != header.split_depth as usize {
-            return Err(SplitError::JobShape {
-                at: here,
-                found: format!("a path of {} moves", job.path.len()),
-                expected: format!("{} moves", header.split_depth),
-            });
-        }
-        if job.depth != remaining {
-            return Err(SplitError::JobShape {
-                at: here,
-                found: format!("depth {}", job.depth),
-                expected: format!("depth {remaining}"),
-            });
-        }
-        let weight = match (weighted, job.weight) {
-            (true, Some(w)) if w >= 1 => w,
-            (false, None) => 1,
-            (_, found) => {
-                return Err(SplitError::JobShape {
-                    at: here,
-                    found: found.map_or("no weight".into(), |w| format!("weight {w}")),
-                    expected: if weighted {
-                        "a weight of at least 1".into()
-                    } else {
-                        format!("no weight in {JOBS_FORMAT_2}")
-                    },
-                })
-            }
-        };
+        let weight = check_job(&job, &here, &header, next, path)?;
         paths = paths.saturating_add(weight);
         let position =
             Position::from_fen(&job.fen).map_err(|source| SplitError::Fen { at: here, source })?;
@@ -254,14 +206,94 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
         }
         next += 1;
     }
-    if next != header.jobs {
+    check_totals(path, &header, next, paths, hasher, first.at)?;
+    Ok(JobsFile {
+        header,
+        jobs: kept,
+        checks,
+        weights,
+    })
+}
+
+/// Checks a job line against the header and its place in the file before it counts
+/// for anything: its index is the next one and within the announced count, its check
+/// is the split's, its path and depth are the cut's, and it carries a weight exactly
+/// when the format has them. Returns the job's weight (1 in a format without them).
+fn check_job(
+    job: &JobLine,
+    here: &Location,
+    header: &Header,
+    next: u64,
+    path: &Path,
+) -> Result<u64, SplitError> {
+    let remaining = header.depth - header.split_depth;
+    let weighted = header.format != JOBS_FORMAT_2;
+    if job.index != next {
+        return Err(SplitError::JobOrder {
+            at: here.clone(),
+            found: job.index,
+            expected: next,
+        });
+    }
+    if next == header.jobs {
+        // Past the announced count: refused here, before it can grow the lists.
         return Err(SplitError::JobCount {
             path: path.to_owned(),
             header: header.jobs,
-            found: next,
+            found: next + 1,
         });
     }
-    let announced = if weighted {
+    if job.check != job.check_in(header.split) {
+        return Err(SplitError::JobCheck { at: here.clone() });
+    }
+    if job.path.len() != header.split_depth as usize {
+        return Err(SplitError::JobShape {
+            at: here.clone(),
+            found: format!("a path of {} moves", job.path.len()),
+            expected: format!("{} moves", header.split_depth),
+        });
+    }
+    if job.depth != remaining {
+        return Err(SplitError::JobShape {
+            at: here.clone(),
+            found: format!("depth {}", job.depth),
+            expected: format!("depth {remaining}"),
+        });
+    }
+    match (weighted, job.weight) {
+        (true, Some(w)) if w >= 1 => Ok(w),
+        (false, None) => Ok(1),
+        (_, found) => Err(SplitError::JobShape {
+            at: here.clone(),
+            found: found.map_or("no weight".into(), |w| format!("weight {w}")),
+            expected: if weighted {
+                "a weight of at least 1".into()
+            } else {
+                format!("no weight in {JOBS_FORMAT_2}")
+            },
+        }),
+    }
+}
+
+/// The checks only the whole file can answer, once every job line passed its own: as
+/// many jobs as the header announced, as many paths as it says they stand for, and a
+/// split id that is the hash of them all (`at`: the header line that states it).
+fn check_totals(
+    path: &Path,
+    header: &Header,
+    found: u64,
+    paths: u64,
+    hasher: SplitHasher,
+    at: Location,
+) -> Result<(), SplitError> {
+    if found != header.jobs {
+        return Err(SplitError::JobCount {
+            path: path.to_owned(),
+            header: header.jobs,
+            found,
+        });
+    }
+    let announced = if header.format != JOBS_FORMAT_2 {
         header.paths
     } else {
         Some(header.jobs)
@@ -276,17 +308,12 @@ pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsF
     let computed = hasher.finish(header.jobs);
     if computed != header.split {
         return Err(SplitError::SplitId {
-            at: first.at,
+            at,
             found: header.split,
             computed,
         });
     }
-    Ok(JobsFile {
-        header,
-        jobs: kept,
-        checks,
-        weights,
-    })
+    Ok(())
 }
 
 /// The header line, or why it is not one; a header of another format is named as such

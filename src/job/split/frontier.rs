@@ -100,8 +100,8 @@ pub fn emit(
         Ok(found) => walk.write_jobs().map(|()| found),
         Err(e) => Err(e),
     };
-    let jobs = match found {
-        Ok(None) => walk.written,
+    match found {
+        Ok(None) => {}
         Ok(Some(d)) => return Ok(Emitted::Disagree(d)),
         Err(WalkError::Io(e)) => return Err(write_err(e)),
         Err(WalkError::Stopped) => return Ok(Emitted::Stopped),
@@ -110,8 +110,27 @@ pub fn emit(
                 limit: MAX_FILE_BYTES,
             })
         }
-    };
-    let paths = walk.paths;
+    }
+    let header = header_of(root, depth, split_depth, checked_by, &walk);
+    let mut body = walk
+        .out
+        .into_inner()
+        .map_err(|e| write_err(e.into_error()))?;
+    body.seek(SeekFrom::Start(0)).map_err(write_err)?;
+    write_whole(out, header, body, stop)
+}
+
+/// The header of the jobs `walk` wrote: the cut, the generators that agreed above it,
+/// and the split id, the hash of all that and every job's digest, which only a finished
+/// walk knows (the number of paths is part of it).
+fn header_of(
+    root: &Position,
+    depth: u32,
+    split_depth: u32,
+    checked_by: Vec<String>,
+    walk: &Walk<'_>,
+) -> Header {
+    let (jobs, paths) = (walk.written, walk.paths);
     let mut hasher = SplitHasher::new(
         JOBS_FORMAT,
         &root.fen(),
@@ -123,12 +142,7 @@ pub fn emit(
     for &d in &walk.digests {
         hasher.add(d);
     }
-    let mut body = walk
-        .out
-        .into_inner()
-        .map_err(|e| write_err(e.into_error()))?;
-    body.seek(SeekFrom::Start(0)).map_err(write_err)?;
-    let header = Header {
+    Header {
         format: JOBS_FORMAT.to_owned(),
         split: hasher.finish(jobs),
         root: root.fen(),
@@ -137,6 +151,23 @@ pub fn emit(
         jobs,
         checked_by,
         paths: Some(paths),
+    }
+}
+
+/// Writes the jobs file whole at `out`: the header, then each job line of `body` (the
+/// walk's temporary) with the check that carries the split id, which only the header
+/// knows. The file is renamed into place at the end, so a stop on the way leaves none.
+fn write_whole(
+    out: &Path,
+    header: Header,
+    body: File,
+    stop: &AtomicBool,
+) -> Result<Emitted, SplitError> {
+    let write_err = |source| {
+        SplitError::from(crate::files::FileError::Write {
+            path: out.to_owned(),
+            source,
+        })
     };
     let mut whole = crate::files::Output::create(out).map_err(write_err)?;
     let mut w = BufWriter::new(&mut whole);

@@ -204,20 +204,7 @@ pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, 
     }
     let mut odd: BTreeMap<u64, BTreeMap<String, u64>> = tally.disagreeing.into_iter().collect();
     if tally.quorum > 1 && !odd.is_empty() {
-        // Every computation of a disputed job, named, so the odd one out shows.
-        for path in results {
-            read_results(path, |at, r| {
-                if let Some(named) = odd.get_mut(&r.index) {
-                    let seed = r
-                        .hash_seed
-                        .map_or("no table".into(), |s| format!("seed {s}"));
-                    for (g, &n) in &r.counts {
-                        named.insert(format!("{g} ({seed}) at {at}"), n);
-                    }
-                }
-                Ok(())
-            })?;
-        }
+        name_computations(results, &mut odd)?;
     }
     let odd_jobs = read_jobs(jobs, |i| odd.contains_key(&i))?.jobs;
     let disagreements = odd_jobs
@@ -263,6 +250,28 @@ pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, 
         computations: tally.computations,
         shared,
     })
+}
+
+/// Every computation of each disputed job in `odd`, named by generator, hash seed and
+/// result line, so the odd one out of a quorum shows: the tally kept only the counts.
+fn name_computations(
+    results: &[PathBuf],
+    odd: &mut BTreeMap<u64, BTreeMap<String, u64>>,
+) -> Result<(), SplitError> {
+    for path in results {
+        read_results(path, |at, r| {
+            if let Some(named) = odd.get_mut(&r.index) {
+                let seed = r
+                    .hash_seed
+                    .map_or("no table".into(), |s| format!("seed {s}"));
+                for (g, &n) in &r.counts {
+                    named.insert(format!("{g} ({seed}) at {at}"), n);
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
 /// The number of `value` in `list`, added at the end if it is not there yet: a few

@@ -82,53 +82,58 @@ pub(crate) fn descend(
         };
         let theirs = match theirs {
             Ok(d) => d,
-            Err(e) if is_fatal(&e) => return Err(e),
-            Err(e @ SubjectError::Refused { .. }) => {
-                here.note = Some(format!(
-                    "the subject counted {mv} here but would not play it: {e}"
-                ));
-                return Ok(here);
-            }
-            // It crashed or hung there and was started again, or was not asked: the
-            // descent stops, and the failure is said in the finding.
             Err(e) => {
-                here.note = Some(format!(
-                    "the subject counted {mv} here but failed when asked to play it: {}",
-                    e.to_string()
-                        .lines()
-                        .map(str::trim)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
+                here.note = Some(failed_to_play(mv, e)?);
                 return Ok(here);
             }
         };
         let theirs = answer(subject, root, &path, below, theirs, &ours)?;
         let there = Comparison::new(below, &theirs, &ours);
         if !there.differs() {
-            here.note = Some(
-                if here
-                    .comparison
-                    .listed_more_than_once
-                    .iter()
-                    .any(|&(m, _)| m == mv)
-                {
-                    format!(
-                        "the subject lists {mv} more than once here; after {mv} its divide \
-                     agrees with the built-ins"
-                    )
-                } else {
-                    format!(
-                        "after {mv} the subject's own divide agrees with the built-ins, although \
-                     its count for {mv} here did not: it answers the same position two ways"
-                    )
-                },
-            );
+            here.note = Some(agrees_below(&here.comparison, mv));
             return Ok(here);
         }
         here.path = path;
         here.positions.push(next);
         here.comparison = there;
+    }
+}
+
+/// Why the descent stops where the subject counted `mv` but failed when asked to play
+/// it, as the finding's note; a fatal error (`is_fatal`) ends the whole check instead.
+/// A crash or hang there, after which the subject was started again, or a question not
+/// asked, stops only the descent: the failure is said in the finding.
+fn failed_to_play(mv: Move, e: SubjectError) -> Result<String, SubjectError> {
+    match e {
+        e if is_fatal(&e) => Err(e),
+        e @ SubjectError::Refused { .. } => Ok(format!(
+            "the subject counted {mv} here but would not play it: {e}"
+        )),
+        e => Ok(format!(
+            "the subject counted {mv} here but failed when asked to play it: {}",
+            e.to_string()
+                .lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+    }
+}
+
+/// The note of a descent whose next step agrees: the subject's count for `mv` at the
+/// position compared in `here` was off, yet its divide after `mv` agrees. Either it
+/// listed `mv` more than once there, or it answers the same position two ways.
+fn agrees_below(here: &Comparison, mv: Move) -> String {
+    if here.listed_more_than_once.iter().any(|&(m, _)| m == mv) {
+        format!(
+            "the subject lists {mv} more than once here; after {mv} its divide \
+             agrees with the built-ins"
+        )
+    } else {
+        format!(
+            "after {mv} the subject's own divide agrees with the built-ins, although \
+             its count for {mv} here did not: it answers the same position two ways"
+        )
     }
 }
 

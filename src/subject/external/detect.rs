@@ -41,36 +41,7 @@ const ELEPHANT: (&str, &str) = ("c0", "c0e2");
 /// knows only the start position can be checked on it.
 pub(super) fn detect(e: &mut ExternalEngine, config: &EngineConfig) -> Result<(), SubjectError> {
     if config.ranks != Ranks::Auto && config.fen_letters != FenLetters::Auto {
-        let start = fen_with_letters(&Position::startpos().fen(), config.fen_letters);
-        let reply = e.question(&start, &[], 1)?;
-        e.divides = !reply.per_move.is_empty();
-        note_unread(e, &reply);
-        // The numbering given is held to where the listed moves start, as a probed one
-        // is: told the wrong one, every move would be a difference.
-        let pos = Position::startpos();
-        let off = reply
-            .per_move
-            .iter()
-            .filter(|(_, raw, _)| {
-                let mv = raw.to_move(config.ranks);
-                let on_red = mv.and_then(|m| pos.piece_at(m.from));
-                on_red.is_none_or(|p| p.color != pos.turn())
-            })
-            .count();
-        if off > 0 {
-            return Err(SubjectError::Garbage {
-                request: reply.request.clone(),
-                problem: format!(
-                    "with the rank numbering given, {off} of the {} moves the engine lists \
-                     in the start position start on no red piece; give the other --ranks",
-                    reply.per_move.len()
-                ),
-                last: e.process.last(),
-            });
-        }
-        e.ranks = config.ranks;
-        e.fen_letters = config.fen_letters;
-        return Ok(());
+        return take_given(e, config);
     }
     let reply = e.question(RANKS_FEN, &[], 1)?;
     e.divides = !reply.per_move.is_empty();
@@ -89,6 +60,49 @@ pub(super) fn detect(e: &mut ExternalEngine, config: &EngineConfig) -> Result<()
         (Ranks::Auto, false) => probe_ranks(e)?,
         (fixed, _) => fixed,
     };
+    detect_letters(e, config)
+}
+
+/// Both the rank numbering and the FEN letters given: one question on the start
+/// position learns whether the engine divides, and the numbering given is held to
+/// where the listed moves start, as a probed one is: told the wrong one, every move
+/// would be a difference.
+fn take_given(e: &mut ExternalEngine, config: &EngineConfig) -> Result<(), SubjectError> {
+    let start = fen_with_letters(&Position::startpos().fen(), config.fen_letters);
+    let reply = e.question(&start, &[], 1)?;
+    e.divides = !reply.per_move.is_empty();
+    note_unread(e, &reply);
+    let pos = Position::startpos();
+    let off = reply
+        .per_move
+        .iter()
+        .filter(|(_, raw, _)| {
+            let mv = raw.to_move(config.ranks);
+            let on_red = mv.and_then(|m| pos.piece_at(m.from));
+            on_red.is_none_or(|p| p.color != pos.turn())
+        })
+        .count();
+    if off > 0 {
+        return Err(SubjectError::Garbage {
+            request: reply.request.clone(),
+            problem: format!(
+                "with the rank numbering given, {off} of the {} moves the engine lists \
+                 in the start position start on no red piece; give the other --ranks",
+                reply.per_move.len()
+            ),
+            last: e.process.last(),
+        });
+    }
+    e.ranks = config.ranks;
+    e.fen_letters = config.fen_letters;
+    Ok(())
+}
+
+/// The FEN letters the engine reads (horse and elephant as `n`/`b` or `h`/`e`): each
+/// choice still open is tried, and the first the engine reads is taken; with none, the
+/// error says what each gave, in the engine's own words when it refused the letters
+/// given.
+fn detect_letters(e: &mut ExternalEngine, config: &EngineConfig) -> Result<(), SubjectError> {
     let choices = match config.fen_letters {
         FenLetters::Auto => vec![FenLetters::NB, FenLetters::HE],
         fixed => vec![fixed],

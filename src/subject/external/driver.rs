@@ -123,27 +123,7 @@ impl ExternalEngine {
         let mut notes = Vec::new();
         let mut fen_letters = config.fen_letters;
         let (dialect, name) = match config.protocol {
-            Protocol::Uci | Protocol::Ucci => {
-                let ucci = config.protocol == Protocol::Ucci;
-                let hello = uci::handshake(&mut process, ucci)?;
-                let mut options = config.options.clone();
-                let chosen = options
-                    .iter()
-                    .any(|(name, _)| name.eq_ignore_ascii_case("UCI_Variant"));
-                if hello.offers_xiangqi && !chosen {
-                    // A multi-variant engine starts in chess and would be asked about
-                    // Xiangqi positions in vain.
-                    options.push(("UCI_Variant".to_owned(), "xiangqi".to_owned()));
-                    notes.push(
-                        "set UCI_Variant=xiangqi: the engine offers it and no \
-                         --option UCI_Variant was given"
-                            .to_owned(),
-                    );
-                }
-                let mut state = uci::State::default();
-                uci::set_options(&mut process, &mut state, &options, ucci)?;
-                (Dialect::Uci(state), hello.name)
-            }
+            Protocol::Uci | Protocol::Ucci => Self::start_uci(&mut process, config, &mut notes)?,
             Protocol::Xboard => {
                 let name = xboard::handshake(&mut process)?;
                 let mut state = xboard::State::default();
@@ -151,29 +131,7 @@ impl ExternalEngine {
                 (Dialect::Xboard(state), name)
             }
             Protocol::XboardMoves => {
-                let name = xboard::handshake(&mut process)?;
-                let mut state = xboard::State::default();
-                xboard::setup(&mut process, &mut state, &config.options)?;
-                // Told a FEN in another dialect, an engine may end (HoiXiangqi does), so
-                // the dialect is read from its own FEN first, never tried.
-                let theirs = xboard::show_fen(&mut process, &mut state)?;
-                let dialect =
-                    FenDialect::of_start(&theirs).map_err(|problem| SubjectError::Garbage {
-                        request: "show fen, after new".to_owned(),
-                        problem,
-                        last: process.last(),
-                    })?;
-                if fen_letters == FenLetters::Auto {
-                    fen_letters = dialect.letters;
-                }
-                notes.push(format!(
-                    "wrote FEN as the engine's own start position reads ({theirs}) and \
-                     counted perft from its `show moves` lists"
-                ));
-                (
-                    Dialect::Moves(moves::State::shown_by(state, dialect.fields)),
-                    name,
-                )
+                Self::start_xboard_moves(&mut process, config, &mut notes, &mut fen_letters)?
             }
             Protocol::Moves(mode) => {
                 let (name, state) = moves::handshake(&mut process, mode)?;
@@ -197,6 +155,66 @@ impl ExternalEngine {
             question_timeout: None,
             setup,
         })
+    }
+
+    /// The UCI (or UCCI) handshake and the options sent after it. A multi-variant
+    /// engine starts in chess and would be asked about Xiangqi positions in vain, so
+    /// one that offers `UCI_Variant=xiangqi` is set to it unless the user chose a
+    /// variant, and `notes` says so.
+    fn start_uci(
+        process: &mut Process,
+        config: &EngineConfig,
+        notes: &mut Vec<String>,
+    ) -> Result<(Dialect, Option<String>), SubjectError> {
+        let ucci = config.protocol == Protocol::Ucci;
+        let hello = uci::handshake(process, ucci)?;
+        let mut options = config.options.clone();
+        let chosen = options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("UCI_Variant"));
+        if hello.offers_xiangqi && !chosen {
+            options.push(("UCI_Variant".to_owned(), "xiangqi".to_owned()));
+            notes.push(
+                "set UCI_Variant=xiangqi: the engine offers it and no \
+                 --option UCI_Variant was given"
+                    .to_owned(),
+            );
+        }
+        let mut state = uci::State::default();
+        uci::set_options(process, &mut state, &options, ucci)?;
+        Ok((Dialect::Uci(state), hello.name))
+    }
+
+    /// The xboard handshake of an engine without perft, whose `show moves` lists are
+    /// counted instead. Told a FEN in another dialect, such an engine may end
+    /// (HoiXiangqi does), so the dialect is read from its own FEN first, never tried;
+    /// its letters are taken unless `fen_letters` was given.
+    fn start_xboard_moves(
+        process: &mut Process,
+        config: &EngineConfig,
+        notes: &mut Vec<String>,
+        fen_letters: &mut FenLetters,
+    ) -> Result<(Dialect, Option<String>), SubjectError> {
+        let name = xboard::handshake(process)?;
+        let mut state = xboard::State::default();
+        xboard::setup(process, &mut state, &config.options)?;
+        let theirs = xboard::show_fen(process, &mut state)?;
+        let dialect = FenDialect::of_start(&theirs).map_err(|problem| SubjectError::Garbage {
+            request: "show fen, after new".to_owned(),
+            problem,
+            last: process.last(),
+        })?;
+        if *fen_letters == FenLetters::Auto {
+            *fen_letters = dialect.letters;
+        }
+        notes.push(format!(
+            "wrote FEN as the engine's own start position reads ({theirs}) and \
+             counted perft from its `show moves` lists"
+        ));
+        Ok((
+            Dialect::Moves(moves::State::shown_by(state, dialect.fields)),
+            name,
+        ))
     }
 
     /// What xqdiff did on its own to be able to ask the engine, one sentence each (an

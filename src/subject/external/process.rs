@@ -20,7 +20,7 @@ use super::drain::{self, Asked, Readable, Waker};
 use crate::subject::SubjectError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
@@ -194,71 +194,18 @@ impl Process {
         };
         let words = split_command(command)
             .map_err(|e| spawn_error(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
-        // Under its guard where engines are guarded (see `guard.rs`).
-        #[cfg(target_os = "linux")]
-        let guarded = orphans::guard_command(&words);
-        #[cfg(not(target_os = "linux"))]
-        let guarded: Option<Command> = None;
-        let is_guarded = guarded.is_some();
-        #[cfg(target_os = "linux")]
-        if is_guarded {
-            // The guard starts the engine, so a program that cannot start would be the
-            // guard's exit, not this error: looked for here first, as exec would.
-            orphans::runnable(&words[0]).map_err(spawn_error)?;
-        }
-        let mut cmd = guarded.unwrap_or_else(|| {
-            let mut cmd = Command::new(&words[0]);
-            cmd.args(&words[1..]);
-            cmd
-        });
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own group: a wrapper script, a helper it starts in the background, a
-            // grandchild holding the pipe are all in it and all ended with it. It also
-            // keeps a terminal's Ctrl-C from reaching the engine before xqdiff hears it.
-            cmd.process_group(0);
-        }
+        let (mut cmd, is_guarded) = engine_command(&words).map_err(spawn_error)?;
         #[cfg(target_os = "linux")]
         let mut child = orphans::spawn(&mut cmd, is_guarded).map_err(spawn_error)?;
         #[cfg(not(target_os = "linux"))]
         let mut child = cmd.spawn().map_err(spawn_error)?;
         let (tx, events) = mpsc::sync_channel(QUEUE);
-        let mut drain = [None, None];
-        if let Some(out) = child.stdout.take() {
-            let tx = tx.clone();
-            let (waker, asked) = drain::asked_for(&out);
-            drain[0] = waker;
-            thread::spawn(move || read_lines(out, &tx, false, asked));
-        }
-        if let Some(err) = child.stderr.take() {
-            let tx = tx.clone();
-            let (waker, asked) = drain::asked_for(&err);
-            drain[1] = waker;
-            thread::spawn(move || read_lines(err, &tx, true, asked));
-        }
+        let drain = start_readers(&mut child, &tx);
         let write_error = Arc::new(Mutex::new(None));
-        let writer = child.stdin.take().map(|mut stdin| {
-            let (wtx, wrx) = mpsc::channel::<String>();
-            let slot = Arc::clone(&write_error);
-            thread::spawn(move || {
-                for text in wrx {
-                    if let Err(e) = stdin
-                        .write_all(text.as_bytes())
-                        .and_then(|()| stdin.flush())
-                    {
-                        if let Ok(mut s) = slot.lock() {
-                            *s = Some(e);
-                        }
-                        return;
-                    }
-                }
-            });
-            wtx
-        });
+        let writer = child
+            .stdin
+            .take()
+            .map(|stdin| start_writer(stdin, Arc::clone(&write_error)));
         let program = std::path::Path::new(&words[0])
             .file_name()
             .map_or_else(|| words[0].clone(), |n| n.to_string_lossy().into_owned());
@@ -1045,6 +992,80 @@ fn quote(line: &str) -> String {
 /// than [`MAX_LINE`]. Bytes that are not UTF-8 are replaced rather than ending the
 /// stream. Blocks while the queue is full, which holds the engine back. Asked through
 /// `asked`, it passes on everything the stream holds and says [`Event::Drained`].
+/// The engine's command from its words, and whether it runs under the guard (where
+/// engines are guarded, see `guard.rs`): its pipes made, and in a process group of its
+/// own, so a wrapper script, a helper it starts in the background or a grandchild
+/// holding the pipe are all ended with it, and a terminal's Ctrl-C does not reach the
+/// engine before xqdiff hears it.
+fn engine_command(words: &[String]) -> io::Result<(Command, bool)> {
+    #[cfg(target_os = "linux")]
+    let guarded = orphans::guard_command(words);
+    #[cfg(not(target_os = "linux"))]
+    let guarded: Option<Command> = None;
+    let is_guarded = guarded.is_some();
+    #[cfg(target_os = "linux")]
+    if is_guarded {
+        // The guard starts the engine, so a program that cannot start would be the
+        // guard's exit, not this error: looked for here first, as exec would.
+        orphans::runnable(&words[0])?;
+    }
+    let mut cmd = guarded.unwrap_or_else(|| {
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..]);
+        cmd
+    });
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    Ok((cmd, is_guarded))
+}
+
+/// A thread per output stream of `child` (stdout, then stderr) that sends its lines to
+/// `tx`, so no wait blocks on a read; returns each stream's waker, which asks its
+/// thread for what is already there.
+fn start_readers(child: &mut Child, tx: &SyncSender<Event>) -> [Option<Waker>; 2] {
+    let mut drain = [None, None];
+    if let Some(out) = child.stdout.take() {
+        let tx = tx.clone();
+        let (waker, asked) = drain::asked_for(&out);
+        drain[0] = waker;
+        thread::spawn(move || read_lines(out, &tx, false, asked));
+    }
+    if let Some(err) = child.stderr.take() {
+        let tx = tx.clone();
+        let (waker, asked) = drain::asked_for(&err);
+        drain[1] = waker;
+        thread::spawn(move || read_lines(err, &tx, true, asked));
+    }
+    drain
+}
+
+/// A thread that writes what is sent to it to the engine's `stdin`, so an engine that
+/// stops reading cannot block xqdiff on a full pipe; the first error is kept in
+/// `error` for the next send to report, and ends the thread.
+fn start_writer(mut stdin: ChildStdin, error: Arc<Mutex<Option<io::Error>>>) -> Sender<String> {
+    let (wtx, wrx) = mpsc::channel::<String>();
+    thread::spawn(move || {
+        for text in wrx {
+            if let Err(e) = stdin
+                .write_all(text.as_bytes())
+                .and_then(|()| stdin.flush())
+            {
+                if let Ok(mut s) = error.lock() {
+                    *s = Some(e);
+                }
+                return;
+            }
+        }
+    });
+    wtx
+}
+
 fn read_lines(stream: impl Read + Readable, tx: &SyncSender<Event>, stderr: bool, asked: Asked) {
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();

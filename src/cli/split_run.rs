@@ -1,5 +1,8 @@
 //! `xqdiff perft --emit-jobs` and `xqdiff perft --jobs`: a perft cut into jobs, and one
 //! shard of those jobs run. `xqdiff merge` (in `merge_cmd`) adds the shards back up.
+//!
+//! Not a command of its own but the split run `perft` starts from its flags: kept apart
+//! from `perft_cmd` so commands never import each other.
 
 use super::hash_args::{HashArgs, HashTable};
 use super::out::{errln, outln, rate};
@@ -189,6 +192,8 @@ impl Sink {
     }
 }
 
+/// Runs the jobs of `shard` not yet in the output, writing a checked result line for
+/// each, and says what the shard's generators counted and where they disagree.
 fn run_shard(
     jobs_path: &Path,
     shard: Shard,
@@ -213,21 +218,7 @@ fn run_shard(
         .iter()
         .filter(|j| !already.contains(&j.index))
         .collect();
-    sink.say(&format!(
-        "split {} shard {shard}: {} of {} jobs (perft {} of {}, cut at ply {}), {} to run, {} already in {}",
-        header.split,
-        jobs.len(),
-        header.jobs,
-        header.depth,
-        header.root,
-        header.split_depth,
-        todo.len(),
-        already.len(),
-        sink.name.display()
-    ));
-    if let Some(h) = hash {
-        sink.say(&format!("hash {}", h.describe()));
-    }
+    announce(&sink, &file, shard, todo.len(), already.len(), hash);
     // A hashed result line is as good as the hashed path: checked first on the first
     // jobs to run, nothing written if it fails.
     let first: Vec<Position> = todo.iter().take(2).map(|j| j.position.clone()).collect();
@@ -261,17 +252,7 @@ fn run_shard(
     count_jobs(&counted_jobs, todo, &mut sink, &mut summary, &weight, &bar)?;
     bar.finish();
     if let Some(sig) = signals::received() {
-        // The lines written are whole and checked: a rerun with the same --output
-        // skips them. A closed pipe is said by the exit status alone.
-        if sig != super::out::SIGPIPE {
-            sink.say(&format!(
-                "{} stopped the shard after {} lines in {}",
-                signals::name(sig),
-                sink.lines,
-                sink.name.display()
-            ));
-        }
-        return Ok(Outcome::Interrupted(sig));
+        return Ok(stopped(&sink, sig));
     }
     summary.report(&sink, jobs, started.elapsed().as_secs_f64());
     Ok(if summary.disagreeing.is_empty() {
@@ -279,6 +260,48 @@ fn run_shard(
     } else {
         Outcome::Disagree
     })
+}
+
+/// The shard's first lines: which jobs of which split it runs, what is left of them
+/// after a resumed output, and the hash table that counts them (its key seed is what
+/// reproduces a hashed count).
+fn announce(
+    sink: &Sink,
+    file: &JobsFile,
+    shard: Shard,
+    to_run: usize,
+    already: usize,
+    hash: Option<&HashTable>,
+) {
+    let header = &file.header;
+    sink.say(&format!(
+        "split {} shard {shard}: {} of {} jobs (perft {} of {}, cut at ply {}), {to_run} to run, {already} already in {}",
+        header.split,
+        file.jobs.len(),
+        header.jobs,
+        header.depth,
+        header.root,
+        header.split_depth,
+        sink.name.display()
+    ));
+    if let Some(h) = hash {
+        sink.say(&format!("hash {}", h.describe()));
+    }
+}
+
+/// How a shard a signal stopped ends. The lines written are whole and checked: a rerun
+/// with the same --output skips them, so saying how many there are is enough. A closed
+/// pipe is said by the exit status alone.
+fn stopped(sink: &Sink, sig: i32) -> Outcome {
+    if sig != super::out::SIGPIPE {
+        sink.say(&format!(
+            "{} stopped the shard after {} lines in {}",
+            signals::name(sig),
+            sink.lines,
+            sink.name.display()
+        ));
+    }
+    Outcome::Interrupted(sig)
 }
 
 /// Where a shard's result lines go: the `--output` file, resumed (what it holds is

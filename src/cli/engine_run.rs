@@ -2,6 +2,10 @@
 //! start position, a perft suite, the corpus and seeded random positions. A difference
 //! is followed down, minimized, printed beside the consensus and saved in the working
 //! folder's `xqdiff-findings/<engine>/` (`<corpus>/external/<engine>/` with `--corpus`).
+//!
+//! The run is `xqdiff engine`'s, from its flags, and `xqdiff replay --cmd`'s, from
+//! settings of its own ([`EngineArgs::replaying`]): one home that is no command's, so
+//! commands never import each other.
 
 use super::engine_args::{show_findings, Answers, EngineFlags, ReferenceArg, RunFlags};
 use super::json::report_of;
@@ -9,6 +13,7 @@ use super::out::{errln, out, outln, statusln};
 use super::{conclude, corpus_source, pool, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
+use crate::generators::face::Generator;
 use crate::generators::registry;
 use crate::job::check::engine::{record, Asked};
 use crate::job::check::Unit;
@@ -19,6 +24,7 @@ use crate::subject::crosscheck::{self, targets, Checked, Options, Status, Target
 use crate::subject::external::{EngineConfig, ExternalEngine};
 use crate::subject::Subject;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `xqdiff engine`.
@@ -247,58 +253,14 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     }
     announce(args, &engine, &list, seed);
     let engines = crosscheck::fastest_first(&registry());
-    let started = Instant::now();
-    let bar = match args.run.seconds {
-        Some(_) => Progress::new("engine", Unit::Seconds),
-        None => Progress::new("engine", Unit::Positions),
-    };
-    // Each position's line as soon as it is answered, so a log shows the run as it goes.
-    let answers = Answers::new("--depth");
-    let print_checked = |c: &Checked| answers.show(c, &|line| bar.println(line));
-    let show = |s: &Status<'_>| {
-        match (s.of, args.run.seconds) {
-            (Some(of), _) => bar.update(s.index as u64, of as u64),
-            (None, Some(secs)) => bar.update(started.elapsed().as_secs().min(secs), secs),
-            (None, None) => bar.update(s.index as u64, 0),
-        }
-        bar.message(format!("{}: {}", s.label, s.stage));
-    };
-    // Findings about the engine go to a folder of the user's even when the corpus is the
-    // read-only built-in copy; only the built-ins' own disagreements need a corpus.
-    let save = (!args.no_save)
-        .then(|| corpus.dir().map(Path::to_path_buf))
-        .flatten();
-    let speech = engine.speech();
-    let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
-    let options = Options {
-        subject_dir: (!args.no_save)
-            .then(|| crosscheck::findings_dir(args.corpus.as_deref(), &name)),
-        corpus: save,
-        max_findings: args.max_findings,
-        known: super::load_known(args.known.as_deref())?,
-        found_by: crosscheck::found_by(
-            &config.command,
-            args.engine.protocol.as_str(),
-            args.depth,
-            seed,
-        ),
-        reproduce: Some(&reproduce),
-        progress: Some(&show),
-        on_checked: Some(&print_checked),
-        stop: Some(stop),
-        reference: args.run.reference(),
-        restarts: args.run.restarts,
+    let setting = Setting {
+        seed,
+        corpus: &corpus,
+        config: &config,
+        stop,
         deadline,
     };
-    let timed = args.run.time().map(|time| crosscheck::Timed {
-        time,
-        seed,
-        depth: args.depth,
-    });
-    let run = pool
-        .install(|| crosscheck::run(&mut engine, &engines, &list, timed.as_ref(), &options))
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    bar.finish();
+    let run = ask(args, &setting, &mut engine, &engines, &list, &pool)?;
     drop(engine);
     let (report, fresh) = (run.report, run.fresh);
     show_report(args, &report, fresh.as_ref(), &corpus);
@@ -318,6 +280,84 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     // below only say it in words.
     let outcome = conclude(doc, args.json);
     verdict(report, outcome, &config, seed)
+}
+
+/// What a run settled before its engine started, and what asking the engine needs of
+/// it: the seed, the corpus, how the engine is spoken to, the flag a signal raises and
+/// when the run's time is up.
+struct Setting<'a> {
+    seed: u64,
+    corpus: &'a Source,
+    config: &'a EngineConfig,
+    stop: &'static AtomicBool,
+    deadline: Option<Instant>,
+}
+
+/// Asks the started engine every position of `list` (and, with a time, fresh ones)
+/// against the built-ins, with a bar that follows the run, each position's line as it
+/// is answered, and findings saved where the flags say.
+fn ask(
+    args: &EngineArgs,
+    setting: &Setting<'_>,
+    engine: &mut ExternalEngine,
+    engines: &[&dyn Generator],
+    list: &[Target],
+    pool: &rayon::ThreadPool,
+) -> Result<crosscheck::Run, CliError> {
+    let name = engine.name();
+    let started = Instant::now();
+    let bar = match args.run.seconds {
+        Some(_) => Progress::new("engine", Unit::Seconds),
+        None => Progress::new("engine", Unit::Positions),
+    };
+    // Each position's line as soon as it is answered, so a log shows the run as it goes.
+    let answers = Answers::new("--depth");
+    let print_checked = |c: &Checked| answers.show(c, &|line| bar.println(line));
+    let show = |s: &Status<'_>| {
+        match (s.of, args.run.seconds) {
+            (Some(of), _) => bar.update(s.index as u64, of as u64),
+            (None, Some(secs)) => bar.update(started.elapsed().as_secs().min(secs), secs),
+            (None, None) => bar.update(s.index as u64, 0),
+        }
+        bar.message(format!("{}: {}", s.label, s.stage));
+    };
+    // Findings about the engine go to a folder of the user's even when the corpus is the
+    // read-only built-in copy; only the built-ins' own disagreements need a corpus.
+    let save = (!args.no_save)
+        .then(|| setting.corpus.dir().map(Path::to_path_buf))
+        .flatten();
+    let speech = engine.speech();
+    let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
+    let options = Options {
+        subject_dir: (!args.no_save)
+            .then(|| crosscheck::findings_dir(args.corpus.as_deref(), &name)),
+        corpus: save,
+        max_findings: args.max_findings,
+        known: super::load_known(args.known.as_deref())?,
+        found_by: crosscheck::found_by(
+            &setting.config.command,
+            args.engine.protocol.as_str(),
+            args.depth,
+            setting.seed,
+        ),
+        reproduce: Some(&reproduce),
+        progress: Some(&show),
+        on_checked: Some(&print_checked),
+        stop: Some(setting.stop),
+        reference: args.run.reference(),
+        restarts: args.run.restarts,
+        deadline: setting.deadline,
+    };
+    let timed = args.run.time().map(|time| crosscheck::Timed {
+        time,
+        seed: setting.seed,
+        depth: args.depth,
+    });
+    let run = pool
+        .install(|| crosscheck::run(engine, engines, list, timed.as_ref(), &options))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    bar.finish();
+    Ok(run)
 }
 
 /// The engine started, or the outcome of a run a signal ended while it started.
