@@ -735,6 +735,23 @@ fn pairs_asking(
     (diagnosis, witnesses)
 }
 
+/// Puts `question` to the subject; its answer joins `witnesses`. `false` when it gave
+/// none, which ends the asking.
+fn answered(
+    question: Question,
+    witnesses: &mut Vec<Witness>,
+    ask: &mut impl FnMut(&Question) -> Option<Answer>,
+) -> bool {
+    let Some(answer) = ask(&question) else {
+        return false;
+    };
+    witnesses.push(Witness {
+        position: question.position,
+        answer,
+    });
+    true
+}
+
 /// What a diagnosis asks once it has its candidates, for single variants and pairs
 /// alike: deciding positions while several causes tie, then positions next to the first
 /// witness where those left answer otherwise than the rules, to confirm them
@@ -762,13 +779,9 @@ fn narrow_and_confirm(
             break;
         };
         asked += 1;
-        let Some(answer) = ask(&question) else {
+        if !answered(question, witnesses, ask) {
             break;
-        };
-        witnesses.push(Witness {
-            position: question.position,
-            answer,
-        });
+        }
         diagnosis = explaining(&gens, witnesses, agreed);
     }
     let standing = standing(&diagnosis);
@@ -783,13 +796,9 @@ fn narrow_and_confirm(
     }
     for question in questions.into_iter().take(room - asked) {
         asked += 1;
-        let Some(answer) = ask(&question) else {
+        if !answered(question, witnesses, ask) {
             break;
-        };
-        witnesses.push(Witness {
-            position: question.position,
-            answer,
-        });
+        }
     }
     (explaining(&standing, witnesses, agreed), asked)
 }

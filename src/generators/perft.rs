@@ -18,38 +18,30 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count of the legal-move tree `depth` plies below `board`.
 pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => g.count_legal(board),
-        2 => g.count_two_plies(board),
-        _ => {
-            let mut list = MoveList::new();
-            g.legal(board, &mut list);
-            let mut nodes = 0;
-            for &mv in list.iter() {
-                let undo = g.make(board, mv);
-                nodes += perft(g, board, depth - 1);
-                g.unmake(board, mv, undo);
-            }
-            nodes
-        }
-    }
+    count::<G, true>(g, board, depth)
 }
 
 /// [`perft`] without the two-ply shortcut: every move made, [`MoveGen::count_legal`] on
 /// the ply above the leaves, unmade. The plain count every faster path of a generator is
 /// checked against.
 pub fn perft_plain<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
+    count::<G, false>(g, board, depth)
+}
+
+/// The one walk of both counts; `TWO_PLIES` says whether the last two plies are one
+/// call. A constant, so each count is compiled as its own loop.
+fn count<G: MoveGen, const TWO_PLIES: bool>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => g.count_legal(board),
+        2 if TWO_PLIES => g.count_two_plies(board),
         _ => {
             let mut list = MoveList::new();
             g.legal(board, &mut list);
             let mut nodes = 0;
             for &mv in list.iter() {
                 let undo = g.make(board, mv);
-                nodes += perft_plain(g, board, depth - 1);
+                nodes += count::<G, TWO_PLIES>(g, board, depth - 1);
                 g.unmake(board, mv, undo);
             }
             nodes

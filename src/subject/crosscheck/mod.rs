@@ -665,15 +665,13 @@ pub fn check_stream(
         asker.begin_target(&target.position);
         // Kept current, so a finding says how far into the run it was met.
         report.elapsed = started.elapsed();
-        let outcome = check_one(
-            &mut asker,
+        let turn = Turn {
             engines,
-            (index, &target),
+            index,
+            target: &target,
             options,
-            &mut stage,
-            &mut report,
-            &mut saving,
-        );
+        };
+        let outcome = check_one(&mut asker, &turn, &mut stage, &mut report, &mut saving);
         let outcome = match outcome {
             // The subject was started again after failing on a question it could not
             // do without: a finding of its own kind, on that question's position.
@@ -764,18 +762,32 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (out, started.elapsed())
 }
 
+/// One target being checked, and what every step of its check reads.
+struct Turn<'a, 'o> {
+    /// The built-ins, the first the reference.
+    engines: &'a [&'a dyn Generator],
+    /// Its index among the targets asked.
+    index: usize,
+    target: &'a Target,
+    options: &'a Options<'o>,
+}
+
 /// One target: compare, and on a difference locate, minimize, name and record it. A
 /// failure of the subject is returned once what was found before it is recorded.
 fn check_one(
     subject: &mut dyn Subject,
-    engines: &[&dyn Generator],
-    (index, target): (usize, &Target),
-    options: &Options<'_>,
+    turn: &Turn<'_, '_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
     saving: &mut Option<Saving>,
 ) -> Result<(), SubjectError> {
-    let Some(cmp) = compare(subject, engines, (index, target), options, stage, report)? else {
+    let &Turn {
+        engines,
+        index,
+        target,
+        options,
+    } = turn;
+    let Some(cmp) = compare(subject, turn, stage, report)? else {
         return Ok(());
     };
     // A difference is heard of once it is named (below), or as it is when it cannot be.
@@ -823,18 +835,17 @@ fn stopped(options: &Options<'_>) -> bool {
 /// the built-ins' counts were cut short).
 fn compare(
     subject: &mut dyn Subject,
-    engines: &[&dyn Generator],
-    (index, target): (usize, &Target),
-    options: &Options<'_>,
+    turn: &Turn<'_, '_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
 ) -> Result<Option<Comparison>, SubjectError> {
+    let (engines, target, options) = (turn.engines, turn.target, turn.options);
     stage(Stage::Comparing);
     let started = Instant::now();
     let root = &target.position;
     let mut confirmed = match options.reference {
         Reference::All => true,
-        Reference::First { confirm_every } => confirm_every > 0 && index % confirm_every == 0,
+        Reference::First { confirm_every } => confirm_every > 0 && turn.index % confirm_every == 0,
     } || engines.len() == 1;
     let reference = if confirmed { engines } else { &engines[..1] };
     let ((theirs, subject_time), (ours, mut builtins_time)) = both(
@@ -851,12 +862,8 @@ fn compare(
     let ours = match ours {
         Ok(ours) => ours,
         Err(all) => {
-            let ctx = (
-                target,
-                subject_total,
-                (started, subject_time, builtins_time),
-            );
-            ours_disagree(engines, ctx, &all, options, stage, report);
+            let timing = (started, subject_time, builtins_time);
+            ours_disagree(turn, (subject_total, timing), &all, stage, report);
             return Ok(None);
         }
     };
@@ -873,12 +880,8 @@ fn compare(
         }
         // Agreeing, they agree with the reference, one of them: the comparison stands.
         if let Err(all) = all {
-            let ctx = (
-                target,
-                subject_total,
-                (started, subject_time, builtins_time),
-            );
-            ours_disagree(engines, ctx, &all, options, stage, report);
+            let timing = (started, subject_time, builtins_time);
+            ours_disagree(turn, (subject_total, timing), &all, stage, report);
             return Ok(None);
         }
     }
@@ -1645,18 +1648,21 @@ fn shrink_timeout(report: &Report, depth: u32) -> Option<Duration> {
 }
 
 /// A target where the built-ins disagree among themselves: recorded, and the
-/// disagreement followed down among ours by the one findings path. `ctx` is the target,
-/// the subject's total, and when the target started with the subject's and the
-/// built-ins' times.
+/// disagreement followed down among ours by the one findings path, with the subject's
+/// total, and when the target started with the subject's and the built-ins' times.
 fn ours_disagree(
-    engines: &[&dyn Generator],
-    ctx: (&Target, u64, Timing),
+    turn: &Turn<'_, '_>,
+    (subject_total, timing): (u64, Timing),
     all: &[Vec<(Move, u64)>],
-    options: &Options<'_>,
     stage: &mut dyn FnMut(Stage),
     report: &mut Report,
 ) {
-    let (target, subject_total, timing) = ctx;
+    let &Turn {
+        engines,
+        target,
+        options,
+        ..
+    } = turn;
     let consensus_total = all.first().map_or(0, |d| d.iter().map(|(_, n)| n).sum());
     let totals = (consensus_total, subject_total);
     report.checked.push(Checked::row(

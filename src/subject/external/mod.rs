@@ -274,6 +274,30 @@ impl EngineConfig {
     }
 }
 
+/// Sends `text`, settings an engine answers only when it objects, then synchronises
+/// with `sync` (its command `word`): the first objection fails as a refusal of the
+/// whole request, said as one line.
+fn settle(
+    p: &mut process::Process,
+    text: &str,
+    word: &str,
+    sync: impl FnOnce(&mut process::Process, &str) -> Result<Option<String>, SubjectError>,
+) -> Result<(), SubjectError> {
+    let request = text.trim_end().replace('\n', "; ");
+    p.send(text, &request)?;
+    match sync(p, &request)? {
+        Some(reason) => Err(SubjectError::Refused {
+            what: if request.is_empty() {
+                word.to_owned()
+            } else {
+                request
+            },
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// How long xqdiff waits for each step of an engine's answer unless told otherwise.
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 

@@ -96,20 +96,7 @@ pub(crate) fn set_options(
             (false, false) => format!("setoption name {name} value {value}\n"),
         };
     }
-    let request = text.trim_end().replace('\n', "; ");
-    p.send(&text, &request)?;
-    let refusal = sync(p, state, &request)?;
-    match refusal {
-        Some(reason) => Err(SubjectError::Refused {
-            what: if request.is_empty() {
-                "isready".to_string()
-            } else {
-                request
-            },
-            reason,
-        }),
-        None => Ok(()),
-    }
+    super::settle(p, &text, "isready", |p, request| sync(p, state, request))
 }
 
 /// `isready`, then reads up to every owed `readyok`. Returns the first refusal seen.

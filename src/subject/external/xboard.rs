@@ -93,15 +93,7 @@ pub(crate) fn setup(
         .map(|(name, value)| format!("option {name}={value}\n"))
         .collect();
     text += "new\nvariant xiangqi\nforce\n";
-    let request = text.trim_end().replace('\n', "; ");
-    p.send(&text, &request)?;
-    match sync(p, state, &request)? {
-        Some(reason) => Err(SubjectError::Refused {
-            what: request,
-            reason,
-        }),
-        None => Ok(()),
-    }
+    super::settle(p, &text, "ping", |p, request| sync(p, state, request))
 }
 
 /// `ping K`, then reads up to `pong K`. Returns the first refusal seen.
