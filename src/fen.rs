@@ -6,7 +6,8 @@ use crate::square::{Square, FILES, RANKS};
 use std::fmt;
 
 /// The start position.
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+pub(crate) const START_FEN: &str =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// What is wrong with a FEN, and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -160,5 +160,5 @@ pub use generators::face::Generator;
 pub use generators::MoveGen;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
-pub use position::{Position, PositionError, Setup, Violation};
+pub use position::{Position, Setup};
 pub use square::Square;

@@ -92,7 +92,7 @@ impl FromStr for Move {
 /// Room for every pseudo-legal move of any position: the most a side can have is
 /// 2 rooks x 17 + 2 cannons x 17 + 2 horses x 8 + 2 elephants x 4 + 2 advisors x 4
 /// + king 4 + 5 pawns x 3 = 119.
-pub const MAX_MOVES: usize = 128;
+pub(crate) const MAX_MOVES: usize = 128;
 
 /// A move list that lives on the stack, so perft allocates nothing per node.
 #[derive(Clone)]
@@ -111,7 +111,7 @@ impl MoveList {
         }
     }
 
-    /// Appends a move. More than [`MAX_MOVES`] cannot happen on a valid position; a
+    /// Appends a move. More than `MAX_MOVES` cannot happen on a valid position; a
     /// generator bug that tried would be caught by the differential checks, so the
     /// excess is dropped rather than panicking inside perft.
     #[inline]

@@ -4,11 +4,11 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Number of files (`a`..`i`).
-pub const FILES: u8 = 9;
+pub(crate) const FILES: u8 = 9;
 /// Number of ranks (`0`..`9`).
-pub const RANKS: u8 = 10;
+pub(crate) const RANKS: u8 = 10;
 /// Number of points on the board.
-pub const SQUARE_COUNT: usize = 90;
+pub(crate) const SQUARE_COUNT: usize = 90;
 
 /// One of the 90 points, indexed `rank * 9 + file` so that `a0` is 0 and `i9` is 89.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

@@ -15,7 +15,7 @@
 //!
 //! Besides the rare rule cases, the edges of the other parts of a position: the fewest
 //! and the most pieces, no legal move (mate, stalemate), each move counter at each of
-//! its [edges](COUNTER_EDGES) with either side to move, and every
+//! its edges (`COUNTER_EDGES`) with either side to move, and every
 //! point each kind of piece may stand on ([`Coverage::points`]). Whether a legal move
 //! exists is asked of this module's own plain move rules, with validation
 //! ([`Position::new`]) judging whether the mover's king is left attacked.
@@ -61,7 +61,7 @@ impl Counter {
 /// past it, the same for 16 bits, and the largest value the FEN reader accepts (the
 /// range is the contract's, `docs/rules.md`). Each is a place where a generator that
 /// keeps a counter in too small a type, or compares it with a limit, goes wrong.
-pub const COUNTER_EDGES: [u32; 8] = [0, 60, 120, 255, 256, 65_535, 65_536, u32::MAX];
+pub(crate) const COUNTER_EDGES: [u32; 8] = [0, 60, 120, 255, 256, 65_535, 65_536, u32::MAX];
 
 /// One rare rule case a position can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,7 +112,7 @@ pub enum Feature {
     Counter {
         /// Which counter.
         counter: Counter,
-        /// Its value, one of [`COUNTER_EDGES`].
+        /// Its value, one of `COUNTER_EDGES`.
         value: u32,
         /// The side to move.
         turn: Color,

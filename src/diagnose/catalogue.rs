@@ -7,7 +7,7 @@ use std::fmt;
 /// How specific a variant is: how narrow the set of positions it changes. Several
 /// variants that explain a finding equally are named most specific first, since the
 /// narrower misreading is the likelier one when both fit every witness.
-pub type Specificity = u8;
+pub(crate) type Specificity = u8;
 
 macro_rules! catalogue {
     ($($(#[$doc:meta])* $variant:ident = $name:literal, $rank:literal, $sentence:literal;)+) => {

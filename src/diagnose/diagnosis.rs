@@ -341,7 +341,7 @@ fn counted_in_search_sentence(line: &[Move], counting: Counting) -> String {
 /// of how far the variant's rule holds for the subject (one side, one wing) is part of
 /// what was learnt, and is said instead of naming a broader rule than was confirmed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Refuted {
+pub(crate) struct Refuted {
     /// The variant dropped.
     pub variant: Variant,
     /// The first question it answered otherwise than the subject.
@@ -350,7 +350,7 @@ pub struct Refuted {
 
 /// Which question refuted a variant that explained a finding's witnesses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refutation {
+pub(crate) enum Refutation {
     /// The witness or the variant's example with the colours swapped: the variant fits
     /// only with this side to move, as the witness was seen.
     OtherSide(Color),
@@ -440,7 +440,7 @@ pub struct Diagnosis {
     /// The variants that explained the finding's own witnesses until the subject
     /// answered a question otherwise than they do: dropped, never named, each with
     /// what refuted it.
-    pub refuted: Vec<Refuted>,
+    pub(crate) refuted: Vec<Refuted>,
     /// For a finding nothing explains: what its differences share, in the game's words
     /// (`the subject lacks elephant captures`), written by the findings path.
     pub learnt: Option<String>,
@@ -962,7 +962,8 @@ fn neighbours(pos: &Position) -> impl Iterator<Item = Position> + '_ {
 /// one move down they do not. Prefers a position that
 /// tells every candidate from every other; `None` when no small change tells any two
 /// apart (the candidates may then be the same bug as far as this witness can show).
-pub fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
+#[cfg(test)]
+pub(crate) fn deciding_position(witness: &Witness, candidates: &[Variant]) -> Option<Question> {
     let gens: Vec<VariantGen> = candidates.iter().map(|&v| VariantGen::new(v)).collect();
     deciding_position_within(witness, &gens, &Work::unbounded())
 }
@@ -1038,6 +1039,7 @@ impl Work {
     }
 
     /// Unbounded: for the callers that ask for one search by itself.
+    #[cfg(test)]
     fn unbounded() -> Work {
         Work::new(usize::MAX)
     }

@@ -10,7 +10,7 @@ use crate::square::Square;
 /// For each variant, a position where it answers differently from the rules, in the
 /// shorthand [`example`] reads, and the depth of the divide that shows it (1: the move
 /// list). The tests check each row, and that the table tells every two variants apart.
-pub const EXAMPLES: &[(Variant, &str, u32)] = &[
+pub(crate) const EXAMPLES: &[(Variant, &str, u32)] = &[
     (KingLeavesPalace, "w Kd0 kf9", 1),
     (BlackKingLeavesPalace, "b Ke0 kd9", 1),
     (AdvisorLeavesPalace, "w Ke0 kd9 Af2", 1),

@@ -11,7 +11,7 @@
 //!   test for the variants that misread which moves must keep the king safe.
 //! - [`diagnosis`]: [`Diagnose`] a finding's witnesses (the one way in: which variants,
 //!   alone or two bugs at once, and how many questions the subject may be asked are its
-//!   fields), build a [`deciding_position`] for candidates that tie, and print `cause:`
+//!   fields), build a `deciding_position` for candidates that tie, and print `cause:`
 //!   lines.
 //!
 //! May use the vocabulary and [`crate::generators`]; the findings path (the campaign,
@@ -21,7 +21,8 @@ pub mod catalogue;
 pub mod diagnosis;
 pub mod examples;
 pub mod generator;
-pub(crate) mod page;
+#[cfg(test)]
+mod page;
 pub(crate) mod probes;
 pub(crate) mod reading;
 #[cfg(test)]
@@ -30,9 +31,12 @@ mod sentences;
 mod tests;
 
 pub use catalogue::Variant;
+#[cfg(test)]
+use diagnosis::deciding_position;
 pub use diagnosis::{
-    deciding_position, nondeterministic, recount, Answer, AnswerFault, Bound, Candidates, Cause,
-    Counting, Diagnose, Diagnosis, Question, Refutation, Refuted, Repeated, Witness,
+    nondeterministic, recount, Answer, Bound, Counting, Diagnose, Question, Witness,
 };
+pub(crate) use diagnosis::{AnswerFault, Candidates, Cause, Diagnosis};
 pub use generator::VariantGen;
-pub use page::catalogue_page;
+#[cfg(test)]
+use page::catalogue_page;

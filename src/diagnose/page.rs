@@ -5,7 +5,7 @@ use super::examples::example;
 
 /// `docs/variants.md`, written from the catalogue: a test compares the file with this, so
 /// the page cannot drift from the code.
-pub fn catalogue_page() -> String {
+pub(crate) fn catalogue_page() -> String {
     let mut page = String::from(
         "# Rule variants: the causes xqdiff can name\n\n\
          Each variant is a plausible misreading of the rules (`docs/rules.md`), built as a \

@@ -1,6 +1,7 @@
 //! The catalogue's witness table, and diagnosis run on the variants themselves and on the
 //! planted bugs (an independent implementation of some of the same misreadings).
 
+use super::diagnosis::{Refutation, Refuted};
 use super::examples::{self, example, EXAMPLES};
 use super::*;
 use crate::generators::naive::NaiveGen;

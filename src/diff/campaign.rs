@@ -81,7 +81,7 @@ pub use crate::diff::corpus::WITNESSES;
 
 /// One distinct bug the campaign found: a [`Finding`] whose sightings' order is the
 /// case number.
-pub type FuzzFinding = Finding;
+pub(crate) type FuzzFinding = Finding;
 
 /// What a campaign did.
 #[derive(Clone, Debug, Default)]
@@ -150,7 +150,7 @@ pub fn run_case(
 
 /// What [`measure_oracle`] saw.
 #[derive(Clone, Debug)]
-pub struct OracleBench {
+pub(crate) struct OracleBench {
     /// Cases run.
     pub cases: u64,
     /// Positions put through the whole oracle.
@@ -167,7 +167,7 @@ pub struct OracleBench {
 /// Runs cases `0..cases` of a campaign seeded `seed` (both sources, no extra starts, so
 /// the set is fixed) on the calling thread twice: once as the fuzz campaign runs it, for
 /// the rate, and once timing every part of the oracle's work, for the breakdown.
-pub fn measure_oracle(seed: u64, cases: u64, gens: &[&dyn Generator]) -> OracleBench {
+pub(crate) fn measure_oracle(seed: u64, cases: u64, gens: &[&dyn Generator]) -> OracleBench {
     let config = Config {
         seed,
         ..Config::default()

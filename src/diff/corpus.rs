@@ -173,7 +173,7 @@ fn quoted(text: &str) -> String {
 
 impl Case {
     /// A case for a disagreement found (and usually minimized) by `found_by`.
-    pub fn from_disagreement(d: &Disagreement, original_fen: &str, found_by: &str) -> Case {
+    pub(crate) fn from_disagreement(d: &Disagreement, original_fen: &str, found_by: &str) -> Case {
         let mut notes = vec![
             ("check".to_owned(), d.check.to_string()),
             ("generators".to_owned(), d.generators.join(", ")),
@@ -314,7 +314,7 @@ pub const WITNESSES: usize = 3;
 /// same signature already and one of them has no more pieces: the corpus keeps a few
 /// witnesses of each bug, however many runs hit it. Returns the path (of the file
 /// written, or of the smallest witness kept instead) and whether it was new. To write
-/// several cases, open a [`Folder`] once.
+/// several cases, open a `Folder` once.
 pub fn write_case(dir: &Path, case: &Case) -> io::Result<(PathBuf, bool)> {
     Folder::open(dir)?.write(case)
 }
@@ -322,7 +322,7 @@ pub fn write_case(dir: &Path, case: &Case) -> io::Result<(PathBuf, bool)> {
 /// A corpus folder being written into: read once when opened, then kept up to date
 /// with what this writer adds, so writing a case does not read the folder again.
 #[derive(Debug)]
-pub struct Folder {
+pub(crate) struct Folder {
     dir: PathBuf,
     /// Every case's signature note (when it has one), path and piece count.
     cases: Vec<(Option<String>, PathBuf, usize)>,

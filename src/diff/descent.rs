@@ -31,7 +31,7 @@ pub struct Descent {
 /// Hears how a descent is going: `(ply, done, total)`, where `ply` is how many moves
 /// down the path the current divide is and `done`/`total` count its finished subtrees,
 /// summed over the generators. Called from worker threads.
-pub type DescentProgress<'a> = &'a (dyn Fn(usize, u64, u64) + Sync);
+pub(crate) type DescentProgress<'a> = &'a (dyn Fn(usize, u64, u64) + Sync);
 
 /// Follows a perft disagreement at `depth` from `root` down to a position where the
 /// oracle sees it; `None` if the generators agree on every count and every position
@@ -43,7 +43,7 @@ pub fn descend(root: &Position, depth: u32, gens: &[&dyn Generator]) -> Option<D
 /// [`descend`], reusing the root divides when the caller has them already (one per
 /// generator, in `gens`' order: a perft that just found the totals differ), and
 /// reporting progress. Each generator divides in parallel, and the generators run side by side.
-pub fn descend_from(
+pub(crate) fn descend_from(
     root: &Position,
     depth: u32,
     gens: &[&dyn Generator],
@@ -133,7 +133,7 @@ fn divide_all(
         .collect()
 }
 
-/// Follows a perft disagreement at `depth` from `root` down ([`descend_from`]) and hands
+/// Follows a perft disagreement at `depth` from `root` down (`descend_from`) and hands
 /// where it ends to a [`Findings`] (the one path every finding takes: known bugs,
 /// minimizing, saving); returns the finding's index there. `None` if the generators
 /// agree all the way down.

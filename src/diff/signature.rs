@@ -27,11 +27,11 @@ use std::fmt;
 /// The check name in a signature for both `reused-board` and `walked-board`: one stale
 /// piece list or cache shows as either, depending on whether the moves made and unmade
 /// on the probe's board or a walked line reach it first. One bug, so one name.
-pub const STALE_BOARD: &str = "stale-board";
+pub(crate) const STALE_BOARD: &str = "stale-board";
 
 /// The check name in a diagnosed signature: what names the bug is its cause, not the
 /// check that happened to see it first.
-pub const CAUSE: &str = "cause";
+pub(crate) const CAUSE: &str = "cause";
 
 /// What kind of bug a disagreement shows.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -44,7 +44,7 @@ pub struct Signature {
     /// For a move difference, the class of the moves involved.
     pub class: Option<MoveClass>,
     /// For a diagnosed finding, the rule variant that explains it (the check is then
-    /// [`CAUSE`] and there is no class).
+    /// `CAUSE` and there is no class).
     pub cause: Option<Variant>,
 }
 
@@ -229,7 +229,7 @@ pub enum Lists {
 
 /// The class of `mv` on `pos`, for a generator that has it (`extra`) or lacks it, in
 /// lists of the kind `lists`.
-pub fn classify(pos: &Position, mv: Move, extra: bool, lists: Lists) -> MoveClass {
+pub(crate) fn classify(pos: &Position, mv: Move, extra: bool, lists: Lists) -> MoveClass {
     let class = |role, rule| MoveClass { extra, role, rule };
     let setup = pos.setup();
     let Some(piece) = setup.piece_at(mv.from).filter(|p| p.color == setup.turn) else {
@@ -350,7 +350,7 @@ pub struct KnownError {
 
 /// Reads a known-bugs file: one signature per line, optionally followed by a note after
 /// whitespace; blank lines and `#` comments are skipped.
-pub fn parse_known(text: &str) -> Result<Vec<(String, Option<String>)>, KnownError> {
+pub(crate) fn parse_known(text: &str) -> Result<Vec<(String, Option<String>)>, KnownError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -380,7 +380,9 @@ pub fn parse_known(text: &str) -> Result<Vec<(String, Option<String>)>, KnownErr
 
 /// A known-bugs file listing `signatures`, each with its note (what `--write-known`
 /// writes and [`parse_known`] reads back).
-pub fn format_known<'a>(signatures: impl IntoIterator<Item = (&'a Signature, String)>) -> String {
+pub(crate) fn format_known<'a>(
+    signatures: impl IntoIterator<Item = (&'a Signature, String)>,
+) -> String {
     let mut out = String::from(
         "# Known bugs, one signature per line with a note; xqdiff --known FILE reports\n\
          # them as known and does not fail on them.\n",

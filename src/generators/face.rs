@@ -229,7 +229,7 @@ pub trait Generator: Sync {
         progress: Option<ProgressFn<'_>>,
     ) -> Vec<(Move, u64)>;
     /// [`divide`](Generator::divide), through a transposition table when `hashing` has
-    /// one ([`perft::divide_until`]), given up once `stop` is raised (`None` then): for
+    /// one (`perft::divide_until`), given up once `stop` is raised (`None` then): for
     /// counts a signal must be able to end at any depth.
     fn divide_until(
         &self,

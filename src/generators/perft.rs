@@ -311,7 +311,7 @@ pub(crate) fn divide_parallel<G: MoveGen>(
 /// [`divide`] on the current rayon pool when `parallel`, `progress` hearing after each
 /// finished subtree, through the table of `hashing` when there is one (every thread
 /// shares it), given up once `stop` is raised (`None` then).
-pub fn divide_until<G: MoveGen>(
+pub(crate) fn divide_until<G: MoveGen>(
     g: &G,
     board: &G::Board,
     depth: u32,

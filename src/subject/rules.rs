@@ -94,7 +94,7 @@ impl FromStr for Compare {
 
 /// Whether a move on `pos` is a move into check: one xqdiff's rules find pseudo-legal
 /// and illegal there (it leaves the mover's king attacked, or facing the other king).
-pub fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
+pub(crate) fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
     let ours = BitboardGen.generate(pos);
     move |m| ours.pseudo_legal.contains(&m) && !ours.legal.contains(&m)
 }
@@ -103,7 +103,7 @@ pub fn into_check(pos: &Position) -> impl Fn(Move) -> bool {
 /// attacked or facing the other king: under king-capture rules such a move is the
 /// rules' own, whichever piece made it. A diagnosis compares a king-capture subject's
 /// answers with rule variants, which are legal-move generators, without them.
-pub fn leaves_king_attacked(pos: &Position, m: Move) -> bool {
+pub(crate) fn leaves_king_attacked(pos: &Position, m: Move) -> bool {
     pos.placed(m)
         .is_some_and(|s| !s.checkers(s.turn).is_empty() || s.kings_facing())
 }
@@ -118,11 +118,11 @@ fn moves_into_check(pos: &Position) -> u64 {
 }
 
 /// How many examples of set-aside moves a tally keeps.
-pub const SET_ASIDE_EXAMPLES: usize = 3;
+pub(crate) const SET_ASIDE_EXAMPLES: usize = 3;
 
 /// What a run under the legal rules whose every difference is a move into check
 /// suggests: a generator that allows them by design is checked under its own rules.
-pub const INTO_CHECK_HINT: &str = "every difference is a move into check: if your \
+pub(crate) const INTO_CHECK_HINT: &str = "every difference is a move into check: if your \
     generator is pseudo-legal by design, run with --rules king-capture (or --compare \
     pseudo-legal)";
 

@@ -54,7 +54,7 @@ impl Findings {
 
     /// Whether `signature` is a known bug: the list names it, or it is a move class of
     /// a finding the list names.
-    pub fn is_known(&self, signature: &Signature) -> bool {
+    pub(crate) fn is_known(&self, signature: &Signature) -> bool {
         self.settings.known.contains(signature)
             || self
                 .list
@@ -64,7 +64,7 @@ impl Findings {
 
     /// Where in [`Findings::list`] the finding a sighting of the move class `symptom`
     /// went to is: the one named by its cause, when that joined several.
-    pub fn index_of(&self, symptom: &Signature) -> Option<usize> {
+    pub(crate) fn index_of(&self, symptom: &Signature) -> Option<usize> {
         self.list.iter().position(|f| f.symptoms.contains(symptom))
     }
 
@@ -97,7 +97,7 @@ impl Findings {
     }
 
     /// [`Findings::record`] for sightings [`show`] has shown already.
-    pub fn record_shown(&mut self, shown: Vec<Shown>, gens: &[&dyn Generator]) {
+    pub(crate) fn record_shown(&mut self, shown: Vec<Shown>, gens: &[&dyn Generator]) {
         // Which sightings their bug will want a witness from, planned in order, so the
         // likely ones are minimized side by side beforehand.
         let mut likely = vec![false; shown.len()];

@@ -107,7 +107,12 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of one sighting, before any other: `blame` with its witness kept.
-    pub fn first_of(blame: Blame, signature: Signature, first: u64, found_after: Duration) -> Self {
+    pub(crate) fn first_of(
+        blame: Blame,
+        signature: Signature,
+        first: u64,
+        found_after: Duration,
+    ) -> Self {
         let witnesses = blame
             .witness()
             .map(|(w, _)| w.clone())
@@ -146,7 +151,7 @@ impl Finding {
     }
 
     /// [`Finding::trail`], to add to.
-    pub fn trail_mut(&mut self) -> Option<&mut Trail> {
+    pub(crate) fn trail_mut(&mut self) -> Option<&mut Trail> {
         match &mut self.blame {
             Blame::Builtins(_) => None,
             Blame::Subject(trail) => Some(trail),
@@ -292,7 +297,7 @@ impl Finding {
 /// [`WITNESSES`] distinct witnesses are `kept`, and the smallest (fewest pieces; the
 /// earlier found on a tie) leads. Offers `candidate`, found at `order`, against the one
 /// leading now; returns whether it was kept, and whether it now leads.
-pub fn offer_witness(
+pub(crate) fn offer_witness(
     kept: &mut Vec<Position>,
     leading: (&Position, u64),
     candidate: &Position,

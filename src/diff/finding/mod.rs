@@ -15,7 +15,7 @@
 //!    variant that explains them becomes the finding's signature, so the move classes
 //!    one misread rule touches are one finding (the engine check names a subject's
 //!    findings by the same function);
-//! 5. saves each witness into the corpus ([`corpus::Folder`]), with the one runnable
+//! 5. saves each witness into the corpus (`corpus::Folder`), with the one runnable
 //!    command that reproduces it ([`Provenance`]);
 //! 6. hands the report one [`Finding`] per bug.
 //!
@@ -39,7 +39,6 @@
 //! [`WITNESSES`]: crate::diff::corpus::WITNESSES
 //! [`Finding::offer`]: bug::Finding::offer
 //! [`diagnosed`]: naming::diagnosed
-//! [`corpus::Folder`]: crate::diff::corpus::Folder
 //! [`Finding`]: bug::Finding
 
 pub(crate) mod across;
@@ -54,7 +53,8 @@ pub mod trail;
 
 // The paths the tests, the examples and the Python module name.
 pub use book::{Findings, Settings};
-pub use bug::{Among, Blame, Finding};
+pub(crate) use bug::Blame;
+pub use bug::{Among, Finding};
 pub use known::Known;
 pub use naming::{cause_lines, DIAGNOSIS_BOUND};
 pub use provenance::Provenance;

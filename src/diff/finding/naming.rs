@@ -204,7 +204,7 @@ fn rule_words(rule: Rule) -> &'static str {
 /// or (moves of several kinds, or moves that leave the king attacked) the check test.
 /// `None` when only the counts below the moves differ.
 /// With `lists_only`, only the list's shapes are looked for.
-pub fn unexplained_shape(
+pub(crate) fn unexplained_shape(
     witnesses: &[Witness],
     lists_only: bool,
     ask: &mut impl FnMut(&Question) -> Option<Answer>,
@@ -358,7 +358,7 @@ fn list_shape(
 /// mover's king after it (the king, for kings left facing). A check test wrong only
 /// about one kind's checks reads that kind's rule, as an engine whose check test calls
 /// each piece's own move rule does; empty when no such move was listed.
-pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
+pub(crate) fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
     let mut roles = BTreeSet::new();
     for w in evidence {
         let (theirs, rules) = root_moves(&w.position, &w.answer);
@@ -387,7 +387,7 @@ pub fn missed_checkers(evidence: &[Witness]) -> BTreeSet<Role> {
 /// move, or the moves share none. A subject that leaves out a king's steps (or any
 /// move) because its check test misreads one kind's rule sees that kind checking after
 /// each of them.
-pub fn phantom_checkers(evidence: &[Witness], of_mover: Role) -> BTreeSet<Role> {
+pub(crate) fn phantom_checkers(evidence: &[Witness], of_mover: Role) -> BTreeSet<Role> {
     let mut shared: Option<BTreeSet<Role>> = None;
     for w in evidence {
         let (theirs, rules) = root_moves(&w.position, &w.answer);
@@ -464,7 +464,7 @@ fn start_with(turn: crate::piece::Color) -> Option<Position> {
 /// asked through `ask` within `bound`. A pair with a variant no other finding named is
 /// named only once such questions confirmed it; with no question to ask (a bound of
 /// none), only two causes already named are. `None` when it was explained, or is not now.
-pub fn paired_later(
+pub(crate) fn paired_later(
     diagnosis: Option<&Diagnosis>,
     evidence: &[Witness],
     causes: &[Variant],
@@ -485,7 +485,7 @@ pub fn paired_later(
 }
 
 /// The bound of a diagnosis that asks nothing.
-pub const NO_QUESTIONS: Bound = Bound {
+pub(crate) const NO_QUESTIONS: Bound = Bound {
     questions: 0,
     work: usize::MAX,
 };
@@ -495,7 +495,7 @@ pub const NO_QUESTIONS: Bound = Bound {
 /// explains are one bug: a misreading that touches the moves and the check detector
 /// alike shows first as one and then as the other, each with that variant among the
 /// causes it cannot yet tell apart.
-pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Diagnosis> {
+pub(crate) fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Diagnosis> {
     let (a, b) = (a?, b?);
     // The same variant is the same bug, whatever shows beside it on some witnesses.
     let causes: Vec<_> = a
@@ -517,7 +517,9 @@ pub fn shared_causes(a: Option<&Diagnosis>, b: Option<&Diagnosis>) -> Option<Dia
 
 /// Every variant the diagnoses name, each finding's first cause before any finding's
 /// others: the causes a new finding is tried on before the whole catalogue.
-pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) -> Vec<Variant> {
+pub(crate) fn named_causes<'a>(
+    diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone,
+) -> Vec<Variant> {
     let mut causes: Vec<Variant> = Vec::new();
     let all = diagnoses
         .clone()
@@ -533,7 +535,7 @@ pub fn named_causes<'a>(diagnoses: impl Iterator<Item = &'a Diagnosis> + Clone) 
 
 /// A diagnosis counted again over all of a finding's `evidence` (witnesses kept after it
 /// was made included), so its `cause:` lines say how many each variant explains.
-pub fn recount_diagnosis(diagnosis: &mut Option<Diagnosis>, evidence: &[Witness]) {
+pub(crate) fn recount_diagnosis(diagnosis: &mut Option<Diagnosis>, evidence: &[Witness]) {
     if let Some(d) = diagnosis.as_mut().filter(|d| !d.causes.is_empty()) {
         let evidence = &evidence[..evidence.len().min(MOST_EVIDENCE)];
         let counted = recount(&d.causes, evidence);

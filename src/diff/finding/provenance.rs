@@ -129,7 +129,7 @@ impl Provenance {
 }
 
 /// The heading of the block that ends every finding.
-pub const REPRODUCE_WITH: &str = "Reproduce with:";
+pub(crate) const REPRODUCE_WITH: &str = "Reproduce with:";
 
 /// The "Reproduce with:" block, one line each, unindented: the command, the subject's
 /// own protocol lines, the built-ins' answer. Every format writes it from this.

@@ -15,9 +15,9 @@ mod symmetry;
 pub(crate) mod tally;
 mod walk;
 
-pub use walk::{
-    check_line, consensus_children, consensus_play, consensus_steps, line_seed, LineOutcome,
-    WALK_PLIES,
+pub use walk::consensus_steps;
+pub(crate) use walk::{
+    check_line, consensus_children, consensus_play, line_seed, LineOutcome, WALK_PLIES,
 };
 
 use crate::diff::signature::{Lists, Signature, STALE_BOARD};
@@ -124,7 +124,7 @@ check_kinds! {
 }
 
 impl CheckKind {
-    /// The check's name in a [`Signature`]: its own, but [`STALE_BOARD`] for the two
+    /// The check's name in a [`Signature`]: its own, but `STALE_BOARD` for the two
     /// checks that see state a used board keeps and the squares do not show.
     pub const fn signature_name(self) -> &'static str {
         match self {
@@ -358,7 +358,7 @@ impl<'a> Run<'a> {
 
 /// Runs every check on `pos` with `gens` (normally the whole registry) and returns
 /// every disagreement found; empty when all agree. Besides the answers about `pos`
-/// itself, each generator's board walks a line of up to [`WALK_PLIES`] moves chosen from
+/// itself, each generator's board walks a line of up to `WALK_PLIES` moves chosen from
 /// the position alone, so the result depends on nothing but `pos` and `gens`.
 pub fn check_position(pos: &Position, gens: &[&dyn Generator]) -> Vec<Disagreement> {
     check_position_along(pos, gens, None)

@@ -13,11 +13,11 @@ use crate::moves::Move;
 use crate::position::{Position, Setup};
 
 /// How many plies [`super::check_position`] walks from a position.
-pub const WALK_PLIES: usize = 4;
+pub(crate) const WALK_PLIES: usize = 4;
 
 /// The seed of the line walked from `pos`: a function of the position alone (FNV-1a
 /// over the squares and the side to move), so a finding reproduces from its FEN.
-pub fn line_seed(pos: &Position) -> u64 {
+pub(crate) fn line_seed(pos: &Position) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |b: u8| {
         h ^= u64::from(b);
@@ -216,7 +216,7 @@ pub struct LineOutcome {
 /// With `choose` drawing `Rng::new(line_seed(start)).below(len)` and `max_plies` at
 /// [`WALK_PLIES`], the boards walk the line [`super::check_position`] walks from `start`,
 /// so a `walked-board` finding reproduces from the start's FEN.
-pub fn check_line(
+pub(crate) fn check_line(
     start: &Position,
     gens: &[&dyn Generator],
     max_plies: usize,
@@ -286,7 +286,11 @@ pub fn check_line(
 
 /// The position after `mv` as every generator agrees it is; `None` when `mv` is not a
 /// legal move they agree on, or they disagree about `pos`.
-pub fn consensus_play(pos: &Position, gens: &[&dyn Generator], mv: Move) -> Option<Position> {
+pub(crate) fn consensus_play(
+    pos: &Position,
+    gens: &[&dyn Generator],
+    mv: Move,
+) -> Option<Position> {
     consensus_children(pos, gens)
         .ok()?
         .into_iter()
@@ -307,7 +311,7 @@ pub fn consensus_steps<'a>(
 /// frontier walk to. `Err` with the first disagreement when the generators do not agree
 /// on the moves (repeats included), on a capture or on the position after a move, or
 /// when a position after a legal move is invalid.
-pub fn consensus_children(
+pub(crate) fn consensus_children(
     pos: &Position,
     gens: &[&dyn Generator],
 ) -> Result<Vec<(Move, Position)>, Box<Disagreement>> {

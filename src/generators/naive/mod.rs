@@ -11,7 +11,7 @@
 //! file.
 //!
 //! At each point where a plausible misreading of the rules would decide differently,
-//! the code asks the board's [`Reading`] (`reading.rs`); [`NaiveGen`](type@NaiveGen) reads the rules as
+//! the code asks the board's `Reading` (`reading.rs`); [`NaiveGen`](type@NaiveGen) reads the rules as
 //! written, and the questions compile away. Other readings make the naive generator a
 //! generator of a rule bug: the `diagnose` layer's catalogue.
 
@@ -21,7 +21,7 @@ mod rules;
 mod tests;
 
 use reading::Asker;
-pub use reading::{AsWritten, Reading};
+pub(crate) use reading::{AsWritten, Reading};
 // The planted bugs are misreadings of the naive rules, so they leap as it does.
 #[cfg(any(test, feature = "planted"))]
 pub(crate) use rules::HORSE_LEAPS;

@@ -22,7 +22,7 @@ pub(crate) mod perft;
 mod summary;
 
 pub(crate) use summary::first_line;
-pub use summary::summary_table;
+pub(crate) use summary::summary_table;
 
 use crate::diff::campaign;
 use crate::diff::corpus;
@@ -80,7 +80,7 @@ pub struct EngineCheck {
     pub stop: Option<&'static std::sync::atomic::AtomicBool>,
     /// The corpus named on the command line, if one was: findings about the engine go
     /// under it (`external/<engine>/`), else into the working folder's
-    /// `xqdiff-findings/<engine>/` ([`crate::subject::crosscheck::findings_dir`]).
+    /// `xqdiff-findings/<engine>/` (`crate::subject::crosscheck::findings_dir`).
     pub named_corpus: Option<std::path::PathBuf>,
 }
 

@@ -11,7 +11,7 @@ const WIDTH: usize = 80;
 /// One line per phase (name, status, time, what it counted, and its message on the
 /// line below), then the verdict with the number of disagreements. The last column
 /// wraps at spaces to keep the table within 80 columns.
-pub fn summary_table(report: &Report) -> String {
+pub(crate) fn summary_table(report: &Report) -> String {
     let rows: Vec<[String; 4]> = report
         .phases
         .iter()

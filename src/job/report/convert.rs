@@ -11,7 +11,6 @@ use crate::cases::features::{Coverage, Feature};
 use crate::diagnose::Diagnosis;
 use crate::diff::campaign;
 use crate::diff::corpus::{Replay, Source};
-use crate::diff::descent::Descent;
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::replay::Replayed;
 use crate::diff::finding::{Blame, Finding};
@@ -20,7 +19,6 @@ use crate::diff::signature::Signature;
 use crate::fen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::subject::external::EngineConfig;
 use std::path::Path;
 use std::time::Duration;
@@ -255,12 +253,6 @@ impl Dispute {
         d.with_bug(&f.signature, f.hits, f.known, f.diagnosis.as_ref())
     }
 
-    /// The first disagreement a perft descent from `root` ended on, with its path.
-    pub fn from_descent(phase: &str, root: &Position, descent: &Descent) -> Option<Dispute> {
-        let first = descent.disagreements.first()?;
-        Some(Dispute::from_oracle(phase, first).with_path(&root.fen(), &descent.path))
-    }
-
     /// Records the position it was first found on, when minimizing changed it.
     pub fn with_original(mut self, fen: &str) -> Dispute {
         self.original_fen = (fen != self.fen).then(|| fen.to_owned());
@@ -284,7 +276,7 @@ impl Dispute {
 
     /// Records which bug it is, how many positions showed it, whether it is a known
     /// bug, and its cause when it was diagnosed.
-    pub fn with_bug(
+    pub(crate) fn with_bug(
         mut self,
         signature: &Signature,
         hits: u64,
@@ -397,6 +389,7 @@ mod tests {
     use super::*;
     use crate::diff::oracle::OnlyIn;
     use crate::moves::Move;
+    use crate::position::Position;
     use crate::subject::external::{FenLetters, Protocol, Ranks};
 
     /// Each row: the check, the FEN it was found on, and the FEN its moves belong to.
@@ -454,7 +447,11 @@ mod tests {
             Some(CheckKind::CountAfter)
         );
         let descent = descend(&root, 2, &engines).expect("perft(2) differs");
-        let d = Dispute::from_descent("perft", &root, &descent).unwrap();
+        let first = descent
+            .disagreements
+            .first()
+            .expect("a disagreement where it ends");
+        let d = Dispute::from_oracle("perft", first).with_path(&root.fen(), &descent.path);
         let path = d.path.as_ref().unwrap();
         assert_eq!(path.root_fen, root.fen());
         assert_eq!(path.moves.len(), 1);

@@ -10,16 +10,16 @@
 //! where a reader expects them (亻 beside 馬 in 傌, 石 beside 包 in 砲), which is what
 //! makes them read at a piece's size of about 23 pixels.
 //!
-//! A page defines every glyph once ([`defs`]) and each piece draws its own with a `<use>`
+//! A page defines every glyph once (`defs`) and each piece draws its own with a `<use>`
 //! ([`Glyph::id`]), so a report with many boards stays small.
 
 use crate::piece::{Color, Piece};
 use std::fmt::Write as _;
 
 /// Side of the square box the strokes are written in.
-pub const BOX: u32 = 100;
+pub(crate) const BOX: u32 = 100;
 /// Width of the pen, in the box's units: about 2 pixels at a piece's size.
-pub const PEN: f64 = 8.5;
+pub(crate) const PEN: f64 = 8.5;
 
 /// One piece's character and how to draw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub struct Glyph {
 }
 
 impl Glyph {
-    /// The id of the glyph's `<symbol>` in [`defs`], for a `<use href="#...">`: from the
+    /// The id of the glyph's `<symbol>` in `defs`, for a `<use href="#...">`: from the
     /// character's code point, so it is plain ASCII.
     pub fn id(&self) -> String {
         format!("glyph-{:x}", u32::from(self.character))
@@ -311,7 +311,7 @@ pub fn of(p: Piece) -> &'static Glyph {
 }
 
 /// The river's words, 楚河 and 漢界, as the board shows them from left to right.
-pub const RIVER: [[Glyph; 2]; 2] = [
+pub(crate) const RIVER: [[Glyph; 2]; 2] = [
     [
         Glyph {
             character: '楚',
@@ -395,7 +395,7 @@ pub fn all() -> impl Iterator<Item = &'static Glyph> {
 /// One hidden SVG holding every glyph as a `<symbol>` (its `data-character` the
 /// character it draws), for a page to carry once before its boards. A `<use>` gives the
 /// colour as `stroke`; the pen's width and shape are the symbol's.
-pub fn defs() -> String {
+pub(crate) fn defs() -> String {
     let mut out = String::from(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="glyphs" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>"#,
     );

@@ -22,17 +22,17 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 pub(crate) use time::duration;
-pub use time::utc_now;
+pub(crate) use time::utc_now;
 
 /// The schema this build writes. The number after the slash is bumped when a field is
 /// removed, renamed or changes meaning, or gains a value an older reader would reject
 /// (version 2 added the status `interrupted`); adding an optional field does not bump
 /// it (readers ignore fields they do not know).
-pub const SCHEMA: &str = "xqdiff-report/2";
+pub(crate) const SCHEMA: &str = "xqdiff-report/2";
 
 /// Every schema this build reads: its own, and version 1, every document of which is
 /// a version 2 document that happens not to use what 2 added.
-pub const READS: [&str; 2] = [SCHEMA, "xqdiff-report/1"];
+pub(crate) const READS: [&str; 2] = [SCHEMA, "xqdiff-report/1"];
 
 /// Why a report could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -77,7 +77,7 @@ pub enum ReportError {
 /// One correctness report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Always [`SCHEMA`] when written by this build.
+    /// Always `SCHEMA` when written by this build.
     pub schema: String,
     /// The program that wrote the report.
     pub tool: Tool,
@@ -448,7 +448,8 @@ impl CoverageTable {
     }
 
     /// The kinds of piece with a point no position had them on.
-    pub fn missing_points(&self) -> impl Iterator<Item = &PointCount> {
+    #[cfg(test)]
+    pub(crate) fn missing_points(&self) -> impl Iterator<Item = &PointCount> {
         self.points.iter().filter(|p| p.reached < p.points)
     }
 }
@@ -1129,7 +1130,7 @@ pub fn seconds(d: Duration) -> f64 {
 }
 
 /// `x` to three decimals, for rates; exact through JSON for the same reason as [`seconds`].
-pub fn rounded(x: f64) -> f64 {
+pub(crate) fn rounded(x: f64) -> f64 {
     (x * 1e3).round() / 1e3
 }
 

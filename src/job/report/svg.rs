@@ -6,7 +6,7 @@
 //! attributes: `g.piece[data-square][data-piece]`, `g.arrow[data-move][data-has]`.
 //! Colours are written on the elements too, so the picture keeps them when it is
 //! copied out of the page. The pieces' characters and the river's words are `<use>`s
-//! of glyphs the page defines once for all its boards ([`glyphs::defs`]); a board
+//! of glyphs the page defines once for all its boards (`glyphs::defs`); a board
 //! copied out alone keeps the pieces' letters.
 
 use super::{escape, glyphs, DisputedMove, RenderOptions};
@@ -32,9 +32,9 @@ const GLYPH_SHIFT: f64 = 1.0;
 const BADGE: f64 = 8.0;
 const BADGE_OFFSET: f64 = 13.5;
 /// Width of the whole picture.
-pub const WIDTH: f64 = 2.0 * MARGIN + (FILES - 1) as f64 * CELL;
+pub(crate) const WIDTH: f64 = 2.0 * MARGIN + (FILES - 1) as f64 * CELL;
 /// Height of the whole picture.
-pub const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
+pub(crate) const HEIGHT: f64 = 2.0 * MARGIN + (RANKS - 1) as f64 * CELL;
 
 const WOOD: &str = "#f1d9a5";
 const DISC_FILL: &str = "#fbf1dc";
@@ -77,7 +77,7 @@ pub struct ArrowGroup {
 /// Groups `moves` by the set of generators that have them. With an odd one out, the
 /// moves only it has come first and the moves it lacks second, so those two keep their
 /// colours from one disagreement to the next.
-pub fn arrow_groups(
+pub(crate) fn arrow_groups(
     moves: &[DisputedMove],
     generators: &[String],
     odd: Option<&str>,

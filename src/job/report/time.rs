@@ -4,7 +4,7 @@
 use std::time::SystemTime;
 
 /// Now, as RFC 3339 UTC to the second (`2026-11-30T14:55:07Z`).
-pub fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     rfc3339(SystemTime::now())
 }
 

@@ -15,8 +15,9 @@ pub mod frontier;
 pub mod merge;
 pub mod shard;
 
-pub use error::{Location, Problem, Problems, SplitError};
-pub use files::JobsFile;
+pub use error::Problem;
+pub(crate) use error::{Location, Problems, SplitError};
+pub(crate) use files::JobsFile;
 pub use shard::Shard;
 
 use crate::diff::corpus::fnv1a;
@@ -31,19 +32,19 @@ use std::fmt;
 /// its position) and the header the number of paths, so a job can stand for every
 /// transposition of its position. A file of a version not listed in
 /// [`JOBS_FORMATS_READ`] is refused, not guessed at.
-pub const JOBS_FORMAT: &str = "xqdiff-jobs/3";
+pub(crate) const JOBS_FORMAT: &str = "xqdiff-jobs/3";
 
 /// Version 2: every job one path, no weights. Still read, as weight 1 each.
 pub(crate) const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
 
 /// The versions a jobs file may have.
-pub const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
+pub(crate) const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
 
 /// The most jobs a split may have. It is about 2 GB of jobs file, and more than any
 /// scheduler wants: the start position cut at ply 4 (3.3 million jobs) fits, at ply 5
 /// (133 million, some 23 GB) it does not. Emit counts the frontier before writing and
 /// refuses a split past this; a jobs file announcing more is refused too.
-pub const MAX_JOBS: u64 = 10_000_000;
+pub(crate) const MAX_JOBS: u64 = 10_000_000;
 
 /// Names one split: a hash of its header's fields and of every job in order, so equal
 /// ids mean equal job lists, a result carrying another id belongs to another split, and
@@ -171,7 +172,7 @@ impl TryFrom<String> for Check {
 /// The first line of a jobs file: what was split, and how many jobs there are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
-    /// Always [`JOBS_FORMAT`].
+    /// Always `JOBS_FORMAT`.
     pub format: String,
     /// The split's id; results carry it.
     pub split: SplitId,

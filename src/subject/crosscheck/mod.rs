@@ -14,9 +14,11 @@ mod print;
 mod run;
 pub mod targets;
 
-pub use crate::diff::finding::trail::{Comparison, MoveCounts, Reproduction, Trail};
+pub use crate::diff::finding::trail::Comparison;
+pub(crate) use crate::diff::finding::trail::{Reproduction, Trail};
 pub use print::found_by;
-pub use run::{fastest_first, run, Made, Run, Timed, CONFIRM_EVERY};
+pub(crate) use run::{fastest_first, Made};
+pub use run::{run, Run, Timed};
 
 use crate::diagnose::{
     nondeterministic, Answer, AnswerFault, Diagnosis, Question, Variant, Witness,
@@ -54,7 +56,7 @@ pub struct Target {
 
 /// What the check is doing, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
+pub(crate) enum Stage {
     /// Asking both sides for the divide at the target.
     Comparing,
     /// Following a differing count down the path, `ply` moves from the target.
@@ -113,7 +115,7 @@ pub struct Status<'a> {
     /// The target's label.
     pub label: &'a str,
     /// What is happening.
-    pub stage: Stage,
+    pub(crate) stage: Stage,
 }
 
 /// The command that checks a subject on a position at a depth.
@@ -123,7 +125,7 @@ pub type Reproduce<'a> = &'a (dyn Fn(&Position, u32) -> Provenance + Sync);
 #[derive(Clone, Default)]
 pub struct Options<'a> {
     /// Where findings about the subject are saved; `None` saves nothing. For an
-    /// external engine, [`findings_dir`].
+    /// external engine, `findings_dir`.
     pub subject_dir: Option<PathBuf>,
     /// Where disagreements among the built-in generators are saved (the corpus
     /// itself); `None` saves nothing.
@@ -558,12 +560,12 @@ pub enum CrossCheckError {
 /// library go into when no corpus is named: the user's own, so that a run from
 /// anywhere never writes into xqdiff's source tree (whose `corpus/` is compiled into
 /// the program).
-pub const FINDINGS_DIR: &str = "xqdiff-findings";
+pub(crate) const FINDINGS_DIR: &str = "xqdiff-findings";
 
 /// Where findings about the external subject `engine_name` are saved: under the corpus
 /// named on the command line, `DIR/external/<name>/` (as [`external_dir`]), else the
 /// working folder's `xqdiff-findings/<name>/`.
-pub fn findings_dir(named_corpus: Option<&Path>, engine_name: &str) -> PathBuf {
+pub(crate) fn findings_dir(named_corpus: Option<&Path>, engine_name: &str) -> PathBuf {
     match named_corpus {
         Some(corpus) => external_dir(corpus, engine_name),
         None => Path::new(FINDINGS_DIR).join(slug(engine_name)),
@@ -616,7 +618,7 @@ pub fn check(
 /// [`check`] on targets taken one at a time as the run goes (`of` of them, when that
 /// is known), so a run given a time makes each position only when it is to be asked.
 /// A target of depth 0 is skipped: there is nothing to count.
-pub fn check_stream(
+pub(crate) fn check_stream(
     subject: &mut dyn Subject,
     engines: &[&dyn Generator],
     targets: &mut dyn Iterator<Item = Target>,
@@ -1579,11 +1581,11 @@ const NOT_RESTARTED: &str = "the subject could not be started again";
 
 /// How many of its own timeouts shrinking a hang may take, past the one the hang
 /// itself took: a hang costs a few timeouts, not one per question.
-pub const HANG_TIMEOUTS: u32 = 3;
+pub(crate) const HANG_TIMEOUTS: u32 = 3;
 
 /// How many of its shorter waits shrinking a hang may take at least: room for a few
 /// pieces removed where the timeout is no longer than a wait.
-pub const HANG_WAITS: u32 = 9;
+pub(crate) const HANG_WAITS: u32 = 9;
 
 /// One more hit on the finding of `kind` (the first met on target `label` asking
 /// `position` at `depth`, and what the subject did there), whose witness becomes

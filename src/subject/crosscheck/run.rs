@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// Under [`Reference::FASTEST`], every how many positions all the built-ins count one
 /// the fastest agreed on: a share of the agreeing positions confirmed, stated in the
 /// summary, so a wrong reference cannot hide for long.
-pub const CONFIRM_EVERY: usize = 10;
+pub(crate) const CONFIRM_EVERY: usize = 10;
 
 /// The built-in that counts every position under [`Reference::First`]: more than twice
 /// as fast as the next (docs/internals.md, the oracle's speed).
@@ -23,7 +23,7 @@ const FASTEST: &str = "bitboard";
 
 impl Reference {
     /// The fastest built-in counts each position; all of them count every difference
-    /// and every [`CONFIRM_EVERY`]-th position besides.
+    /// and every `CONFIRM_EVERY`-th position besides.
     pub const FASTEST: Reference = Reference::First {
         confirm_every: CONFIRM_EVERY,
     };
@@ -32,7 +32,7 @@ impl Reference {
 /// `gens` with the fastest first, the rest in their order: the first is the reference
 /// of [`Reference::First`], the walker of fresh playouts and the one whose divide a
 /// finding shows as expected.
-pub fn fastest_first<'a>(gens: &[&'a dyn Generator]) -> Vec<&'a dyn Generator> {
+pub(crate) fn fastest_first<'a>(gens: &[&'a dyn Generator]) -> Vec<&'a dyn Generator> {
     let mut ordered = gens.to_vec();
     ordered.sort_by_key(|g| g.name() != FASTEST);
     ordered
@@ -95,7 +95,7 @@ pub struct Run {
     pub fresh: Option<Made>,
 }
 
-/// Checks `subject` against `gens` (ordered by [`fastest_first`]) on `fixed`, then,
+/// Checks `subject` against `gens` (ordered by `fastest_first`) on `fixed`, then,
 /// when `timed`, on fresh positions until its time is up.
 pub fn run(
     subject: &mut dyn Subject,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// any folder. A `NAME=VALUE` word whose value names a file gets the value made
 /// absolute. A line that does not split is returned as it is, for the error to come
 /// from where it is run.
-pub fn from_anywhere(cmd: &str) -> String {
+pub(crate) fn from_anywhere(cmd: &str) -> String {
     let Ok(here) = std::env::current_dir() else {
         return cmd.to_owned();
     };

@@ -46,7 +46,7 @@ pub struct ExternalEngine {
 /// question in its own protocol and notation. Owned, so a finding's reproduction can
 /// be written while the engine is busy with the next position.
 #[derive(Clone, Debug)]
-pub struct Speech {
+pub(crate) struct Speech {
     setup: Vec<String>,
     config: EngineConfig,
     fen_letters: FenLetters,

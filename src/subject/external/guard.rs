@@ -29,7 +29,7 @@ use std::time::Duration;
 /// guards the engine its arguments name and returns the exit code to end with (an
 /// engine killed by a signal ends the guard by the same signal, without returning);
 /// `None` for any other start.
-pub fn run_if_guard() -> Option<u8> {
+pub(crate) fn run_if_guard() -> Option<u8> {
     let mut args = std::env::args_os().skip(1);
     if args.next()? != GUARD_ARG {
         return None;

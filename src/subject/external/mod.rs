@@ -11,8 +11,8 @@
 //! not part of an answer (banners, `info string`, search output) do not extend it, so a
 //! chattering engine times out like a silent one. After a timeout the next question
 //! first waits for the engine to catch up, so a late answer is never taken for the
-//! next one. A whole answer also has a deadline ([`ANSWER_TIMEOUTS`] timeouts) and a
-//! size ([`MAX_ANSWER_LINES`], [`MAX_ANSWER_BYTES`], lines of at most [`MAX_LINE`]
+//! next one. A whole answer also has a deadline (`ANSWER_TIMEOUTS` timeouts) and a
+//! size (`MAX_ANSWER_LINES`, `MAX_ANSWER_BYTES`, lines of at most `MAX_LINE`
 //! bytes); an engine past either is ended, as is one whose run is stopped mid-answer.
 
 mod answer;
@@ -31,21 +31,19 @@ mod xboard;
 /// How a moves-protocol adapter's lists are read (`--compare`, `--rules`).
 pub use crate::subject::rules::MovesMode;
 /// An engine's command as it runs from any folder, for reproduce lines.
-pub use command::from_anywhere;
-pub use driver::{ExternalEngine, Speech};
+pub(crate) use command::from_anywhere;
+pub use driver::ExternalEngine;
 #[cfg(target_os = "linux")]
-pub use guard::run_if_guard;
+pub(crate) use guard::run_if_guard;
 /// The board after a move with the mover to move again: what the moves protocol's
 /// `check` request asks about, and a binding's check test in process.
 pub use moves::placed;
 /// Move text in either rank numbering: the engines' and `xqdiff perft --ranks`'.
 pub(crate) use notation::format_move;
-pub use process::{
-    end_all_engines, end_all_engines_before_exit, split_command, CommandLineError, ANSWER_TIMEOUTS,
-    MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
-};
 #[cfg(target_os = "linux")]
-pub use process::{guard_engines, GUARD_ARG};
+pub(crate) use process::guard_engines;
+pub use process::split_command;
+pub(crate) use process::{end_all_engines, end_all_engines_before_exit};
 
 use crate::diff::finding::provenance::Provenance;
 use crate::subject::SubjectError;
@@ -215,7 +213,7 @@ pub struct EngineConfig {
     /// Horse and elephant letters in FEN.
     pub fen_letters: FenLetters,
     /// The longest xqdiff waits for each step of an answer (the next per-move line, the
-    /// total, the end marker); a whole answer gets [`ANSWER_TIMEOUTS`] times it.
+    /// total, the end marker); a whole answer gets `ANSWER_TIMEOUTS` times it.
     pub timeout: Duration,
     /// The longest xqdiff waits for each step of starting the engine (the handshake,
     /// the options, the questions that learn its notation), a restart's included;

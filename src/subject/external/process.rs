@@ -30,19 +30,19 @@ use std::time::{Duration, Instant};
 /// The longest line an engine may print, in bytes, without its line ending. Perft
 /// lines are tens of bytes; a longer line is garbage, and reading it whole would let
 /// an engine that never prints a newline fill memory.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// The most lines one answer may have, stderr and chatter included. An xboard engine
 /// that prints a block per depth up to the deepest depth xqdiff asks prints some
 /// thousands.
-pub const MAX_ANSWER_LINES: usize = 100_000;
+pub(crate) const MAX_ANSWER_LINES: usize = 100_000;
 
 /// The most bytes one answer may have, line endings included.
-pub const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
 
 /// A whole answer ends within this many timeouts, however steadily the engine keeps
 /// printing lines that count as progress.
-pub const ANSWER_TIMEOUTS: u32 = 10;
+pub(crate) const ANSWER_TIMEOUTS: u32 = 10;
 
 /// Lines held between the reader threads and the driver. Full, it stops the readers,
 /// and the pipe then stops the engine; at [`MAX_LINE`] a line it holds at most 16 MiB.
@@ -704,7 +704,7 @@ mod orphans {
     /// The first argument that starts xqdiff as a guard: `xqdiff __engine-guard PARENT
     /// PROGRAM [ARGS]`, where PARENT is the id of the xqdiff that started it. No command
     /// takes it, so no user runs it by mistake.
-    pub const GUARD_ARG: &str = "__engine-guard";
+    pub(crate) const GUARD_ARG: &str = "__engine-guard";
 
     /// The program started as the guard, once [`guard_engines`] named it.
     static PROGRAM: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
@@ -712,7 +712,7 @@ mod orphans {
     /// Runs every engine started from now on under a guard: `program` (the xqdiff
     /// executable, whose `main` begins with
     /// [`run_if_guard`](super::super::run_if_guard)) started with [`GUARD_ARG`].
-    pub fn guard_engines(program: std::path::PathBuf) {
+    pub(crate) fn guard_engines(program: std::path::PathBuf) {
         let _ = PROGRAM.set(program);
     }
 
@@ -955,13 +955,13 @@ mod orphans {
 #[cfg(target_os = "linux")]
 pub(super) use orphans::{children_of, die_with_parent};
 #[cfg(target_os = "linux")]
-pub use orphans::{guard_engines, GUARD_ARG};
+pub(crate) use orphans::{guard_engines, GUARD_ARG};
 
 /// Ends every engine xqdiff started, and all in their groups, at once (SIGKILL): for a
 /// run told twice to stop, which must not wait for any engine. Their drivers see them
 /// gone and report it; they are reaped when dropped. An engine's guard is spared: it
 /// ends what the engine left, then goes by itself.
-pub fn end_all_engines() {
+pub(crate) fn end_all_engines() {
     #[cfg(target_os = "linux")]
     orphans::end_all();
 }
@@ -969,7 +969,7 @@ pub fn end_all_engines() {
 /// Ends every engine xqdiff started and everything they left, for a process about to
 /// exit in the middle of a run: nothing an engine started outlives it, however many
 /// signals came before.
-pub fn end_all_engines_before_exit() {
+pub(crate) fn end_all_engines_before_exit() {
     #[cfg(target_os = "linux")]
     orphans::before_exit();
 }
