@@ -282,7 +282,7 @@ impl Output {
     }
 
     /// Finishes the file: a temporary is flushed to disk and renamed over its target.
-    pub fn commit(self) -> io::Result<()> {
+    pub(crate) fn commit(self) -> io::Result<()> {
         match self.sink {
             Sink::Staged { mut tmp, target } => {
                 tmp.flush()?;

@@ -91,7 +91,7 @@ impl Role {
     }
 
     /// Reads a FEN letter of either case, accepting the aliases `E` (elephant) and `H` (horse).
-    pub const fn from_char(c: char) -> Option<Role> {
+    pub(crate) const fn from_char(c: char) -> Option<Role> {
         Some(match c.to_ascii_uppercase() {
             'K' => Role::King,
             'A' => Role::Advisor,
@@ -105,7 +105,7 @@ impl Role {
     }
 
     /// How many of this kind one side may have.
-    pub const fn max_count(self) -> usize {
+    pub(crate) const fn max_count(self) -> usize {
         match self {
             Role::King => 1,
             Role::Pawn => 5,
@@ -158,7 +158,7 @@ impl Piece {
     }
 
     /// Reads a FEN letter; the case gives the side. Accepts the aliases `E`/`e` and `H`/`h`.
-    pub const fn from_char(c: char) -> Option<Piece> {
+    pub(crate) const fn from_char(c: char) -> Option<Piece> {
         let color = if c.is_ascii_uppercase() {
             Color::Red
         } else {

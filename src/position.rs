@@ -279,7 +279,7 @@ impl Position {
 
     /// The same position with other move counters: valid whenever `self` is, since no
     /// rule of the domain reads the counters.
-    pub fn with_counters(&self, halfmoves: u32, fullmoves: u32) -> Position {
+    pub(crate) fn with_counters(&self, halfmoves: u32, fullmoves: u32) -> Position {
         Position {
             setup: Setup {
                 halfmoves,

@@ -28,7 +28,7 @@ impl Square {
     }
 
     /// The square with index `index` (`rank * 9 + file`), if below 90.
-    pub const fn from_index(index: usize) -> Option<Square> {
+    pub(crate) const fn from_index(index: usize) -> Option<Square> {
         if index < SQUARE_COUNT {
             Some(Square(index as u8))
         } else {

@@ -109,7 +109,7 @@ pub(crate) struct RunFlags {
 
 impl RunFlags {
     /// The check's reference.
-    pub fn reference(&self) -> crosscheck::Reference {
+    pub(crate) fn reference(&self) -> crosscheck::Reference {
         match self.reference {
             ReferenceArg::Fastest => crosscheck::Reference::FASTEST,
             ReferenceArg::All => crosscheck::Reference::All,
@@ -117,7 +117,7 @@ impl RunFlags {
     }
 
     /// How long to check, when a time was given.
-    pub fn time(&self) -> Option<Duration> {
+    pub(crate) fn time(&self) -> Option<Duration> {
         self.seconds.map(Duration::from_secs)
     }
 }
@@ -132,7 +132,7 @@ pub(crate) enum ReferenceArg {
 impl EngineFlags {
     /// The configuration for the engine started by `command`, or what is wrong with
     /// the flags. `flag` names the flag that gave the command, for messages.
-    pub fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
+    pub(crate) fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
         split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
         let mode =
             MovesMode::of(self.compare, self.rules).map_err(|e| CliError::Usage(e.to_string()))?;

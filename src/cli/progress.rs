@@ -187,7 +187,7 @@ impl State {
     }
 
     /// Counts from now on in `unit` (a check's phases count different things).
-    pub fn set_unit(&self, unit: Unit) {
+    pub(crate) fn set_unit(&self, unit: Unit) {
         self.unit.store(unit as usize, Ordering::Relaxed);
     }
 
@@ -200,7 +200,7 @@ impl State {
     }
 
     /// Adds `n` finished units.
-    pub fn inc(&self, n: u64) {
+    pub(crate) fn inc(&self, n: u64) {
         self.reveal_if_slow();
         self.bar.inc(n);
         self.plain_line();
@@ -214,7 +214,7 @@ impl State {
 
     /// Prints `text` (lines that are not verdicts: nothing in them is coloured) above
     /// the bar.
-    pub fn print_plain(&self, text: &str) {
+    pub(crate) fn print_plain(&self, text: &str) {
         self.bar
             .suspend(|| super::out::text(format_args!("{text}")));
     }

@@ -37,7 +37,7 @@ macro_rules! catalogue {
             }
 
             /// How specific it is: the higher, the fewer positions it changes.
-            pub fn specificity(self) -> Specificity {
+            pub(crate) fn specificity(self) -> Specificity {
                 match self {
                     $(Variant::$variant => $rank,)+
                 }

@@ -54,7 +54,7 @@ impl Witness {
     /// Whether the subject's answer here differs from the rules'. Only such a witness
     /// tells misreadings apart from the rules: on one where the subject answered right,
     /// every variant that also answers right would explain it.
-    pub fn shows_a_difference(&self) -> bool {
+    pub(crate) fn shows_a_difference(&self) -> bool {
         let (depth, counts) = self.answer.normal();
         divide(NaiveGen, &self.position, depth) != counts
     }
@@ -220,7 +220,7 @@ fn count_below(line: &[Move]) -> (String, String) {
 impl AnswerFault {
     /// The signature's check for a finding this fault names, where it names one of its
     /// own (a listed-twice finding keeps its move-class signature).
-    pub fn check_name(&self) -> Option<&'static str> {
+    pub(crate) fn check_name(&self) -> Option<&'static str> {
         match self {
             AnswerFault::ListedTwice(_) => None,
             AnswerFault::DependsOnPath(_) => Some("depends-on-path"),
@@ -448,7 +448,7 @@ pub struct Diagnosis {
 
 impl Diagnosis {
     /// A finding named by a fault in the answers' shape.
-    pub fn of_fault(fault: AnswerFault) -> Diagnosis {
+    pub(crate) fn of_fault(fault: AnswerFault) -> Diagnosis {
         Diagnosis {
             fault: Some(fault),
             ..Diagnosis::default()
@@ -456,14 +456,14 @@ impl Diagnosis {
     }
 
     /// The fault's sentence, if there is one.
-    pub fn fault_sentence(&self) -> Option<String> {
+    pub(crate) fn fault_sentence(&self) -> Option<String> {
         self.fault.as_ref().map(AnswerFault::sentence)
     }
 }
 
 impl Diagnosis {
     /// Whether neither a variant nor a fault names it.
-    pub fn is_unexplained(&self) -> bool {
+    pub(crate) fn is_unexplained(&self) -> bool {
         self.causes.is_empty() && self.fault.is_none()
     }
 

@@ -58,7 +58,7 @@ impl VariantGen {
     /// its legality test with the pair's reading as the check detector (its own reading
     /// is the rules'). `None` for a variant paired with itself, and for two legality
     /// variants: two tests of which moves keep the king safe do not make one.
-    pub fn pair(variant: Variant, beside: Variant) -> Option<VariantGen> {
+    pub(crate) fn pair(variant: Variant, beside: Variant) -> Option<VariantGen> {
         let legality = [variant, beside].map(|v| LEGALITY.contains(&v));
         if variant == beside || legality == [true, true] {
             return None;

@@ -109,7 +109,7 @@ impl Report {
     }
 
     /// Cases per second.
-    pub fn rate(&self) -> f64 {
+    pub(crate) fn rate(&self) -> f64 {
         self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 }

@@ -330,7 +330,7 @@ pub(crate) struct Folder {
 
 impl Folder {
     /// Opens `dir`, making it (and its parents) when it is not there.
-    pub fn open(dir: &Path) -> io::Result<Folder> {
+    pub(crate) fn open(dir: &Path) -> io::Result<Folder> {
         std::fs::create_dir_all(dir)?;
         let cases = load_dir(dir)?
             .cases
@@ -347,7 +347,7 @@ impl Folder {
     }
 
     /// [`write_case`] into this folder.
-    pub fn write(&mut self, case: &Case) -> io::Result<(PathBuf, bool)> {
+    pub(crate) fn write(&mut self, case: &Case) -> io::Result<(PathBuf, bool)> {
         let path = self.dir.join(case.file_name());
         if path.exists() {
             return Ok((path, false));
@@ -437,7 +437,7 @@ fn is_case_name(name: &str) -> bool {
 
 impl Loaded {
     /// Each case's position, labelled by its file name, as reports and targets name them.
-    pub fn labelled(&self) -> Vec<(String, Position)> {
+    pub(crate) fn labelled(&self) -> Vec<(String, Position)> {
         self.cases
             .iter()
             .map(|(path, case)| {

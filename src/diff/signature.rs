@@ -129,7 +129,7 @@ impl Rule {
     /// piece stepped off the line is the position's doing, not part of the bug. One
     /// detector that misses a cannon's check would otherwise be a finding per kind of
     /// piece that can step out of the way.
-    pub fn ignores_mover(self) -> bool {
+    pub(crate) fn ignores_mover(self) -> bool {
         matches!(self, Rule::KingsFacing | Rule::InCheck)
     }
 }
@@ -165,7 +165,7 @@ impl Signature {
     /// has and the others lack, `missing` ones it lacks, from lists of the kind `lists`.
     /// The class is that of the first move in a fixed order (extra before missing, then
     /// by class), so the same moves always give the same signature.
-    pub fn of_moves(
+    pub(crate) fn of_moves(
         check: &str,
         side: &str,
         pos: &Position,

@@ -291,7 +291,7 @@ pub(crate) struct Stoppable<'a> {
 
 impl<'a> Stoppable<'a> {
     /// `inner`, its counts ended by `stop`.
-    pub fn new(inner: &'a dyn Generator, stop: &'a std::sync::atomic::AtomicBool) -> Self {
+    pub(crate) fn new(inner: &'a dyn Generator, stop: &'a std::sync::atomic::AtomicBool) -> Self {
         Stoppable { inner, stop }
     }
 

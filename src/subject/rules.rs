@@ -151,7 +151,7 @@ impl SetAside {
     /// pseudo-legal and illegal there. Nothing else is: a move that breaks a piece's own
     /// rules, or one listed twice, stays to be compared, as the bug it is under any
     /// rules.
-    pub fn sift<T>(
+    pub(crate) fn sift<T>(
         &mut self,
         pos: &Position,
         listed: &mut Vec<T>,
@@ -190,7 +190,7 @@ impl SetAside {
     }
 
     /// Adds `other`'s counts (a subject started again keeps its tally).
-    pub fn absorb(&mut self, other: SetAside) {
+    pub(crate) fn absorb(&mut self, other: SetAside) {
         self.moves += other.moves;
         self.positions += other.positions;
         self.lists += other.lists;

@@ -74,13 +74,13 @@ impl Findings {
     }
 
     /// How many findings are not known bugs.
-    pub fn new_count(&self) -> usize {
+    pub(crate) fn new_count(&self) -> usize {
         self.list.iter().filter(|f| !f.known).count()
     }
 
     /// The findings, in the order of their first sightings, each cause counted over
     /// all its evidence.
-    pub fn into_list(mut self) -> Vec<Finding> {
+    pub(crate) fn into_list(mut self) -> Vec<Finding> {
         // Named after the run, with no generator at hand to ask: only causes already
         // named are paired.
         name_across(&mut self.list, &self.settings.known, NO_QUESTIONS, |_| None);

@@ -171,7 +171,7 @@ impl Finding {
     }
 
     /// Whether the finding would keep one more witness.
-    pub fn wants_witness(&self) -> bool {
+    pub(crate) fn wants_witness(&self) -> bool {
         self.witnesses.len() < WITNESSES
     }
 
@@ -215,7 +215,7 @@ impl Finding {
     /// Counts `later`, a sighting of the same bug or a finding of it, in: every hit,
     /// move class, answer, witness and file of both, its witness offered by the one
     /// rule; a file leads when its witness does.
-    pub fn count_in(&mut self, later: Finding, known: &Known) {
+    pub(crate) fn count_in(&mut self, later: Finding, known: &Known) {
         self.hits += later.hits;
         if later.first < self.first {
             self.first = later.first;
@@ -253,7 +253,7 @@ impl Finding {
     }
 
     /// Whether [`Finding::offer`] would keep `witness`: there is one, and room for it.
-    pub fn would_keep(&self, witness: Option<&Position>) -> bool {
+    pub(crate) fn would_keep(&self, witness: Option<&Position>) -> bool {
         witness.is_some_and(|w| self.wants_witness() && !self.witnesses.contains(w))
     }
 

@@ -242,7 +242,7 @@ impl Trail {
     /// Which bug the difference shows before it is named: the class of the moves that
     /// differ on the smallest position when the subject answered there, else where the
     /// descent stopped.
-    pub fn symptom(&self) -> Signature {
+    pub(crate) fn symptom(&self) -> Signature {
         let minimized = self
             .reproduction
             .as_ref()

@@ -54,7 +54,7 @@ macro_rules! check_kinds {
             /// others see state (an unmake, a reused board, a count that is not its own
             /// list's length, a counting path), and a generator whose state goes wrong may
             /// answer some position as some variant would by chance.
-            pub const fn about_the_rules(self) -> bool {
+            pub(crate) const fn about_the_rules(self) -> bool {
                 match self {
                     $(CheckKind::$kind => About::$about.is_rules(),)+
                 }
@@ -126,7 +126,7 @@ check_kinds! {
 impl CheckKind {
     /// The check's name in a [`Signature`]: its own, but `STALE_BOARD` for the two
     /// checks that see state a used board keeps and the squares do not show.
-    pub const fn signature_name(self) -> &'static str {
+    pub(crate) const fn signature_name(self) -> &'static str {
         match self {
             CheckKind::ReusedBoard | CheckKind::WalkedBoard => STALE_BOARD,
             _ => self.as_str(),

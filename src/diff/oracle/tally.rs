@@ -53,12 +53,12 @@ impl Tally {
     }
 
     /// Every move once, sorted.
-    pub fn rows(&self) -> &[Row] {
+    pub(crate) fn rows(&self) -> &[Row] {
         &self.rows
     }
 
     /// The row of `mv`.
-    pub fn get(&self, mv: Move) -> Option<&Row> {
+    pub(crate) fn get(&self, mv: Move) -> Option<&Row> {
         self.rows
             .binary_search_by_key(&mv, |r| r.mv)
             .ok()
@@ -66,17 +66,17 @@ impl Tally {
     }
 
     /// Whether `mv` was listed at all.
-    pub fn contains(&self, mv: Move) -> bool {
+    pub(crate) fn contains(&self, mv: Move) -> bool {
         self.get(mv).is_some()
     }
 
     /// The distinct moves, sorted.
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+    pub(crate) fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.rows.iter().map(|r| r.mv)
     }
 
     /// The moves listed more than once.
-    pub fn repeated(&self) -> impl Iterator<Item = Move> + '_ {
+    pub(crate) fn repeated(&self) -> impl Iterator<Item = Move> + '_ {
         self.repeated_times().map(|(mv, _)| mv)
     }
 
@@ -102,7 +102,7 @@ pub(crate) struct Differences {
 
 impl Differences {
     /// Whether the answers are the same.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.only_in.is_empty() && self.repeated.is_empty() && self.counts_differ.is_empty()
     }
 }

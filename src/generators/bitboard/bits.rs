@@ -15,31 +15,31 @@ impl Bitboard {
 
     /// The set holding only `sq`.
     #[inline(always)]
-    pub const fn from_square(sq: Square) -> Bitboard {
+    pub(crate) const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
     }
 
     /// Whether no point is set.
     #[inline(always)]
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// How many points are set.
     #[inline(always)]
-    pub const fn count(self) -> u32 {
+    pub(crate) const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Index of the lowest set point; the set must not be empty.
     #[inline(always)]
-    pub const fn lowest(self) -> usize {
+    pub(crate) const fn lowest(self) -> usize {
         self.0.trailing_zeros() as usize
     }
 
     /// Index of the highest set point; the set must not be empty.
     #[inline(always)]
-    pub const fn highest(self) -> usize {
+    pub(crate) const fn highest(self) -> usize {
         127 - self.0.leading_zeros() as usize
     }
 }

@@ -137,7 +137,7 @@ impl Config<'static> {
 impl Config<'_> {
     /// The corpus directory when findings are saved: none with `save` off or with the
     /// built-in corpus.
-    pub fn save_dir(&self) -> Option<&Path> {
+    pub(crate) fn save_dir(&self) -> Option<&Path> {
         self.corpus.dir().filter(|_| self.save)
     }
 

@@ -236,7 +236,7 @@ impl Dispute {
 
     /// A finding of any phase: its smallest witness, where it came from, how to see it
     /// again, its hits, and whether it is a known bug.
-    pub fn from_finding(phase: &str, f: &Finding) -> Dispute {
+    pub(crate) fn from_finding(phase: &str, f: &Finding) -> Dispute {
         let among = match &f.blame {
             Blame::Builtins(among) => among,
             Blame::Subject(trail) => return super::subject_dispute::from_trail(phase, f, trail),
@@ -269,7 +269,7 @@ impl Dispute {
     }
 
     /// Records the corpus file it was saved to.
-    pub fn with_corpus_file(mut self, file: &Path) -> Dispute {
+    pub(crate) fn with_corpus_file(mut self, file: &Path) -> Dispute {
         self.corpus_file = Some(file.display().to_string());
         self
     }
@@ -291,7 +291,7 @@ impl Dispute {
     }
 
     /// Records how to find it again.
-    pub fn with_provenance(mut self, how: &Provenance) -> Dispute {
+    pub(crate) fn with_provenance(mut self, how: &Provenance) -> Dispute {
         self.found_by = Some(how.to_string());
         self.reproduce = Some(Reproduce::of(how));
         self

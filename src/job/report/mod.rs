@@ -356,7 +356,7 @@ pub struct DivideCount {
 
 impl PerftResult {
     /// Nodes per second, when there is a count and a measurable time.
-    pub fn nodes_per_second(&self) -> Option<f64> {
+    pub(crate) fn nodes_per_second(&self) -> Option<f64> {
         let n = self.nodes?;
         (self.seconds > 0.0).then(|| n as f64 / self.seconds)
     }
@@ -481,7 +481,7 @@ pub struct FeatureCount {
 
 impl FeatureCount {
     /// Share of `total` positions, in percent.
-    pub fn percent(&self, total: u64) -> f64 {
+    pub(crate) fn percent(&self, total: u64) -> f64 {
         if total == 0 {
             0.0
         } else {
@@ -773,7 +773,7 @@ impl DisputedMove {
 
     /// Who lists it how many times, the most first: `listed twice by Sjaak II; once
     /// by mailbox, bitboard, naive`.
-    pub fn listed_text(&self) -> String {
+    pub(crate) fn listed_text(&self) -> String {
         let mut by: BTreeMap<std::cmp::Reverse<u32>, Vec<&str>> = BTreeMap::new();
         for (name, &n) in &self.listed {
             by.entry(std::cmp::Reverse(n)).or_default().push(name);
@@ -989,7 +989,7 @@ impl Report {
 mod seed_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
         match seed {
             Some(n) => s.serialize_str(&n.to_string()),
             None => s.serialize_none(),
@@ -1003,7 +1003,7 @@ mod seed_text {
         Text(String),
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
         match Option::<Written>::deserialize(d)? {
             None => Ok(None),
             Some(Written::Number(n)) => Ok(Some(n)),

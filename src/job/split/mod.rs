@@ -111,7 +111,7 @@ impl Check {
     }
 
     /// The check of a result with `counts` for the job whose check is `job`.
-    pub fn of_result(job: Check, counts: &BTreeMap<String, u64>) -> Check {
+    pub(crate) fn of_result(job: Check, counts: &BTreeMap<String, u64>) -> Check {
         let mut text = format!("{job}\n");
         for (g, n) in counts {
             text.push_str(&format!("{g}={n}\n"));
@@ -272,7 +272,7 @@ pub struct JobResult {
     /// computation. None on lines from before runs were named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
-    /// Over its job's check and its counts ([`Check::of_result`]); none on a line from
+    /// Over its job's check and its counts (`Check::of_result`); none on a line from
     /// before results carried one, which never verifies.
     #[serde(default)]
     pub check: Option<Check>,

@@ -457,7 +457,7 @@ impl Report {
     }
 
     /// What the end of the run's time cut short, in a sentence, if it cut an answer.
-    pub fn out_of_time_note(&self) -> Option<String> {
+    pub(crate) fn out_of_time_note(&self) -> Option<String> {
         let label = self.out_of_time.as_ref()?;
         Some(if self.cut_unnamed {
             format!(
@@ -476,7 +476,7 @@ impl Report {
     }
 
     /// How often the subject was started again after failing, in a sentence, if it was.
-    pub fn restarts_note(&self) -> Option<String> {
+    pub(crate) fn restarts_note(&self) -> Option<String> {
         (self.restarts > 0).then(|| {
             format!(
                 "the engine was started again {} after it crashed or hung",

@@ -191,7 +191,7 @@ impl super::Report {
     /// disagreements, then crashes and hangs. With `brief` (`--quiet`) each is one
     /// line, its verdict and its first cause, so even a quiet log says why; else the
     /// whole block, ending in its "Reproduce with:" command.
-    pub fn finding_blocks(&self, brief: bool) -> Vec<String> {
+    pub(crate) fn finding_blocks(&self, brief: bool) -> Vec<String> {
         let blocks = self
             .findings
             .iter()

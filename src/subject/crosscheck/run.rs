@@ -63,7 +63,7 @@ pub struct Made {
 
 impl Made {
     /// Milliseconds per position made.
-    pub fn ms_each(&self) -> f64 {
+    pub(crate) fn ms_each(&self) -> f64 {
         self.spent.as_secs_f64() * 1e3 / self.positions.max(1) as f64
     }
 

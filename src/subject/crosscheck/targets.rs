@@ -211,7 +211,7 @@ impl Saved {
     /// Why a corpus named by the user (`dir`) with none of its own cases checks
     /// nothing it holds: it holds findings about other engines only. `None` when it
     /// holds some about `engine`, or none at all.
-    pub fn about_others_only(&self, dir: &Path, engine: &str) -> Option<String> {
+    pub(crate) fn about_others_only(&self, dir: &Path, engine: &str) -> Option<String> {
         if !self.targets.is_empty() || self.others.is_empty() {
             return None;
         }

@@ -58,7 +58,7 @@ pub(crate) struct Speech {
 impl Speech {
     /// How a finding about the engine on `pos` at `depth` is seen again: the
     /// `xqdiff engine` command, the engine's own lines, the built-ins' answer.
-    pub fn reproduce(
+    pub(crate) fn reproduce(
         &self,
         pos: &Position,
         depth: u32,
@@ -70,7 +70,7 @@ impl Speech {
 
     /// Everything a user types into the engine to ask it perft `depth` of `pos`, as
     /// xqdiff asked it.
-    pub fn lines(&self, pos: &Position, depth: u32) -> Vec<String> {
+    pub(crate) fn lines(&self, pos: &Position, depth: u32) -> Vec<String> {
         let fen = notation::fen_with_letters(&pos.fen(), self.fen_letters);
         let mut lines = self.setup.clone();
         match self.config.protocol {
