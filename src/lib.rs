@@ -109,7 +109,8 @@
 //!
 //! The vocabulary is at the root: [`Square`], [`Piece`], [`Move`] and [`Position`]
 //! (their modules [`square`], [`piece`], [`moves`] and [`position`] hold the rest of
-//! each type's story), with [`fen`] and [`epd`] to read positions and perft suites.
+//! each type's story), with [`fen`] and [`epd`] to read positions and perft suites, and
+//! [`named`], the error of a setting read from a name that names none of its values.
 //! Beyond it, each public module is here because a user of the crate needs it:
 //!
 //! - [`generators`]: the three built-in generators, the [`MoveGen`] trait a generator
@@ -151,6 +152,7 @@ pub(crate) mod files;
 pub mod generators;
 pub mod job;
 pub mod moves;
+pub mod named;
 pub mod piece;
 pub mod position;
 pub mod square;
@@ -160,5 +162,5 @@ pub use generators::face::Generator;
 pub use generators::MoveGen;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
-pub use position::{Position, Setup};
+pub use position::{Position, PositionError, Setup, Violation};
 pub use square::Square;

@@ -72,7 +72,7 @@ impl Setup {
 
 /// One rule of "The domain" that a setup breaks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Violation {
+pub enum Violation {
     /// A side has no king.
     MissingKing {
         /// The side without one.
@@ -173,7 +173,7 @@ impl fmt::Display for Violation {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct PositionError {
     /// The broken rules, in the order the contract lists them.
-    pub(crate) violations: Vec<Violation>,
+    pub violations: Vec<Violation>,
 }
 
 impl fmt::Display for PositionError {
