@@ -7,12 +7,21 @@
 /// The deepest perft xqdiff runs.
 pub const MAX_DEPTH: u32 = 64;
 
-/// A depth beyond [`MAX_DEPTH`].
+/// A depth xqdiff does not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("depth {depth} is beyond the deepest perft xqdiff runs ({MAX_DEPTH})")]
-pub struct DepthError {
-    /// The depth asked for (saturated at `u64::MAX`).
-    pub depth: u64,
+pub enum DepthError {
+    /// A depth beyond [`MAX_DEPTH`].
+    #[error("depth {depth} is beyond the deepest perft xqdiff runs ({MAX_DEPTH})")]
+    Beyond {
+        /// The depth asked for (saturated at `u64::MAX`).
+        depth: u64,
+    },
+    /// Text that is not a whole number.
+    #[error("{shown:?} is not a depth (a whole number)")]
+    NotANumber {
+        /// The text given, cut to its first 40 characters.
+        shown: String,
+    },
 }
 
 /// `depth` as a perft depth, if it is within the bound.
@@ -20,19 +29,19 @@ pub fn check(depth: u64) -> Result<u32, DepthError> {
     u32::try_from(depth)
         .ok()
         .filter(|&d| d <= MAX_DEPTH)
-        .ok_or(DepthError { depth })
+        .ok_or(DepthError::Beyond { depth })
 }
 
 /// Reads a depth from text, as a flag's value parser: a whole number within the bound.
-pub fn parse(text: &str) -> Result<u32, String> {
+pub fn parse(text: &str) -> Result<u32, DepthError> {
     let t = text.trim();
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         // All digits, so only the size can fail.
-        let depth = t.parse::<u64>().unwrap_or(u64::MAX);
-        return check(depth).map_err(|e| e.to_string());
+        return check(t.parse::<u64>().unwrap_or(u64::MAX));
     }
-    let shown: String = t.chars().take(40).collect();
-    Err(format!("{shown:?} is not a depth (a whole number)"))
+    Err(DepthError::NotANumber {
+        shown: t.chars().take(40).collect(),
+    })
 }
 
 #[cfg(test)]

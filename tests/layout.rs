@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The game's vocabulary, and the safe reading and replacing of files every layer does:
 /// the only files besides `lib.rs` and `main.rs` at the root.
 const VOCABULARY: &[&str] = &[
-    "depth", "epd", "fen", "files", "moves", "piece", "position", "square",
+    "depth", "epd", "fen", "files", "moves", "named", "piece", "position", "square",
 ];
 
 type Module = Vec<String>;

@@ -663,8 +663,8 @@ fn check(
         fens,
         seed,
         max_findings,
-        rules: rules.parse::<Rules>().map_err(bad)?,
-        compare: compare.parse::<Compare>().map_err(bad)?,
+        rules: rules.parse::<Rules>().map_err(|e| bad(e.to_string()))?,
+        compare: compare.parse::<Compare>().map_err(|e| bad(e.to_string()))?,
         known: Known::parse(known).map_err(|e| bad(format!("known bugs: {e}")))?,
     };
     let mode = settings.mode().map_err(|e| bad(e.to_string()))?;

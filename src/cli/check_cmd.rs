@@ -236,9 +236,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
         bar: Mutex::new(None),
         answers: Answers::new("--engine-depth"),
     };
-    let mut report = pool
-        .install(|| check::run(&config, &terminal, stop))
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut report = pool.install(|| check::run(&config, &terminal, stop))?;
     // Taken once, before the report is written: a script that sent SIGTERM must not
     // read a 0 or a 1 as "it ran to the end", and the report must say what the exit
     // code says. A signal after this point finds the work already done.

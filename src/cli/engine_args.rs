@@ -133,9 +133,11 @@ impl EngineFlags {
     /// The configuration for the engine started by `command`, or what is wrong with
     /// the flags. `flag` names the flag that gave the command, for messages.
     pub(crate) fn config(&self, command: &str, flag: &str) -> Result<EngineConfig, CliError> {
-        split_command(command).map_err(|e| CliError::Usage(format!("bad {flag}: {e}")))?;
-        let mode =
-            MovesMode::of(self.compare, self.rules).map_err(|e| CliError::Usage(e.to_string()))?;
+        split_command(command).map_err(|source| CliError::Command {
+            flag: flag.to_owned(),
+            source,
+        })?;
+        let mode = MovesMode::of(self.compare, self.rules)?;
         let protocol = match self.protocol {
             Protocol::Moves(_) => Protocol::Moves(mode),
             _ if mode != MovesMode::Legal => {

@@ -353,9 +353,7 @@ fn ask(
         seed: setting.seed,
         depth: args.depth,
     });
-    let run = pool
-        .install(|| crosscheck::run(engine, engines, list, timed.as_ref(), &options))
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let run = pool.install(|| crosscheck::run(engine, engines, list, timed.as_ref(), &options))?;
     bar.finish();
     Ok(run)
 }

@@ -284,6 +284,23 @@ pub(crate) enum CliError {
     /// A `--hash` size, or a table that could not be allocated.
     #[error("--hash: {0}")]
     Hash(#[from] crate::generators::perft_hash::HashError),
+    /// The check could not be set up or run (a corpus, a suite, an engine it names).
+    #[error(transparent)]
+    Check(#[from] crate::job::check::CheckError),
+    /// The engine check could not be run.
+    #[error(transparent)]
+    CrossCheck(#[from] crate::subject::crosscheck::CrossCheckError),
+    /// An engine's command line that cannot be split into words.
+    #[error("bad {flag}: {source}")]
+    Command {
+        /// The flag that gave it.
+        flag: String,
+        /// What is wrong with it.
+        source: crate::subject::external::CommandLineError,
+    },
+    /// Settings of a moves-protocol adapter that do not go together.
+    #[error(transparent)]
+    Mode(#[from] crate::subject::rules::ModeError),
     /// A phase of a check could not run to the end (its report is written all the same).
     #[error("check incomplete: {0}")]
     Incomplete(String),

@@ -506,14 +506,9 @@ impl Bug {
 }
 
 impl FromStr for Bug {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Bug, String> {
-        std::iter::once(Bug::None)
-            .chain(Bug::ALL)
-            .find(|b| b.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Bug::ALL.iter().map(|b| b.as_str()).collect();
-                format!("unknown bug {s:?}; known: none, {}", names.join(", "))
-            })
+    type Err = crate::named::UnknownName;
+    fn from_str(s: &str) -> Result<Bug, Self::Err> {
+        let all: Vec<Bug> = std::iter::once(Bug::None).chain(Bug::ALL).collect();
+        crate::named::by_name("bug", s, &all, Bug::as_str)
     }
 }

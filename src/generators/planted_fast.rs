@@ -63,12 +63,9 @@ impl FastBug {
 }
 
 impl FromStr for FastBug {
-    type Err = String;
-    fn from_str(s: &str) -> Result<FastBug, String> {
-        FastBug::ALL
-            .into_iter()
-            .find(|b| b.as_str() == s)
-            .ok_or_else(|| format!("unknown fast-path bug {s:?}"))
+    type Err = crate::named::UnknownName;
+    fn from_str(s: &str) -> Result<FastBug, Self::Err> {
+        crate::named::by_name("fast-path bug", s, &FastBug::ALL, FastBug::as_str)
     }
 }
 

@@ -6,6 +6,7 @@ use crate::diff::finding::counted;
 use crate::generators::bitboard::BitboardGen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
+use crate::named::{by_name, UnknownName};
 use crate::position::Position;
 use std::str::FromStr;
 
@@ -66,29 +67,43 @@ impl MovesMode {
     }
 }
 
+impl Rules {
+    /// The rules' name, as `--engine-rules` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rules::Legal => "legal",
+            Rules::KingCapture => "king-capture",
+        }
+    }
+}
+
 impl FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rules, String> {
-        match s {
-            "legal" => Ok(Rules::Legal),
-            "king-capture" => Ok(Rules::KingCapture),
-            _ => Err(format!(
-                "unknown rules {s:?}: expected legal or king-capture"
-            )),
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Rules, UnknownName> {
+        by_name(
+            "rules",
+            s,
+            &[Rules::Legal, Rules::KingCapture],
+            Rules::as_str,
+        )
+    }
+}
+
+impl Compare {
+    /// The comparison's name, as `--engine-compare` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Compare::Legal => "legal",
+            Compare::PseudoLegal => "pseudo-legal",
         }
     }
 }
 
 impl FromStr for Compare {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Compare, String> {
-        match s {
-            "legal" => Ok(Compare::Legal),
-            "pseudo-legal" => Ok(Compare::PseudoLegal),
-            _ => Err(format!(
-                "unknown comparison {s:?}: expected legal or pseudo-legal"
-            )),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Compare, UnknownName> {
+        let all = [Compare::Legal, Compare::PseudoLegal];
+        by_name("comparison", s, &all, Compare::as_str)
     }
 }
 

@@ -141,13 +141,9 @@ impl fmt::Display for CheckKind {
 }
 
 impl FromStr for CheckKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<CheckKind, String> {
-        CheckKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| format!("unknown check {s:?}"))
+    type Err = crate::named::UnknownName;
+    fn from_str(s: &str) -> Result<CheckKind, Self::Err> {
+        crate::named::by_name("check", s, CheckKind::ALL, CheckKind::as_str)
     }
 }
 

@@ -42,10 +42,11 @@ pub use moves::placed;
 pub(crate) use notation::format_move;
 #[cfg(target_os = "linux")]
 pub(crate) use process::guard_engines;
-pub use process::split_command;
 pub(crate) use process::{end_all_engines, end_all_engines_before_exit};
+pub use process::{split_command, CommandLineError};
 
 use crate::diff::finding::provenance::Provenance;
+use crate::named::{by_name, UnknownName};
 use crate::subject::SubjectError;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -134,18 +135,18 @@ impl Protocol {
 }
 
 impl FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Protocol, String> {
-        match s {
-            "uci" => Ok(Protocol::Uci),
-            "ucci" => Ok(Protocol::Ucci),
-            "xboard" | "cecp" => Ok(Protocol::Xboard),
-            "xboard-moves" => Ok(Protocol::XboardMoves),
-            "moves" => Ok(Protocol::Moves(MovesMode::Legal)),
-            _ => Err(format!(
-                "unknown protocol {s:?}: expected uci, ucci, xboard, xboard-moves or moves"
-            )),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Protocol, UnknownName> {
+        // CECP is xboard's other name.
+        let s = if s == "cecp" { "xboard" } else { s };
+        let all = [
+            Protocol::Uci,
+            Protocol::Ucci,
+            Protocol::Xboard,
+            Protocol::XboardMoves,
+            Protocol::Moves(MovesMode::Legal),
+        ];
+        by_name("protocol", s, &all, Protocol::as_str)
     }
 }
 
@@ -160,17 +161,22 @@ pub enum Ranks {
     One,
 }
 
-impl FromStr for Ranks {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Ranks, String> {
-        match s {
-            "auto" => Ok(Ranks::Auto),
-            "0" => Ok(Ranks::Zero),
-            "1" => Ok(Ranks::One),
-            _ => Err(format!(
-                "unknown rank numbering {s:?}: expected auto, 0 or 1"
-            )),
+impl Ranks {
+    /// The numbering's name, as `--engine-ranks` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ranks::Auto => "auto",
+            Ranks::Zero => "0",
+            Ranks::One => "1",
         }
+    }
+}
+
+impl FromStr for Ranks {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Ranks, UnknownName> {
+        let all = [Ranks::Auto, Ranks::Zero, Ranks::One];
+        by_name("rank numbering", s, &all, Ranks::as_str)
     }
 }
 
@@ -185,17 +191,22 @@ pub enum FenLetters {
     HE,
 }
 
-impl FromStr for FenLetters {
-    type Err = String;
-    fn from_str(s: &str) -> Result<FenLetters, String> {
-        match s {
-            "auto" => Ok(FenLetters::Auto),
-            "nb" => Ok(FenLetters::NB),
-            "he" => Ok(FenLetters::HE),
-            _ => Err(format!(
-                "unknown FEN letters {s:?}: expected auto, nb or he"
-            )),
+impl FenLetters {
+    /// The letters' name, as `--engine-fen-letters` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FenLetters::Auto => "auto",
+            FenLetters::NB => "nb",
+            FenLetters::HE => "he",
         }
+    }
+}
+
+impl FromStr for FenLetters {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<FenLetters, UnknownName> {
+        let all = [FenLetters::Auto, FenLetters::NB, FenLetters::HE];
+        by_name("FEN letters", s, &all, FenLetters::as_str)
     }
 }
 
