@@ -476,9 +476,12 @@ fn a_signal_mid_answer_ends_xqdiff_and_the_engine_at_once() {
 #[test]
 fn a_background_helper_goes_with_an_agreeing_engine() {
     let scratch = Scratch::new("cli helper");
+    // The engine starts once the helper is up: a run that ends before the helper
+    // started would have nothing to end, on a busy machine.
     let body = format!(
-        "{} &\nexec {}",
+        "{} &\nuntil [ -s '{}' ]; do sleep 0.01; done\nexec {}",
         scratch.engine("helper", "--hang-after 0"),
+        scratch.path("helper.pid"),
         scratch.engine("engine", "")
     );
     let script = scratch.script("engine.sh", &body);
