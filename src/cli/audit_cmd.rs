@@ -2,7 +2,8 @@
 //! shares nothing with the run's, and compared with what the run's results say.
 
 use super::out::outln;
-use super::{pool, signals, CliError, Outcome};
+use super::session::Session;
+use super::{signals, CliError, Outcome};
 use crate::generators::perft_hash::{self, HashSize, Hashing, Keys, Table};
 use crate::job::split::audit::{audit, Against, Audit};
 use crate::job::split::SplitError;
@@ -89,8 +90,7 @@ pub fn run(args: &AuditArgs) -> Result<Outcome, CliError> {
         generator,
         hashing: table.as_ref().map(|(keys, table)| Hashing { keys, table }),
     });
-    let stop = signals::install();
-    let pool = pool(args.threads)?;
+    let Session { pool, stop } = Session::start(args.threads)?;
     let done = pool.install(|| {
         audit(
             &args.jobs,

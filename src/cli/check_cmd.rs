@@ -4,7 +4,8 @@
 
 use super::engine_args::{show_findings, Answers, EngineFlags, RunFlags};
 use super::out::{errln, outln, statusln};
-use super::{corpus_source, pool, signals, CliError, CorpusUse, Outcome};
+use super::session::Session;
+use super::{corpus_source, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::job::check::{self, Config, EngineCheck, Observer, Unit};
 use crate::job::report::{counted, html, markdown, Phase, RenderOptions, Report};
@@ -214,8 +215,7 @@ impl Observer for Terminal {
 pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let seed = args.seed.unwrap_or_else(super::clock_seed);
     let config = args.config(seed)?;
-    let pool = pool(args.threads)?;
-    let stop = signals::install();
+    let Session { pool, stop } = Session::start(args.threads)?;
     outln!(
         "xqdiff check: seed {seed}, {}, generators {}{}, perft up to {} nodes, {} s of \
          fuzzing, corpus {}",
@@ -270,7 +270,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
             signals::name(sig)
         );
     }
-    super::conclude(report, args.json)
+    super::session::conclude(report, args.json)
 }
 
 /// Writes report.json, report.html and report.md into `dir`; returns their paths.

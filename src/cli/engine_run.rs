@@ -10,7 +10,9 @@
 use super::engine_args::{show_findings, Answers, EngineFlags, ReferenceArg, RunFlags};
 use super::json::report_of;
 use super::out::{errln, out, outln, statusln};
-use super::{conclude, corpus_source, pool, signals, CliError, CorpusUse, Outcome};
+use super::session::conclude;
+use super::session::Session;
+use super::{corpus_source, signals, CliError, CorpusUse, Outcome};
 use crate::cli::progress::Progress;
 use crate::diff::corpus::Source;
 use crate::generators::face::Generator;
@@ -231,12 +233,11 @@ pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
     let (mut list, own_cases) = collect_targets(args, &corpus, seed)?;
     let config = args.engine.config(&args.cmd, "--cmd")?;
-    let pool = pool(args.threads)?;
     // Ctrl-C (or SIGTERM, SIGHUP) ends the check between positions, keeping what was
     // found for the summary below; mid-answer, the driver gives up its wait and ends
     // the engine's process group. Installed before the engine starts, so a signal
     // during start-up leaves no engine behind either.
-    let stop = signals::install();
+    let Session { pool, stop } = Session::start(args.threads)?;
     // The time given is the whole run's, starting the engine included.
     let deadline = args
         .run

@@ -2,8 +2,9 @@
 
 use super::json::report_of;
 use super::out::{errln, outln, statusln};
+use super::session::Session;
 use super::{
-    corpus_source, load_known, pool, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
+    corpus_source, load_known, save_dir, signals, write_known, CliError, CorpusUse, Outcome,
 };
 use crate::cli::progress::Progress;
 use crate::diff::campaign::{self, Config, Source};
@@ -81,9 +82,8 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     let source = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
     let seed = args.seed.unwrap_or_else(super::clock_seed);
     let config = config(args, &source, seed)?;
-    let stop = signals::install();
+    let Session { pool, stop } = Session::start(args.threads)?;
     let engines = registry();
-    let pool = pool(args.threads)?;
     let corpus = match source.dir() {
         Some(dir) => super::out::path(dir),
         None => source.to_string(),
@@ -131,7 +131,7 @@ pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     doc.seed = Some(seed);
     doc.add_fuzz(FUZZ, &report);
     verdict(&report, seed)?;
-    super::conclude(doc, args.json)
+    super::session::conclude(doc, args.json)
 }
 
 /// The campaign's configuration from the flags, the corpus's positions as extra

@@ -102,7 +102,7 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
             "all {} generators agree on this position: nothing to minimize",
             engines.len()
         );
-        return super::conclude(report_of(&engines), args.json);
+        return super::session::conclude(report_of(&engines), args.json);
     };
     let mut findings = Findings::new(Settings {
         save: corpus.and_then(|c| save_dir(&c, false)),
@@ -148,5 +148,5 @@ pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     report
         .disagreements
         .push(Dispute::from_finding(MINIMIZE, f));
-    super::conclude(report, args.json)
+    super::session::conclude(report, args.json)
 }

@@ -21,6 +21,7 @@ mod progress;
 mod replay_cmd;
 mod report_cmd;
 mod seeds_cmd;
+mod session;
 mod signals;
 mod split_run;
 mod wrap;
@@ -151,54 +152,6 @@ pub(crate) enum Outcome {
     /// A signal stopped the command after it said what it had (exit 128 + the
     /// signal's number, as a shell reports a process the signal ended: 130 for SIGINT).
     Interrupted(i32),
-}
-
-/// How a run whose report this is ends: the one mapping from a report's status to an
-/// exit code, so `xqdiff check` and `xqdiff report --from` on its report exit alike.
-/// An error names the phases that could not run, and why.
-pub(crate) fn report_outcome(report: &crate::job::report::Report) -> Result<Outcome, CliError> {
-    use crate::job::report::Status;
-    match (report.status(), report.signal) {
-        (Status::Passed | Status::Skipped, _) => Ok(Outcome::Agree),
-        (Status::Failed, _) => Ok(Outcome::Disagree),
-        (Status::Interrupted, Some(sig)) => Ok(Outcome::Interrupted(sig)),
-        // An error, or an interruption a report of an older build did not record the
-        // signal of: either way a run that did not check everything.
-        (Status::Error | Status::Interrupted, _) => {
-            let broken: Vec<String> = report
-                .phases
-                .iter()
-                .filter(|p| matches!(p.status, Status::Error | Status::Interrupted))
-                .map(|p| {
-                    let why = p.message.as_deref().unwrap_or("error");
-                    format!("{}: {}", p.name, crate::job::check::first_line(why))
-                })
-                .collect();
-            if broken.is_empty() {
-                // Only the status the report states says so.
-                return Err(CliError::Incomplete(format!(
-                    "the report says the run ended {}",
-                    report.status().as_str()
-                )));
-            }
-            Err(CliError::Incomplete(broken.join("; ")))
-        }
-    }
-}
-
-/// How every command that checks something ends, once it has printed what it found:
-/// its report, with the signal that stopped it if one did, goes out as the JSON
-/// document when `--json` asks for it, and the exit code is read from it by
-/// [`report_outcome`], the one mapping.
-pub(crate) fn conclude(
-    mut report: crate::job::report::Report,
-    json: json::JsonArg,
-) -> Result<Outcome, CliError> {
-    if report.signal.is_none() {
-        report.signal = signals::received();
-    }
-    json.emit_report(&report)?;
-    report_outcome(&report)
 }
 
 /// What is wrong with a corpus directory given on the command line.

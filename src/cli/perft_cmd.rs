@@ -171,7 +171,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
             investigation,
         )
     });
-    super::conclude(report, args.json)
+    super::session::conclude(report, args.json)
 }
 
 /// What to do with a disagreement once it is found.
@@ -637,5 +637,5 @@ fn run_suite(job: &SuiteJob<'_>, read_only: bool, json: JsonArg) -> Result<Outco
     }
     let mut report = report_of(job.generators);
     outcome.record(&mut report, started.elapsed());
-    super::conclude(report, json)
+    super::session::conclude(report, json)
 }

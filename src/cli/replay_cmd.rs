@@ -109,7 +109,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     let mut report = report_of(&engines);
     report.add_replay(REPLAY, &source, &r, started.elapsed(), &found);
     // A failure outranks a damaged file: what disagrees is the news.
-    let outcome = super::conclude(report, args.json);
+    let outcome = super::session::conclude(report, args.json);
     if matches!(outcome, Ok(Outcome::Disagree)) {
         outcome
     } else if !r.damaged.is_empty() {

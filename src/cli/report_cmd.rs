@@ -53,7 +53,7 @@ pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
         out.markdown = Some(PathBuf::from("-"));
     }
     write_outputs(&report, &out)?;
-    super::conclude(report, args.json)
+    super::session::conclude(report, args.json)
 }
 
 /// Writes the HTML and Markdown `out` asks for, and says where on stderr (stdout may
