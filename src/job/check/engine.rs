@@ -261,84 +261,10 @@ pub(crate) fn record(
             e.set_aside = Some(set.into());
         }
     }
-    let mut rows: Vec<EngineRow> = all
-        .checked
-        .iter()
-        .map(|c| EngineRow {
-            position: c.label.clone(),
-            fen: c.fen.clone(),
-            depth: c.depth,
-            consensus: c.consensus_total,
-            subject: Some(c.subject_total),
-            seconds: seconds(c.elapsed),
-            error: None,
-            known: c.known,
-        })
-        .collect();
     notes.extend(all.out_of_time_note());
     notes.extend(all.restarts_note());
-    if let Some(f) = &all.failure {
-        notes.insert(0, format!("the engine failed on {}: {}", f.label, f.error));
-        // A failure while following a difference down is on a position already
-        // answered; only an unanswered target gets a row of its own.
-        let answered = rows.iter().any(|r| r.position == f.label);
-        if !answered {
-            rows.push(EngineRow {
-                position: f.label.clone(),
-                fen: f.position.fen(),
-                depth: f.depth,
-                // 0 when a signal cut the count short: the row's error says why.
-                consensus: generators
-                    .first()
-                    .and_then(|g| g.divide_until(&f.position, f.depth, true, None, None, stop))
-                    .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
-                subject: None,
-                seconds: 0.0,
-                error: Some(f.error.to_string()),
-                known: false,
-            });
-        }
-    }
-    let mut found = Vec::new();
-    for f in &all.findings {
-        found.push(Dispute::from_finding(ENGINE, f));
-    }
-    for o in &all.ours {
-        match &o.finding {
-            Some(f) => found.push(Dispute::from_finding(ENGINE, f)),
-            None => notes.push(format!(
-                "the built-in generators disagree on {}, but no position down the path shows it",
-                o.label
-            )),
-        }
-    }
-    for c in &all.crashes {
-        let detail = format!(
-            "{name} {} asked perft {} here: {}{}",
-            match c.kind {
-                crosscheck::CrashKind::Crash => "crashed when",
-                crosscheck::CrashKind::Hang => "hung when",
-                crosscheck::CrashKind::Refusal => "refused to answer when",
-            },
-            c.depth,
-            c.error.lines().next().unwrap_or(""),
-            c.note
-                .as_ref()
-                .map_or_else(String::new, |note| format!(" ({note})"))
-        );
-        let dispute = Dispute {
-            original_fen: (c.minimized != c.position).then(|| c.position.fen()),
-            generators: vec![name.clone()],
-            odd_one_out: Some(name.clone()),
-            ..Dispute::new(ENGINE, c.kind.as_str(), c.minimized.fen(), detail)
-        };
-        found.push(dispute.with_provenance(&c.found_by).with_bug(
-            &c.signature(),
-            c.hits,
-            c.known,
-            None,
-        ));
-    }
+    let rows = rows(all, generators, stop, &mut notes);
+    let found = disputes(all, &mut notes);
     notes.extend(all.write_errors.iter().map(|e| format!("not saved: {e}")));
     let (subject_time, builtins_time, confirmed) = all.time_spent();
     let details = EnginePhase {
@@ -372,6 +298,102 @@ pub(crate) fn record(
     report.phases.push(phase);
     report.disagreements.extend(found);
     beside_perft(report, &name, &all.checked);
+}
+
+/// The perft table's rows of the engine: every target it answered, and the target it
+/// failed on when it never answered there (its error said, and in `notes`).
+fn rows(
+    all: &crosscheck::Report,
+    generators: &[&dyn Generator],
+    stop: &AtomicBool,
+    notes: &mut Vec<String>,
+) -> Vec<EngineRow> {
+    let mut rows: Vec<EngineRow> = all
+        .checked
+        .iter()
+        .map(|c| EngineRow {
+            position: c.label.clone(),
+            fen: c.fen.clone(),
+            depth: c.depth,
+            consensus: c.consensus_total,
+            subject: Some(c.subject_total),
+            seconds: seconds(c.elapsed),
+            error: None,
+            known: c.known,
+        })
+        .collect();
+    if let Some(f) = &all.failure {
+        notes.insert(0, format!("the engine failed on {}: {}", f.label, f.error));
+        // A failure while following a difference down is on a position already
+        // answered; only an unanswered target gets a row of its own.
+        let answered = rows.iter().any(|r| r.position == f.label);
+        if !answered {
+            rows.push(EngineRow {
+                position: f.label.clone(),
+                fen: f.position.fen(),
+                depth: f.depth,
+                // 0 when a signal cut the count short: the row's error says why.
+                consensus: generators
+                    .first()
+                    .and_then(|g| g.divide_until(&f.position, f.depth, true, None, None, stop))
+                    .map_or(0, |d| d.iter().map(|&(_, n)| n).sum()),
+                subject: None,
+                seconds: 0.0,
+                error: Some(f.error.to_string()),
+                known: false,
+            });
+        }
+    }
+    rows
+}
+
+/// The disputes of the engine check: its findings, the built-ins' own disagreements
+/// (one that no position down the path shows is a note), and its crashes, hangs and
+/// refusals.
+fn disputes(all: &crosscheck::Report, notes: &mut Vec<String>) -> Vec<Dispute> {
+    let mut found = Vec::new();
+    for f in &all.findings {
+        found.push(Dispute::from_finding(ENGINE, f));
+    }
+    for o in &all.ours {
+        match &o.finding {
+            Some(f) => found.push(Dispute::from_finding(ENGINE, f)),
+            None => notes.push(format!(
+                "the built-in generators disagree on {}, but no position down the path shows it",
+                o.label
+            )),
+        }
+    }
+    let name = &all.subject;
+    found.extend(all.crashes.iter().map(|c| crash_dispute(name, c)));
+    found
+}
+
+/// A crash, hang or refusal of the engine `name` as a dispute: on its smallest
+/// position, with the command that asks it again.
+fn crash_dispute(name: &str, c: &crosscheck::Crash) -> Dispute {
+    let detail = format!(
+        "{name} {} asked perft {} here: {}{}",
+        match c.kind {
+            crosscheck::CrashKind::Crash => "crashed when",
+            crosscheck::CrashKind::Hang => "hung when",
+            crosscheck::CrashKind::Refusal => "refused to answer when",
+        },
+        c.depth,
+        c.error.lines().next().unwrap_or(""),
+        c.note
+            .as_ref()
+            .map_or_else(String::new, |note| format!(" ({note})"))
+    );
+    let dispute = Dispute {
+        original_fen: (c.minimized != c.position).then(|| c.position.fen()),
+        generators: vec![name.to_owned()],
+        odd_one_out: Some(name.to_owned()),
+        ..Dispute::new(ENGINE, c.kind.as_str(), c.minimized.fen(), detail)
+    };
+    dispute
+        .with_provenance(&c.found_by)
+        .with_bug(&c.signature(), c.hits, c.known, None)
 }
 
 /// Adds the engine's count to every perft row it answered too, and re-reads the perft
