@@ -114,24 +114,8 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     observer.progress(0, list.len() as u64, Unit::Positions, "starting the engine");
     // The phase's time runs from here: starting the engine is part of it.
     let deadline = check.time.and_then(|time| started.checked_add(time));
-    let started_engine = ExternalEngine::start_within(&check.config, check.stop, deadline);
-    let mut engine = match started_engine {
-        Ok(engine) => engine,
-        Err(e) => {
-            let program = split_command(&check.config.command)
-                .ok()
-                .and_then(|words| words.into_iter().next())
-                .unwrap_or_else(|| check.config.command.clone());
-            report
-                .engines
-                .push(EngineInfo::from_config(&check.config, &program));
-            report.phases.push(errored(
-                ENGINE,
-                started.elapsed(),
-                format!("could not start the engine: {e}"),
-            ));
-            return;
-        }
+    let Some(mut engine) = start(report, check, started, deadline) else {
+        return;
     };
     let name = engine.name();
     let info = EngineInfo::from_config(&check.config, &name);
@@ -210,17 +194,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     };
     notes.extend(stopped_short(&all, list.len(), check, deadline, stop));
     drop(engine);
-    observer.findings(&all);
-    if let Some(made) = &fresh {
-        observer.note(&made.summary());
-    }
-    // What `xqdiff engine` says about a library's rules, said here too.
-    if let Some(set) = &all.set_aside {
-        observer.note(set.to_string().trim_end());
-    }
-    if let Some(hint) = all.into_check_hint(check.config.protocol.moves_mode()) {
-        observer.note(hint);
-    }
+    tell(observer, &all, fresh.as_ref(), check);
     all.elapsed = started.elapsed();
     let asked = Asked {
         generators: &config.generators,
@@ -228,6 +202,55 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         stop,
     };
     record(report, &asked, &all, fresh.as_ref(), notes);
+}
+
+/// The engine started within the phase's time; `None` once the phase is recorded as
+/// an error, with the engine's program named as well as it can be.
+fn start(
+    report: &mut Report,
+    check: &EngineCheck,
+    started: Instant,
+    deadline: Option<Instant>,
+) -> Option<ExternalEngine> {
+    match ExternalEngine::start_within(&check.config, check.stop, deadline) {
+        Ok(engine) => Some(engine),
+        Err(e) => {
+            let program = split_command(&check.config.command)
+                .ok()
+                .and_then(|words| words.into_iter().next())
+                .unwrap_or_else(|| check.config.command.clone());
+            report
+                .engines
+                .push(EngineInfo::from_config(&check.config, &program));
+            report.phases.push(errored(
+                ENGINE,
+                started.elapsed(),
+                format!("could not start the engine: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// Tells the observer what the run found, and what `xqdiff engine` says after its
+/// findings: the fresh positions made, a library's moves set aside by its rules, and
+/// the hint when it differs only by moves into check.
+fn tell(
+    observer: &dyn Observer,
+    all: &crosscheck::Report,
+    fresh: Option<&crosscheck::Made>,
+    check: &EngineCheck,
+) {
+    observer.findings(all);
+    if let Some(made) = fresh {
+        observer.note(&made.summary());
+    }
+    if let Some(set) = &all.set_aside {
+        observer.note(set.to_string().trim_end());
+    }
+    if let Some(hint) = all.into_check_hint(check.config.protocol.moves_mode()) {
+        observer.note(hint);
+    }
 }
 
 /// What an engine check asked: of whom, how deep, about which positions, and how the
