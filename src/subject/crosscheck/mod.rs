@@ -674,63 +674,8 @@ pub(crate) fn check_stream(
             options,
         };
         let outcome = check_one(&mut asker, &turn, &mut stage, &mut report, &mut saving);
-        let outcome = match outcome {
-            // The subject was started again after failing on a question it could not
-            // do without: a finding of its own kind, on that question's position.
-            Err(SubjectError::Restarted { error }) => {
-                let met = asker.take_met().pop();
-                failed(
-                    &mut asker,
-                    engines,
-                    &target,
-                    met,
-                    *error,
-                    options,
-                    &mut report,
-                )
-            }
-            // It refused the target itself, a valid position: a finding naming the
-            // position and its reason.
-            Err(error @ SubjectError::Refused { .. }) => failed(
-                &mut asker,
-                engines,
-                &target,
-                None,
-                error,
-                options,
-                &mut report,
-            ),
-            Ok(()) => {
-                let met = asker.take_met();
-                join_follow_ups(&mut asker, engines, &target, met, options, &mut report);
-                Ok(())
-            }
-            other => other,
-        };
-        if let Err(SubjectError::OutOfTime { .. }) = outcome {
-            report.out_of_time = Some(target.label.clone());
-            // A difference the time cut short before it could be named is, in a long
-            // run that found bugs already, one of them as often as not: left at its
-            // line, not filed as one more bug.
-            let unnamed = report.findings.len() > 1
-                && report.findings.last().is_some_and(|f| {
-                    f.trail().is_some_and(|t| t.label == target.label)
-                        && f.hits == 1
-                        && f.diagnosis.is_none()
-                });
-            if unnamed {
-                report.findings.pop();
-                report.cut_unnamed = true;
-            }
-            break;
-        }
-        if let Err(error) = outcome {
-            report.failure = Some(Failure {
-                label: target.label.clone(),
-                position: target.position.clone(),
-                depth: target.depth,
-                error,
-            });
+        let outcome = follow_up(&mut asker, &turn, outcome, &mut report);
+        if ends_run(outcome, &target, &mut report) {
             break;
         }
         if options.max_findings > 0 && report.new_findings().count() >= options.max_findings {
@@ -750,6 +695,72 @@ pub(crate) fn check_stream(
     report.set_aside = asker.set_aside();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// What the subject's failure on a target's check becomes: a crash or hang it was
+/// started again after is a finding of its own kind on that question's position, a
+/// refusal of the target itself a finding naming its reason; after a check that ran
+/// through, the failures of follow-up questions join the bug they were about. What
+/// still ends the run is returned.
+fn follow_up(
+    asker: &mut asker::Asker<'_>,
+    turn: &Turn<'_, '_>,
+    outcome: Result<(), SubjectError>,
+    report: &mut Report,
+) -> Result<(), SubjectError> {
+    let (engines, target, options) = (turn.engines, turn.target, turn.options);
+    match outcome {
+        // The subject was started again after failing on a question it could not
+        // do without: a finding of its own kind, on that question's position.
+        Err(SubjectError::Restarted { error }) => {
+            let met = asker.take_met().pop();
+            failed(asker, engines, target, met, *error, options, report)
+        }
+        // It refused the target itself, a valid position: a finding naming the
+        // position and its reason.
+        Err(error @ SubjectError::Refused { .. }) => {
+            failed(asker, engines, target, None, error, options, report)
+        }
+        Ok(()) => {
+            let met = asker.take_met();
+            join_follow_ups(asker, engines, target, met, options, report);
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// Whether the run ends after a target with `outcome`: out of time (a difference cut
+/// short before it was named left at its line), or a failure the subject could not be
+/// started again after, recorded.
+fn ends_run(outcome: Result<(), SubjectError>, target: &Target, report: &mut Report) -> bool {
+    if let Err(SubjectError::OutOfTime { .. }) = outcome {
+        report.out_of_time = Some(target.label.clone());
+        // A difference the time cut short before it could be named is, in a long
+        // run that found bugs already, one of them as often as not: left at its
+        // line, not filed as one more bug.
+        let unnamed = report.findings.len() > 1
+            && report.findings.last().is_some_and(|f| {
+                f.trail().is_some_and(|t| t.label == target.label)
+                    && f.hits == 1
+                    && f.diagnosis.is_none()
+            });
+        if unnamed {
+            report.findings.pop();
+            report.cut_unnamed = true;
+        }
+        return true;
+    }
+    if let Err(error) = outcome {
+        report.failure = Some(Failure {
+            label: target.label.clone(),
+            position: target.position.clone(),
+            depth: target.depth,
+            error,
+        });
+        return true;
+    }
+    false
 }
 
 /// Whether `deadline` has come.
