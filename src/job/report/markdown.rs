@@ -61,82 +61,87 @@ fn document(report: &Report) -> String {
         let _ = writeln!(out, "### Disagreements ({})\n", report.disagreements.len());
     }
     for (i, d) in report.disagreements.iter().enumerate() {
-        let odd = d.odd_one_out.as_deref().map_or_else(
-            || "no single odd one out".to_owned(),
-            |o| format!("odd one out: {}", text(o)),
-        );
-        let sig = d
-            .signature
-            .as_deref()
-            .map_or_else(String::new, |s| format!(" {}", code(s)));
-        let hits = d
-            .hits
-            .map_or_else(String::new, |h| format!(", {}", super::counted(h, "hit")));
-        let known = if d.known { ", known" } else { "" };
-        // The cause leads: what the reader wants is the rule, then the evidence.
-        let cause = d
-            .diagnosis
-            .as_ref()
-            .map_or_else(String::new, |c| format!("cause: {}; ", text(&c.line())));
-        let _ = writeln!(
-            out,
-            "{}. {cause}**{}**{sig} ({odd}; phase {}{hits}{known})",
-            i + 1,
-            text(&d.check),
-            text(&d.phase)
-        );
-        let _ = writeln!(out, "   - FEN: {}", code(&d.fen));
-        if let Some(orig) = &d.original_fen {
-            let _ = writeln!(out, "   - found on: {}", code(orig));
-        }
-        if let Some(m) = &d.moves_fen {
-            let _ = writeln!(out, "   - moves on: {}", code(m));
-        }
-        if let Some(path) = &d.path {
-            // An empty path is no code: a pair of backticks would read as a typo.
-            let moves = if path.moves.is_empty() {
-                super::NO_MOVES.to_owned()
-            } else {
-                code(&path.moves.join(" "))
-            };
-            let _ = writeln!(out, "   - path from {}: {moves}", code(&path.root_fen));
-        }
-        if !d.line.is_empty() {
-            let _ = writeln!(out, "   - walked on one board: {}", code(&d.line.join(" ")));
-        }
-        for m in &d.moves {
-            let everyone = d.generators.iter().all(|g| m.has.contains(g));
-            let said = if m.listed_twice() {
-                m.listed_text()
-            } else if everyone && !m.counts.is_empty() {
-                let counts: Vec<String> =
-                    m.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-                format!("counted differently: {}", counts.join(", "))
-            } else {
-                format!("only in {}", m.has.join(", "))
-            };
-            let _ = writeln!(out, "   - {} {}", code(&m.mv), text(&said));
-        }
-        if let Some(f) = &d.corpus_file {
-            let _ = writeln!(out, "   - saved: {}", code(f));
-        }
-        let _ = writeln!(out, "   - detail: {}", text(&d.detail));
-        if let Some(r) = &d.reproduce {
-            let lines = r.body();
-            let _ = writeln!(
-                out,
-                "   - {}\n",
-                crate::diff::finding::provenance::REPRODUCE_WITH
-            );
-            let fence = "`".repeat(3.max(longest_backticks(&lines) + 1));
-            let _ = writeln!(out, "     {fence}text");
-            for line in &lines {
-                let _ = writeln!(out, "     {line}");
-            }
-            let _ = writeln!(out, "     {fence}");
-        }
+        dispute(&mut out, i + 1, d);
     }
     out
+}
+
+/// Disagreement number `n` as a list item: its cause first, then where it shows, the
+/// moves in dispute, and how to see it again.
+fn dispute(out: &mut String, n: usize, d: &super::Dispute) {
+    let odd = d.odd_one_out.as_deref().map_or_else(
+        || "no single odd one out".to_owned(),
+        |o| format!("odd one out: {}", text(o)),
+    );
+    let sig = d
+        .signature
+        .as_deref()
+        .map_or_else(String::new, |s| format!(" {}", code(s)));
+    let hits = d
+        .hits
+        .map_or_else(String::new, |h| format!(", {}", super::counted(h, "hit")));
+    let known = if d.known { ", known" } else { "" };
+    // The cause leads: what the reader wants is the rule, then the evidence.
+    let cause = d
+        .diagnosis
+        .as_ref()
+        .map_or_else(String::new, |c| format!("cause: {}; ", text(&c.line())));
+    let _ = writeln!(
+        out,
+        "{}. {cause}**{}**{sig} ({odd}; phase {}{hits}{known})",
+        n,
+        text(&d.check),
+        text(&d.phase)
+    );
+    let _ = writeln!(out, "   - FEN: {}", code(&d.fen));
+    if let Some(orig) = &d.original_fen {
+        let _ = writeln!(out, "   - found on: {}", code(orig));
+    }
+    if let Some(m) = &d.moves_fen {
+        let _ = writeln!(out, "   - moves on: {}", code(m));
+    }
+    if let Some(path) = &d.path {
+        // An empty path is no code: a pair of backticks would read as a typo.
+        let moves = if path.moves.is_empty() {
+            super::NO_MOVES.to_owned()
+        } else {
+            code(&path.moves.join(" "))
+        };
+        let _ = writeln!(out, "   - path from {}: {moves}", code(&path.root_fen));
+    }
+    if !d.line.is_empty() {
+        let _ = writeln!(out, "   - walked on one board: {}", code(&d.line.join(" ")));
+    }
+    for m in &d.moves {
+        let everyone = d.generators.iter().all(|g| m.has.contains(g));
+        let said = if m.listed_twice() {
+            m.listed_text()
+        } else if everyone && !m.counts.is_empty() {
+            let counts: Vec<String> = m.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            format!("counted differently: {}", counts.join(", "))
+        } else {
+            format!("only in {}", m.has.join(", "))
+        };
+        let _ = writeln!(out, "   - {} {}", code(&m.mv), text(&said));
+    }
+    if let Some(f) = &d.corpus_file {
+        let _ = writeln!(out, "   - saved: {}", code(f));
+    }
+    let _ = writeln!(out, "   - detail: {}", text(&d.detail));
+    if let Some(r) = &d.reproduce {
+        let lines = r.body();
+        let _ = writeln!(
+            out,
+            "   - {}\n",
+            crate::diff::finding::provenance::REPRODUCE_WITH
+        );
+        let fence = "`".repeat(3.max(longest_backticks(&lines) + 1));
+        let _ = writeln!(out, "     {fence}text");
+        for line in &lines {
+            let _ = writeln!(out, "     {line}");
+        }
+        let _ = writeln!(out, "     {fence}");
+    }
 }
 
 /// The longest run of backticks in `lines`, which a fence around them must outnumber.
