@@ -550,6 +550,23 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
     out.push_str("<div class=\"finding\">\n");
     board_figure(out, d, &groups, opts);
     out.push_str("<div class=\"facts-col\">\n<dl class=\"facts\">");
+    facts(out, d);
+    out.push_str("</dl>\n");
+    moves_table(out, d);
+    if let Some(r) = &d.reproduce {
+        let _ = writeln!(
+            out,
+            "<div class=\"reproduce\"><h4>{}</h4><pre>{}</pre></div>",
+            crate::diff::finding::provenance::REPRODUCE_WITH,
+            escape(&r.body().join("\n"))
+        );
+    }
+    out.push_str("</div>\n</div>\n</article>\n");
+}
+
+/// A disagreement card's facts: the bug and its hits, where it shows and how it was
+/// reached, each side's perft, the corpus file, and the detail.
+fn facts(out: &mut String, d: &Dispute) {
     if let Some(sig) = &d.signature {
         fact_code(out, "bug", sig);
     }
@@ -588,17 +605,6 @@ fn dispute(out: &mut String, n: usize, d: &Dispute, opts: &RenderOptions) {
         fact_code(out, "found by", how);
     }
     fact(out, "detail", &d.detail);
-    out.push_str("</dl>\n");
-    moves_table(out, d);
-    if let Some(r) = &d.reproduce {
-        let _ = writeln!(
-            out,
-            "<div class=\"reproduce\"><h4>{}</h4><pre>{}</pre></div>",
-            crate::diff::finding::provenance::REPRODUCE_WITH,
-            escape(&r.body().join("\n"))
-        );
-    }
-    out.push_str("</div>\n</div>\n</article>\n");
 }
 
 fn board_figure(out: &mut String, d: &Dispute, groups: &[ArrowGroup], opts: &RenderOptions) {
