@@ -698,6 +698,9 @@ fn every_summary_can_be_one_json_document() {
                 "--quick",
                 "--seconds",
                 "1",
+                // A timed phase costs its time on every thread.
+                "--threads",
+                "1",
                 "--no-save",
                 "--report-dir",
                 &s(&report_dir),

@@ -973,6 +973,9 @@ fn findings_about_an_engine_go_to_the_working_folder() {
         "--quick",
         "--seconds",
         "1",
+        // A timed phase costs its time on every thread.
+        "--threads",
+        "1",
         "--max-nodes",
         "2000",
         "--engine",
