@@ -735,6 +735,9 @@ fn two_signals_still_end_the_engine_and_write_the_report() {
             "--no-save",
             "--seconds",
             "1",
+            // A timed phase costs its time on every thread.
+            "--threads",
+            "1",
             "--seed",
             "3",
         ])

@@ -395,16 +395,19 @@ fn a_kill_while_saving_leaves_one_whole_report_set() {
         std::fs::write(report.join(name), format!("seed {old}")).unwrap();
     }
     let run = |seed: u64, pause: Option<&str>| {
-        // A run killed while saving needs no fuzzing: with none it stops as an error,
-        // but saves its report all the same, and a second sooner.
-        let seconds = if pause.is_some() { "0" } else { "1" };
+        // Saving needs no fuzzing: with none the run is an error for that alone, but
+        // saves its report all the same, and a second sooner.
         let mut cmd = xqdiff();
-        cmd.args(["check", "--quick", "--seconds", seconds])
+        cmd.args(["check", "--quick", "--seconds", "0"])
             .args(["--max-nodes", "10000", "--threads", "1"])
             .args(["--no-save", "--seed", &seed.to_string(), "--report-dir"])
             .arg(&report)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(if pause.is_some() {
+                Stdio::null()
+            } else {
+                Stdio::piped()
+            })
             .stderr(Stdio::piped());
         if let Some(step) = pause {
             cmd.env("XQDIFF_PAUSE_SAVING", step);
@@ -431,8 +434,27 @@ fn a_kill_while_saving_leaves_one_whole_report_set() {
         assert_eq!(report_set_seed(&report, old, new), expected, "{step}");
 
         let next = 7_300_000 + i as u64;
-        let status = run(next, None).wait().expect("reaped");
-        assert_eq!(status.code(), Some(0), "{step}: the run after");
+        let after = run(next, None).wait_with_output().expect("reaped");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&after.stdout),
+            String::from_utf8_lossy(&after.stderr),
+        );
+        // Exit 2 for the fuzz phase's missing time and for nothing else: one line on
+        // stderr says so, and the report was written.
+        assert_eq!(
+            after.status.code(),
+            Some(2),
+            "{step}: the run after: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{step}: the run after: {stderr}");
+        assert!(
+            stderr.contains("check incomplete: fuzz: no fuzz case ran"),
+            "{step}: the run after: {stderr}"
+        );
+        assert!(
+            stdout.contains("\nreport: "),
+            "{step}: the run after: {stdout}"
+        );
         assert_eq!(report_set_seed(&report, expected, next), next, "{step}");
         let hidden = hidden_names(&report);
         let target = std::fs::read_link(report.join(".report")).unwrap();

@@ -7,8 +7,10 @@ use xqdiff::generators::registry;
 
 mod util;
 
-/// Largest published count run in the default test, per position and depth.
-const BUDGET: u64 = 5_000_000;
+/// Largest published count run in the default test, per position and depth. Ten
+/// million, not five, takes in line 20's 8.1 million at depth 5, which no other
+/// default test counts.
+const BUDGET: u64 = 10_000_000;
 
 fn run_suite(max_nodes: u64) -> usize {
     let suite = parse_suite(include_str!("data/xiangqi-perft.epd")).expect("suite parses");

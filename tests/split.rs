@@ -356,7 +356,10 @@ fn a_killed_shard_resumes() {
     emit_jobs(&jobs, 4, 2);
     let r = run_shards(&dir, &jobs, 2, 0, &["bitboard"]);
     let whole = std::fs::read(&r[0]).unwrap();
-    let cut = whole.len() / 3 + 7;
+    // Seven bytes into the line after the first third: lines carry their times, so a
+    // cut at a fixed share of the file would now and then fall between two lines.
+    let third = whole.len() / 3;
+    let cut = third + whole[third..].iter().position(|&b| b == b'\n').unwrap() + 1 + 7;
     std::fs::write(&r[0], &whole[..cut]).unwrap();
     let kept = whole[..cut].iter().filter(|&&b| b == b'\n').count();
     let out = xqdiff(&[
@@ -974,9 +977,15 @@ fn an_interrupted_emit_leaves_nothing_behind() {
     let folder = dir.file("out");
     std::fs::create_dir(&folder).unwrap();
     let jobs = folder.join("jobs.jsonl");
-    // 3.3 million jobs: several seconds of writing, within the job limit.
+    // 650,000 jobs, some 110 MB: the walk before the file appears costs a second or
+    // two (the start position's 3.3 million jobs cost eight), and putting the file
+    // together two more, far longer than a signal takes to arrive. Should the signal
+    // come too late all the same, the run exits 0 and the test fails; it never passes
+    // without having stopped the write.
     let child = command(&[
         "perft",
+        "--fen",
+        "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
         "--depth",
         "4",
         "--split-depth",
@@ -986,7 +995,7 @@ fn an_interrupted_emit_leaves_nothing_behind() {
     ])
     .spawn()
     .expect("start emit");
-    // Signal once the walk has written a good part of the job lines: 4 of some 200 MB.
+    // Signal once the file being put together holds 4 of its 110 MB.
     util::wait_until("the jobs being written", || {
         std::fs::read_dir(&folder).is_ok_and(|entries| {
             entries
