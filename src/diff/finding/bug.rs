@@ -201,13 +201,8 @@ impl Finding {
     /// on while its other differences were followed stays part of the story.
     fn take_lead(&mut self, mut blame: Blame) {
         if let (Blame::Subject(mine), Blame::Subject(theirs)) = (&mut self.blame, &mut blame) {
-            let mut failures = std::mem::take(&mut mine.failures);
-            for failure in theirs.failures.drain(..) {
-                if !failures.contains(&failure) {
-                    failures.push(failure);
-                }
-            }
-            theirs.failures = failures;
+            let own = std::mem::replace(&mut theirs.failures, std::mem::take(&mut mine.failures));
+            add_new(&mut theirs.failures, own);
         }
         self.blame = blame;
     }
@@ -221,34 +216,25 @@ impl Finding {
             self.first = later.first;
             self.found_after = later.found_after;
         }
-        for symptom in later.symptoms {
-            if !self.symptoms.contains(&symptom) {
-                self.symptoms.push(symptom);
-            }
-        }
+        add_new(&mut self.symptoms, later.symptoms);
         self.evidence.extend(later.evidence);
         let mut blame = later.blame;
         if let (Blame::Subject(mine), Blame::Subject(theirs)) = (&mut self.blame, &mut blame) {
-            for failure in theirs.failures.drain(..) {
-                if !mine.failures.contains(&failure) {
-                    mine.failures.push(failure);
-                }
-            }
+            add_new(&mut mine.failures, std::mem::take(&mut theirs.failures));
         }
         let (_, leads) = self.offer(blame);
         if leads {
             self.file = later.file.or(self.file.take());
         }
-        for w in later.witnesses {
-            if self.wants_witness() && !self.witnesses.contains(&w) {
-                self.witnesses.push(w);
-            }
-        }
-        for file in later.saved {
-            if !self.saved.contains(&file) {
-                self.saved.push(file);
-            }
-        }
+        let room = WITNESSES.saturating_sub(self.witnesses.len());
+        let others: Vec<Position> = later
+            .witnesses
+            .into_iter()
+            .filter(|w| !self.witnesses.contains(w))
+            .take(room)
+            .collect();
+        add_new(&mut self.witnesses, others);
+        add_new(&mut self.saved, later.saved);
         self.known = self.known || later.known || known.names(&self.signature, &self.symptoms);
     }
 
@@ -310,4 +296,13 @@ pub(crate) fn offer_witness(
     let size = |p: &Position| p.pieces().count();
     let smaller = (size(candidate), order) < (size(leading.0), leading.1);
     (true, smaller)
+}
+
+/// Adds to `list` each of `items` it does not hold yet, in order.
+fn add_new<T: PartialEq>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    for item in items {
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
 }
