@@ -98,21 +98,7 @@ impl Findings {
 
     /// [`Findings::record`] for sightings [`show`] has shown already.
     pub(crate) fn record_shown(&mut self, shown: Vec<Shown>, gens: &[&dyn Generator]) {
-        // Which sightings their bug will want a witness from, planned in order, so the
-        // likely ones are minimized side by side beforehand.
-        let mut likely = vec![false; shown.len()];
-        for i in 0..shown.len() {
-            let sig = &shown[i].signature;
-            let have = self
-                .list
-                .iter()
-                .find(|f| f.signature == *sig)
-                .map_or(0, |f| f.witnesses.len());
-            let planned = (0..i)
-                .filter(|&j| likely[j] && shown[j].signature == *sig)
-                .count();
-            likely[i] = have + planned < WITNESSES;
-        }
+        let likely = self.likely_witnesses(&shown);
         let keep = self.settings.keep_as_is;
         let small = |s: &Shown| -> (Position, Disagreement) {
             if keep {
@@ -185,6 +171,25 @@ impl Findings {
             }
         }
         self.join_shared_causes();
+    }
+
+    /// Which of `shown` their bug will want a witness from, planned in order, so the
+    /// likely ones are minimized side by side beforehand.
+    fn likely_witnesses(&self, shown: &[Shown]) -> Vec<bool> {
+        let mut likely = vec![false; shown.len()];
+        for i in 0..shown.len() {
+            let sig = &shown[i].signature;
+            let have = self
+                .list
+                .iter()
+                .find(|f| f.signature == *sig)
+                .map_or(0, |f| f.witnesses.len());
+            let planned = (0..i)
+                .filter(|&j| likely[j] && shown[j].signature == *sig)
+                .count();
+            likely[i] = have + planned < WITNESSES;
+        }
+        likely
     }
 
     /// Joins the findings one variant explains alike: a finding first named by one of

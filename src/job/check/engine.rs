@@ -137,18 +137,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
     let reproduce = |pos: &Position, depth: u32| speech.reproduce(pos, depth);
     report.engines.push(info);
 
-    let begun = Instant::now();
-    let show = |s: &Status<'_>| {
-        let note = format!("{}: {}", s.label, s.stage);
-        match (s.of, check.time) {
-            (None, Some(time)) => {
-                let secs = time.as_secs().max(1);
-                let done = begun.elapsed().as_secs().min(secs);
-                observer.progress(done, secs, Unit::Seconds, &note);
-            }
-            _ => observer.progress(s.index as u64, of, Unit::Positions, &note),
-        }
-    };
+    let show = progress(observer, check.time, of);
     // Named, not written in place: older Rust, the declared rust-version among them,
     // does not extend a borrowed closure temporary's life to the whole `Options`.
     let checked = |c: &Checked| observer.checked(c);
@@ -181,17 +170,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         timed.as_ref(),
         &options,
     );
-    let (mut all, fresh) = match run {
-        Ok(run) => (run.report, run.fresh),
-        Err(e) => {
-            notes.push(e.to_string());
-            let empty = crosscheck::Report {
-                subject: name.clone(),
-                ..crosscheck::Report::default()
-            };
-            (empty, None)
-        }
-    };
+    let (mut all, fresh) = ran(run, &name, &mut notes);
     notes.extend(stopped_short(&all, list.len(), check, deadline, stop));
     drop(engine);
     tell(observer, &all, fresh.as_ref(), check);
@@ -202,6 +181,47 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
         stop,
     };
     record(report, &asked, &all, fresh.as_ref(), notes);
+}
+
+/// How the engine check's progress is shown from now on: positions done of `of`, or,
+/// for a run given a `time` that makes its positions as it goes, seconds of that time.
+fn progress(
+    observer: &dyn Observer,
+    time: Option<std::time::Duration>,
+    of: u64,
+) -> impl Fn(&Status<'_>) + Sync + '_ {
+    let begun = Instant::now();
+    move |s: &Status<'_>| {
+        let note = format!("{}: {}", s.label, s.stage);
+        match (s.of, time) {
+            (None, Some(time)) => {
+                let secs = time.as_secs().max(1);
+                let done = begun.elapsed().as_secs().min(secs);
+                observer.progress(done, secs, Unit::Seconds, &note);
+            }
+            _ => observer.progress(s.index as u64, of, Unit::Positions, &note),
+        }
+    }
+}
+
+/// What a run of the engine check gave: its report and the fresh positions it made,
+/// or, when it could not run, an empty report about `name` and why in `notes`.
+fn ran(
+    run: Result<crosscheck::Run, crosscheck::CrossCheckError>,
+    name: &str,
+    notes: &mut Vec<String>,
+) -> (crosscheck::Report, Option<crosscheck::Made>) {
+    match run {
+        Ok(run) => (run.report, run.fresh),
+        Err(e) => {
+            notes.push(e.to_string());
+            let empty = crosscheck::Report {
+                subject: name.to_owned(),
+                ..crosscheck::Report::default()
+            };
+            (empty, None)
+        }
+    }
 }
 
 /// The engine started within the phase's time; `None` once the phase is recorded as
