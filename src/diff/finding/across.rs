@@ -8,7 +8,6 @@ use super::naming::{
     missed_checkers, named_causes, paired_later, phantom_checkers, recount_diagnosis, shared_causes,
 };
 use crate::diagnose::{Answer, AnswerFault, Bound, Diagnosis, Question};
-use crate::diff::signature::Signature;
 use crate::piece::Role;
 
 /// What naming needs all of a run's findings for, once the run is over: a finding
@@ -29,10 +28,7 @@ pub(crate) fn name_across(
         // A pair with a variant no finding named is confirmed by asking.
         let paired = paired_later(f.diagnosis.as_ref(), &f.evidence, &causes, bound, &mut ask);
         if let Some(d) = paired {
-            if let Some(v) = d.first() {
-                f.signature = Signature::cause(&f.signature.side, v);
-            }
-            f.diagnosis = Some(d);
+            f.named_by(d);
             f.known = f.known || known.names(&f.signature, f.symptoms.iter());
         }
     }
@@ -169,13 +165,7 @@ fn fold_into_noise(findings: &mut Vec<Finding>) {
     };
     let mut noise = findings.remove(at);
     for other in findings.drain(..) {
-        noise.hits += other.hits;
-        noise.known |= other.known;
-        for symptom in other.symptoms {
-            if !noise.symptoms.contains(&symptom) {
-                noise.symptoms.push(symptom);
-            }
-        }
+        noise.count_hits_of(other);
     }
     findings.push(noise);
 }

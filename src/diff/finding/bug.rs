@@ -238,6 +238,14 @@ impl Finding {
         self.known = self.known || later.known || known.names(&self.signature, &self.symptoms);
     }
 
+    /// Counts `other`, a finding of the same bug, in without taking anything else of
+    /// it: its hits, whether it is known, its move classes.
+    pub(crate) fn count_hits_of(&mut self, other: Finding) {
+        self.hits += other.hits;
+        self.known |= other.known;
+        add_new(&mut self.symptoms, other.symptoms);
+    }
+
     /// Whether [`Finding::offer`] would keep `witness`: there is one, and room for it.
     pub(crate) fn would_keep(&self, witness: Option<&Position>) -> bool {
         witness.is_some_and(|w| self.wants_witness() && !self.witnesses.contains(w))
@@ -246,11 +254,17 @@ impl Finding {
     /// Takes in `later`, a finding of the same bug: named by the most specific of the
     /// causes the two `shared`, with everything of both ([`Finding::count_in`]).
     pub(crate) fn absorb(&mut self, later: Finding, shared: Diagnosis, known: &Known) {
-        if let Some(v) = shared.first() {
+        self.named_by(shared);
+        self.count_in(later, known);
+    }
+
+    /// Gives the finding `diagnosis`, and the name of its most specific cause when it
+    /// names one.
+    pub(crate) fn named_by(&mut self, diagnosis: Diagnosis) {
+        if let Some(v) = diagnosis.first() {
             self.signature = Signature::cause(&self.signature.side, v);
         }
-        self.diagnosis = Some(shared);
-        self.count_in(later, known);
+        self.diagnosis = Some(diagnosis);
     }
 
     /// The corpus case for one of its witnesses, found by `from`.

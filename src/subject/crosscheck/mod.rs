@@ -665,13 +665,12 @@ pub(crate) fn check_stream(
             }
         };
         asker.begin_target(&target.position);
-        // Kept current, so a finding says how far into the run it was met.
-        report.elapsed = started.elapsed();
         let turn = Turn {
             engines,
             index,
             target: &target,
             options,
+            started,
         };
         let outcome = check_one(&mut asker, &turn, &mut stage, &mut report, &mut saving);
         let outcome = follow_up(&mut asker, &turn, outcome, &mut report);
@@ -783,6 +782,8 @@ struct Turn<'a, 'o> {
     index: usize,
     target: &'a Target,
     options: &'a Options<'o>,
+    /// When the run began: a finding says how far into it it was met.
+    started: Instant,
 }
 
 /// One target: compare, and on a difference locate, minimize, name and record it. A
@@ -799,6 +800,7 @@ fn check_one(
         index,
         target,
         options,
+        ..
     } = turn;
     let Some(cmp) = compare(subject, turn, stage, report)? else {
         return Ok(());
@@ -818,7 +820,7 @@ fn check_one(
         Some(r) => options.reproduced(&r.minimized, r.depth, &target.label),
         None => options.reproduced(&trail.position, trail.comparison.depth, &target.label),
     };
-    let (finding, failure) = name(subject, engines, trail, failure, report, &options.known);
+    let (finding, failure) = name(subject, turn, trail, failure, report);
     if let Some(c) = report.checked.last_mut() {
         c.known = finding.known;
         c.bug = Some(finding.signature.clone());
@@ -951,18 +953,18 @@ fn reproduced(
     (trail, failure)
 }
 
-/// Names `finding` by its cause: a move listed twice, a state bug (the subject's
-/// answers depending on the path, or noise), else the subject's answer on the smallest
-/// witness put to the catalogue, asking it about deciding positions while variants tie.
-/// Returns the subject's failure too, which a state probe may have met.
+/// The finding `trail` found, named by its cause: a move listed twice, a state bug (the
+/// subject's answers depending on the path, or noise), else the subject's answer on the
+/// smallest witness put to the catalogue, asking it about deciding positions while
+/// variants tie. Returns the subject's failure too, which a state probe may have met.
 fn name(
     subject: &mut dyn Subject,
-    engines: &[&dyn Generator],
+    turn: &Turn<'_, '_>,
     trail: Trail,
     mut failure: Option<SubjectError>,
     report: &Report,
-    known: &Known,
 ) -> (Finding, Option<SubjectError>) {
+    let (engines, known) = (turn.engines, &turn.options.known);
     let symptom = trail.symptom();
     let repeated = trail
         .reproduction
@@ -1020,7 +1022,7 @@ fn name(
         }
         _ => Diagnosed::not(&symptom),
     };
-    let (order, after) = (trail.order, report.elapsed);
+    let (order, after) = (trail.order, turn.started.elapsed());
     let mut finding = Finding::first_of(Blame::Subject(Box::new(trail)), symptom, order, after);
     finding.known = known.names(&named.signature, &finding.symptoms);
     finding.signature = named.signature;
@@ -1047,13 +1049,7 @@ fn record(
     if let Some(i) = seen {
         let seen = &mut report.findings[i];
         if !seen.would_keep(finding.minimized()) {
-            seen.hits += 1;
-            seen.known |= finding.known;
-            for symptom in finding.symptoms {
-                if !seen.symptoms.contains(&symptom) {
-                    seen.symptoms.push(symptom);
-                }
-            }
+            seen.count_hits_of(finding);
             return;
         }
     }
