@@ -207,20 +207,16 @@ pub(super) fn with_saved(
     for e in &saved.damaged {
         errln!("xqdiff: skipped damaged corpus file: {e}");
     }
-    if given && own_cases == 0 {
-        if let Some(why) = saved.about_others_only(dir, name) {
-            return Err(CliError::Usage(why));
-        }
+    let n = saved
+        .put_first(list, dir, name, given && own_cases == 0)
+        .map_err(CliError::Usage)?;
+    if n > 0 {
+        outln!(
+            "re-checking {} saved about {name} in {}",
+            counted(n as u64, "finding"),
+            super::out::path(dir)
+        );
     }
-    if saved.targets.is_empty() {
-        return Ok(());
-    }
-    outln!(
-        "re-checking {} saved about {name} in {}",
-        counted(saved.targets.len() as u64, "finding"),
-        super::out::path(dir)
-    );
-    list.splice(0..0, saved.targets);
     Ok(())
 }
 

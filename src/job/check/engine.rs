@@ -51,25 +51,18 @@ fn saved_first(
     let Some(dir) = config.corpus.dir() else {
         return Ok(());
     };
-    let saved = targets::saved(dir, name, check.depth);
-    let refused = match &saved {
-        Ok(saved) if check.named_corpus.is_some() => {
-            let own = corpus_positions(&config.corpus).is_empty();
-            saved.about_others_only(dir, name).filter(|_| own)
-        }
-        Ok(_) => None,
-        Err(e) => Some(format!("could not read {}: {e}", dir.display())),
-    };
-    if let Some(why) = refused {
-        return Err(why);
-    }
-    if let Some(saved) = saved.ok().filter(|s| !s.targets.is_empty()) {
+    let saved = targets::saved(dir, name, check.depth)
+        .map_err(|e| format!("could not read {}: {e}", dir.display()))?;
+    // Counting the corpus's own cases reads it: only for a corpus named by the user.
+    let named_without_cases =
+        check.named_corpus.is_some() && corpus_positions(&config.corpus).is_empty();
+    let n = saved.put_first(list, dir, name, named_without_cases)?;
+    if n > 0 {
         observer.note(&format!(
             "re-checking {} saved about {name} in {}",
-            counted(saved.targets.len() as u64, "finding"),
+            counted(n as u64, "finding"),
             dir.display()
         ));
-        list.splice(0..0, saved.targets);
     }
     Ok(())
 }

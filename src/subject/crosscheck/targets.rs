@@ -208,6 +208,27 @@ pub fn saved(dir: &Path, engine: &str, depth: u32) -> std::io::Result<Saved> {
 }
 
 impl Saved {
+    /// Puts the saved findings first in `list`, so they are asked again before anything
+    /// new, and says how many there were. A corpus named by the user (`dir`) that has no
+    /// case of its own (`named_without_cases`) and holds findings about other engines
+    /// only would check nothing of what it holds: `Err` with why, never a pass.
+    pub(crate) fn put_first(
+        self,
+        list: &mut Vec<Target>,
+        dir: &Path,
+        engine: &str,
+        named_without_cases: bool,
+    ) -> Result<usize, String> {
+        if named_without_cases {
+            if let Some(why) = self.about_others_only(dir, engine) {
+                return Err(why);
+            }
+        }
+        let n = self.targets.len();
+        list.splice(0..0, self.targets);
+        Ok(n)
+    }
+
     /// Why a corpus named by the user (`dir`) with none of its own cases checks
     /// nothing it holds: it holds findings about other engines only. `None` when it
     /// holds some about `engine`, or none at all.
