@@ -122,8 +122,8 @@
 //!   of past findings and the minimizer: the parts of a differential test of your own
 //!   (a fuzz target, a property test) and of replaying a corpus.
 //! - [`cases`]: positions to test with: every byte string as a valid position
-//!   ([`cases::structured`], for `arbitrary` and fuzz targets), random playouts, and
-//!   the rare features a stream of positions should reach ([`cases::features`]).
+//!   ([`cases::structured`], for `arbitrary` and fuzz targets) and random playouts
+//!   ([`cases::playout`]).
 //! - [`diagnose`]: the catalogue of rule misreadings and the diagnosis that names which
 //!   of them a subject's answers match.
 //! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
@@ -139,10 +139,7 @@
 #![deny(unsafe_code)]
 
 pub mod cases;
-// The `xqdiff` binary is a crate of its own and reaches the command line through
-// `cli::main`; nothing else in the module is public, and it is no library API.
-#[doc(hidden)]
-pub mod cli;
+mod cli;
 pub(crate) mod depth;
 pub mod diagnose;
 pub mod diff;
@@ -164,3 +161,11 @@ pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, PositionError, Setup, Violation};
 pub use square::Square;
+
+/// The `xqdiff` command line: parses `std::env::args`, runs the command and gives its
+/// exit code. The binary is a crate of its own and reaches the command line only through
+/// here; it is no library API.
+#[doc(hidden)]
+pub fn command_line() -> std::process::ExitCode {
+    cli::main()
+}

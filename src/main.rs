@@ -2,5 +2,5 @@
 #![forbid(unsafe_code)]
 
 fn main() -> std::process::ExitCode {
-    xqdiff::cli::main()
+    xqdiff::command_line()
 }

@@ -5,7 +5,7 @@
 //! cannot hold 32 pieces or none but the kings, a side with no move at all. Random bytes
 //! and random playouts reach the middle of every range, so the fuzz campaign draws
 //! those edges on purpose, each in a real share of its cases
-//! (`counters`, `arbitrary_start`); [`crate::cases::features`] counts how often they
+//! (`counters`, `arbitrary_start`); `cases::features` counts how often they
 //! were reached.
 
 use crate::cases::features::{has_legal_move, COUNTER_EDGES};

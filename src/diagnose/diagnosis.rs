@@ -858,7 +858,7 @@ fn confirmed_on(mut diagnosis: Diagnosis, asked: usize) -> Diagnosis {
 /// the diagnosis was made).
 /// A cause with a second bug beside it counts the witnesses the two reproduce together
 /// and those its variant reproduces alone.
-pub fn recount(candidates: &[Cause], witnesses: &[Witness]) -> Diagnosis {
+pub(crate) fn recount(candidates: &[Cause], witnesses: &[Witness]) -> Diagnosis {
     let asked: Vec<(&Position, u32, Divide)> = witnesses
         .iter()
         .map(|w| {
@@ -1147,7 +1147,7 @@ fn asking(
 /// other (noise that alternates shows on two answers in a row): the fault, with two
 /// answers that differ, when either is not the one it gave; `None` when it repeats it
 /// both times, or could not answer.
-pub fn nondeterministic(
+pub(crate) fn nondeterministic(
     witness: &Witness,
     ask: &mut impl FnMut(&Question) -> Option<Answer>,
 ) -> Option<AnswerFault> {

@@ -33,10 +33,8 @@ mod tests;
 pub use catalogue::Variant;
 #[cfg(test)]
 use diagnosis::deciding_position;
-pub use diagnosis::{
-    nondeterministic, recount, Answer, Bound, Counting, Diagnose, Question, Witness,
-};
-pub(crate) use diagnosis::{AnswerFault, Candidates, Cause, Diagnosis};
+pub(crate) use diagnosis::{nondeterministic, recount, AnswerFault, Candidates, Cause, Diagnosis};
+pub use diagnosis::{Answer, Bound, Counting, Diagnose, Question, Witness};
 pub use generator::VariantGen;
 #[cfg(test)]
 use page::catalogue_page;

@@ -95,7 +95,7 @@ pub struct Report {
     /// One finding per distinct bug (signature), in the order of their first cases.
     pub findings: Vec<FuzzFinding>,
     /// Feature coverage of the positions checked.
-    pub coverage: crate::cases::features::Coverage,
+    pub(crate) coverage: crate::cases::features::Coverage,
     /// Whether it ended early on a stop request (Ctrl-C).
     pub interrupted: bool,
     /// Corpus files that could not be written.
@@ -118,7 +118,7 @@ impl Report {
 /// generator's board walks it. An arbitrary case starts at a decoded position and walks
 /// the line [`check_position`](crate::diff::oracle::check_position) walks from it, so any
 /// finding reproduces from its FEN alone; a playout case walks a seeded random game.
-pub fn run_case(
+pub(crate) fn run_case(
     config: &Config,
     index: u64,
     gens: &[&dyn Generator],

@@ -1,12 +1,12 @@
 //! From a perft disagreement to the position where move sets differ: divide at the
 //! root, follow the first move whose counts differ, and repeat until the generators
 //! disagree on the moves themselves (at the latest at depth 1, where a count is the
-//! number of legal moves). [`explain`] then shrinks that position with the minimizer,
+//! number of legal moves). [`explain_into`] then shrinks that position with the minimizer,
 //! and the one findings path ([`crate::diff::finding`]) files it like any other.
 
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::sighting::{show, Sighting};
-use crate::diff::finding::{Finding, Findings, Settings};
+use crate::diff::finding::Findings;
 use crate::diff::oracle::tally::{self, Tally};
 use crate::diff::oracle::{check_position, consensus_play, follow, Disagreement};
 use crate::generators::face::Generator;
@@ -33,16 +33,17 @@ pub struct Descent {
 /// summed over the generators. Called from worker threads.
 pub(crate) type DescentProgress<'a> = &'a (dyn Fn(usize, u64, u64) + Sync);
 
-/// Follows a perft disagreement at `depth` from `root` down to a position where the
-/// oracle sees it; `None` if the generators agree on every count and every position
-/// on the way.
-pub fn descend(root: &Position, depth: u32, gens: &[&dyn Generator]) -> Option<Descent> {
+/// [`descend_from`] with nothing known beforehand and no progress shown.
+#[cfg(test)]
+pub(crate) fn descend(root: &Position, depth: u32, gens: &[&dyn Generator]) -> Option<Descent> {
     descend_from(root, depth, gens, None, None)
 }
 
-/// [`descend`], reusing the root divides when the caller has them already (one per
-/// generator, in `gens`' order: a perft that just found the totals differ), and
-/// reporting progress. Each generator divides in parallel, and the generators run side by side.
+/// Follows a perft disagreement at `depth` from `root` down to a position where the
+/// oracle sees it; `None` if the generators agree on every count and every position on
+/// the way. Reuses the root divides when the caller has them already (one per
+/// generator, in `gens`' order: a perft that just found the totals differ), and reports
+/// progress. Each generator divides in parallel, and the generators run side by side.
 pub(crate) fn descend_from(
     root: &Position,
     depth: u32,
@@ -161,18 +162,4 @@ pub fn explain_into(
     let signature = shown.first()?.signature.clone();
     findings.record_shown(shown, gens);
     findings.index_of(&signature)
-}
-
-/// [`explain_into`] on its own: the finding, minimized, neither saved nor held to a
-/// known list.
-pub fn explain(
-    root: &Position,
-    depth: u32,
-    gens: &[&dyn Generator],
-    root_divides: Option<&[Vec<(Move, u64)>]>,
-    progress: Option<DescentProgress<'_>>,
-) -> Option<Finding> {
-    let mut findings = Findings::new(Settings::default());
-    let index = explain_into(&mut findings, 0, root, depth, gens, root_divides, progress)?;
-    findings.into_list().into_iter().nth(index)
 }

@@ -1,7 +1,7 @@
 //! Shrinks a position to the smallest, simplest position that still fails: for the
 //! built-in generators, one that still shows the same bug (the same signature: check,
 //! odd generator, class of move); for anything else, whatever the caller's predicate
-//! says ([`shrink`]).
+//! says (`shrink`).
 //!
 //! Passes, run to a fixed point: remove a piece (never a king); replace a piece by a
 //! simpler kind; move a piece one step toward its nearest corner; give Red the move (or
@@ -9,7 +9,7 @@
 //! step lowers (piece count, complexity, distance to corners, side, counters), so the
 //! loop ends; candidates are tried in a fixed order, so the result is deterministic. At
 //! a fixed point, escapes from the local minimum
-//! ([`shrink`]) look for fewer pieces by two changes at once or a piece moved onto a
+//! (`shrink`) look for fewer pieces by two changes at once or a piece moved onto a
 //! king's line.
 
 use crate::diff::oracle::{check_position, check_position_along, Disagreement};
@@ -131,7 +131,7 @@ fn toward_corner(sq: Square) -> Vec<Square> {
 /// A predicate that cannot answer (an engine that died, say) should record why and
 /// answer `false` from then on without asking again: the loop then ends after one pass
 /// over the current candidates.
-pub fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) -> Position {
+pub(crate) fn shrink(pos: &Position, mut still_fails: impl FnMut(&Position) -> bool) -> Position {
     let mut best = shrink_steps(pos, &mut still_fails);
     while let Some(smaller) = escape(&best, &mut still_fails) {
         best = smaller;

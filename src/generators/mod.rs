@@ -16,7 +16,7 @@ pub mod face;
 pub mod mailbox;
 pub mod naive;
 pub mod perft;
-pub mod perft_hash;
+pub(crate) mod perft_hash;
 #[cfg(any(test, feature = "planted"))]
 pub mod planted;
 #[cfg(feature = "planted")]

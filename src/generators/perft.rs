@@ -4,7 +4,7 @@
 //! Fairy-Stockfish do, so node rates compare with theirs; the last two plies are one
 //! call, [`MoveGen::count_two_plies`], so a generator can share work between siblings.
 //!
-//! With a [`Hashing`] the count of every subtree two plies deep or more is kept in a
+//! With a table (`--hash`) the count of every subtree two plies deep or more is kept in a
 //! table by position key and depth left, and a position met again along another path
 //! (a transposition) is looked up instead of counted again.
 
@@ -24,7 +24,7 @@ pub fn perft<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
 /// [`perft`] without the two-ply shortcut: every move made, [`MoveGen::count_legal`] on
 /// the ply above the leaves, unmade. The plain count every faster path of a generator is
 /// checked against.
-pub fn perft_plain<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
+pub(crate) fn perft_plain<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32) -> u64 {
     count::<G, false>(g, board, depth)
 }
 
@@ -66,7 +66,7 @@ pub struct KeyMismatch {
 /// board from scratch after it, as the oracle runs it: the count, and the first key
 /// that differed. A key that goes wrong only sometimes changes a count only when it
 /// happens to meet another position's; this sees it on the move it goes wrong.
-pub fn perft_hashed_checked<G: MoveGen>(
+pub(crate) fn perft_hashed_checked<G: MoveGen>(
     g: &G,
     board: &mut G::Board,
     key: u128,

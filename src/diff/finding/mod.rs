@@ -2,7 +2,7 @@
 //! built-in generators (the fuzz campaign, the corpus replay, the metamorphic phase, a
 //! perft descent, `xqdiff minimize`) hands what it saw to a [`Findings`], which:
 //!
-//! 1. shows each sighting where it shows by itself ([`shown`]: a board gone wrong along
+//! 1. shows each sighting where it shows by itself (`sighting::shown`: a board gone wrong along
 //!    a line is followed back, a symmetry failure is seen on the image), so one bug has
 //!    one signature whichever phase met it;
 //! 2. groups sightings by [`Signature`], and marks a group known when the [`Known`] list
@@ -10,7 +10,7 @@
 //! 3. minimizes the sightings a group still wants a witness from (the same signature
 //!    kept), and keeps the smallest witness and up to [`WITNESSES`] by one rule
 //!    ([`Finding::offer`]);
-//! 4. names the cause ([`diagnosed`]): the odd generator's answers on the first witness
+//! 4. names the cause (`naming::diagnosed`): the odd generator's answers on the first witness
 //!    of each move-class signature are put to the catalogue of rule variants, and the
 //!    variant that explains them becomes the finding's signature, so the move classes
 //!    one misread rule touches are one finding (the engine check names a subject's
@@ -34,12 +34,9 @@
 //! in `diagnose`: it names findings by [`Signature`] and classifies moves as the
 //! signatures do, which the diagnosis layer below may not use.
 //!
-//! [`shown`]: sighting::shown
 //! [`Signature`]: crate::diff::signature::Signature
 //! [`WITNESSES`]: crate::diff::corpus::WITNESSES
 //! [`Finding::offer`]: bug::Finding::offer
-//! [`diagnosed`]: naming::diagnosed
-//! [`Finding`]: bug::Finding
 
 pub(crate) mod across;
 pub mod book;

@@ -35,7 +35,7 @@ const MOST_EVIDENCE: usize = 32;
 
 /// A finding's name once its witnesses were put to the catalogue.
 #[derive(Clone, Debug)]
-pub struct Diagnosed {
+pub(crate) struct Diagnosed {
     /// `cause/<side>/<variant>` when a variant explains it, else the move-class
     /// signature.
     pub signature: Signature,
@@ -69,7 +69,7 @@ impl Diagnosed {
 /// variant's own finding. Only witnesses where the subject's answer differs from the
 /// rules' are used: on any other, every variant that happens to answer right would
 /// explain it.
-pub fn diagnosed(
+pub(crate) fn diagnosed(
     symptom: &Signature,
     witnesses: Vec<Witness>,
     causes: &[Variant],
@@ -151,7 +151,7 @@ pub fn diagnosed(
 /// by and what was learnt of it: one bug outside the catalogue is one finding, not one
 /// per kind of move it touches.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// The signature's check: `unexplained-<piece>-moves`, `unexplained-check-test`,
     /// `list-cut-at-count` or `last-move-of-each-piece`.
     pub check: String,

@@ -122,7 +122,7 @@ impl Provenance {
         (!self.answer.is_empty()).then(|| shell_line(&self.answer))
     }
 
-    /// The "Reproduce with:" block every finding ends with ([`reproduce_lines`]).
+    /// The "Reproduce with:" block every finding ends with (`reproduce_lines`).
     pub fn lines(&self) -> Vec<String> {
         reproduce_lines(&self.to_string(), &self.said, self.answer().as_deref())
     }
@@ -133,7 +133,7 @@ pub(crate) const REPRODUCE_WITH: &str = "Reproduce with:";
 
 /// The "Reproduce with:" block, one line each, unindented: the command, the subject's
 /// own protocol lines, the built-ins' answer. Every format writes it from this.
-pub fn reproduce_lines(command: &str, said: &[String], answer: Option<&str>) -> Vec<String> {
+pub(crate) fn reproduce_lines(command: &str, said: &[String], answer: Option<&str>) -> Vec<String> {
     let mut out = vec![REPRODUCE_WITH.to_owned(), format!("  {command}")];
     if !said.is_empty() {
         out.push("  or by hand, typed into the subject:".to_owned());

@@ -34,7 +34,7 @@ pub struct Sighting {
 
 /// A sighting shown where it shows by itself, and the bug it is.
 #[derive(Clone, Debug)]
-pub struct Shown {
+pub(crate) struct Shown {
     /// What was handed in.
     pub sighting: Sighting,
     /// Where it shows by itself ([`shown`]).
@@ -46,7 +46,7 @@ pub struct Shown {
 }
 
 /// Every sighting [`shown`], side by side, then put in `order`.
-pub fn show(sightings: Vec<Sighting>, gens: &[&dyn Generator]) -> Vec<Shown> {
+pub(crate) fn show(sightings: Vec<Sighting>, gens: &[&dyn Generator]) -> Vec<Shown> {
     let mut out: Vec<Shown> = sightings
         .into_par_iter()
         .map(|sighting| {
@@ -67,7 +67,7 @@ pub fn show(sightings: Vec<Sighting>, gens: &[&dyn Generator]) -> Vec<Shown> {
 /// followed back to where it still shows, and a mirror or colour-swap failure seen on
 /// the image, where the odd generator answers the image wrongly by itself. Every phase
 /// names a bug by the signature of what this returns.
-pub fn shown(
+pub(crate) fn shown(
     pos: &Position,
     d: &Disagreement,
     gens: &[&dyn Generator],

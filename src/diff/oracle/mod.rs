@@ -386,7 +386,7 @@ pub(crate) fn check_position_along(
 /// and disagreement to report, and the moves from `pos` to that position. When the
 /// position after a move agrees by itself, the disagreement stays, saying so: what the
 /// move's make left on the board is then to blame.
-pub fn follow(
+pub(crate) fn follow(
     pos: &Position,
     d: &Disagreement,
     gens: &[&dyn Generator],

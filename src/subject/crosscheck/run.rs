@@ -58,7 +58,7 @@ pub struct Made {
     /// The time spent making them.
     pub spent: Duration,
     /// How often they reached each rare feature.
-    pub coverage: Coverage,
+    pub(crate) coverage: Coverage,
 }
 
 impl Made {

@@ -265,7 +265,7 @@ const CANDIDATES: u64 = 3;
 /// Positions made as a run goes, until `until` (if ever): for `--seconds`, where nothing is built
 /// beforehand. Each is the pick of three candidates from the two sources the fuzz campaign
 /// uses (a random byte string read as a structured position, and a random playout), the
-/// one whose rarest feature the positions so far reached least often; [`Fresh::coverage`]
+/// one whose rarest feature the positions so far reached least often; `Fresh::coverage`
 /// counts what they reached. Candidate `i` depends only on the seed and `i`, and the
 /// picks on what came before, so a seed gives the same sequence however long it runs.
 pub struct Fresh<'a> {
@@ -302,7 +302,7 @@ impl<'a> Fresh<'a> {
     }
 
     /// How often the positions made so far reached each rare feature.
-    pub fn coverage(&self) -> &Coverage {
+    pub(crate) fn coverage(&self) -> &Coverage {
         &self.coverage
     }
 
