@@ -47,6 +47,33 @@ pub fn by_name<T: Copy>(
         })
 }
 
+/// Gives a hand-kept enum its names from one list: `as_str`, `ALL` in the list's order,
+/// and `FromStr` through [`by_name`]. The match is exhaustive, so a value added to the
+/// enum without a name does not compile, and no value can be read back as another.
+macro_rules! names {
+    ($ty:ident, $what:literal { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every value, in the order of its names.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The value's name, as its flag takes it and reports show it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = $crate::named::UnknownName;
+            fn from_str(s: &str) -> Result<$ty, Self::Err> {
+                $crate::named::by_name($what, s, $ty::ALL, $ty::as_str)
+            }
+        }
+    };
+}
+pub(crate) use names;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,7 @@ use crate::diff::finding::counted;
 use crate::generators::bitboard::BitboardGen;
 use crate::generators::face::Generator;
 use crate::moves::Move;
-use crate::named::{by_name, UnknownName};
 use crate::position::Position;
-use std::str::FromStr;
 
 /// The rules a subject's lists follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -67,45 +65,15 @@ impl MovesMode {
     }
 }
 
-impl Rules {
-    /// The rules' name, as `--engine-rules` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rules::Legal => "legal",
-            Rules::KingCapture => "king-capture",
-        }
-    }
-}
+crate::named::names!(Rules, "rules" {
+    Legal => "legal",
+    KingCapture => "king-capture",
+});
 
-impl FromStr for Rules {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Rules, UnknownName> {
-        by_name(
-            "rules",
-            s,
-            &[Rules::Legal, Rules::KingCapture],
-            Rules::as_str,
-        )
-    }
-}
-
-impl Compare {
-    /// The comparison's name, as `--engine-compare` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Compare::Legal => "legal",
-            Compare::PseudoLegal => "pseudo-legal",
-        }
-    }
-}
-
-impl FromStr for Compare {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Compare, UnknownName> {
-        let all = [Compare::Legal, Compare::PseudoLegal];
-        by_name("comparison", s, &all, Compare::as_str)
-    }
-}
+crate::named::names!(Compare, "comparison" {
+    Legal => "legal",
+    PseudoLegal => "pseudo-legal",
+});
 
 /// Whether a move on `pos` is a move into check: one xqdiff's rules find pseudo-legal
 /// and illegal there (it leaves the mover's king attacked, or facing the other king).
@@ -251,6 +219,33 @@ impl std::fmt::Display for SetAside {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every value of each setting a flag names reads back from its name, no two share
+    /// one, and a name of none says which it could have been.
+    #[test]
+    fn each_setting_reads_back_from_its_name() {
+        use crate::subject::external::{FenLetters, Ranks};
+        use std::fmt::Debug;
+        use std::str::FromStr;
+        fn each<T>(all: &[T], name: fn(T) -> &'static str, what: &str)
+        where
+            T: Copy + Debug + PartialEq + FromStr<Err = crate::named::UnknownName>,
+        {
+            for &v in all {
+                assert_eq!(name(v).parse::<T>(), Ok(v), "{what}");
+            }
+            let names: Vec<_> = all.iter().map(|&v| name(v)).collect();
+            let distinct: std::collections::BTreeSet<_> = names.iter().collect();
+            assert_eq!(distinct.len(), all.len(), "{what}: {names:?}");
+            let err = "none".parse::<T>().unwrap_err();
+            assert_eq!(err.what, what);
+            assert_eq!(err.expected, names);
+        }
+        each(Rules::ALL, Rules::as_str, "rules");
+        each(Compare::ALL, Compare::as_str, "comparison");
+        each(Ranks::ALL, Ranks::as_str, "rank numbering");
+        each(FenLetters::ALL, FenLetters::as_str, "FEN letters");
+    }
 
     /// Red's advisor on e1 screens its king from a rook: every advisor move is into
     /// check, and so is the king's step to d0, facing the other king; a king taking its

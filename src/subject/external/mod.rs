@@ -161,24 +161,7 @@ pub enum Ranks {
     One,
 }
 
-impl Ranks {
-    /// The numbering's name, as `--engine-ranks` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ranks::Auto => "auto",
-            Ranks::Zero => "0",
-            Ranks::One => "1",
-        }
-    }
-}
-
-impl FromStr for Ranks {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Ranks, UnknownName> {
-        let all = [Ranks::Auto, Ranks::Zero, Ranks::One];
-        by_name("rank numbering", s, &all, Ranks::as_str)
-    }
-}
+crate::named::names!(Ranks, "rank numbering" { Auto => "auto", Zero => "0", One => "1" });
 
 /// Which letters the engine's FEN uses for horse and elephant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,24 +174,7 @@ pub enum FenLetters {
     HE,
 }
 
-impl FenLetters {
-    /// The letters' name, as `--engine-fen-letters` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FenLetters::Auto => "auto",
-            FenLetters::NB => "nb",
-            FenLetters::HE => "he",
-        }
-    }
-}
-
-impl FromStr for FenLetters {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<FenLetters, UnknownName> {
-        let all = [FenLetters::Auto, FenLetters::NB, FenLetters::HE];
-        by_name("FEN letters", s, &all, FenLetters::as_str)
-    }
-}
+crate::named::names!(FenLetters, "FEN letters" { Auto => "auto", NB => "nb", HE => "he" });
 
 /// How to start and speak to an engine.
 #[derive(Clone, Debug)]
