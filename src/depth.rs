@@ -5,7 +5,7 @@
 //! thread's stack holds.
 
 /// The deepest perft xqdiff runs.
-pub const MAX_DEPTH: u32 = 64;
+pub(crate) const MAX_DEPTH: u32 = 64;
 
 /// A depth xqdiff does not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -25,7 +25,7 @@ pub enum DepthError {
 }
 
 /// `depth` as a perft depth, if it is within the bound.
-pub fn check(depth: u64) -> Result<u32, DepthError> {
+pub(crate) fn check(depth: u64) -> Result<u32, DepthError> {
     u32::try_from(depth)
         .ok()
         .filter(|&d| d <= MAX_DEPTH)
@@ -33,7 +33,7 @@ pub fn check(depth: u64) -> Result<u32, DepthError> {
 }
 
 /// Reads a depth from text, as a flag's value parser: a whole number within the bound.
-pub fn parse(text: &str) -> Result<u32, DepthError> {
+pub(crate) fn parse(text: &str) -> Result<u32, DepthError> {
     let t = text.trim();
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         // All digits, so only the size can fail.

@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// One mebibyte, the unit of the limits below.
-pub const MIB: u64 = 1 << 20;
+pub(crate) const MIB: u64 = 1 << 20;
 
 /// A file that could not be read or written: the one error every layer gives for a
 /// path, so each says "cannot read" or "cannot write" and the path the same way.
@@ -38,7 +38,7 @@ pub enum FileError {
 
 /// What a file of type `kind` is, for a message, when it is not a regular file (a
 /// FIFO, a device, a socket, a directory); `None` for a regular file.
-pub fn irregular(kind: &std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn irregular(kind: &std::fs::FileType) -> Option<&'static str> {
     if kind.is_file() {
         return None;
     }
@@ -63,7 +63,7 @@ pub fn irregular(kind: &std::fs::FileType) -> Option<&'static str> {
 }
 
 /// The bytes of `path`, which must be a regular file of at most `limit` bytes.
-pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let meta = std::fs::metadata(path)?;
     if let Some(what) = irregular(&meta.file_type()) {
         return Err(io::Error::new(
@@ -86,7 +86,7 @@ pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The text of `path` (a regular file of at most `limit` bytes), as UTF-8.
-pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
+pub(crate) fn read_text(path: &Path, limit: u64) -> io::Result<String> {
     String::from_utf8(read(path, limit)?)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))
 }
@@ -100,14 +100,14 @@ fn too_large(size: u64, limit: u64) -> io::Error {
 
 /// Replaces `path` with `bytes` as [`Output`] does: atomically for a regular file, in
 /// place for a device or FIFO, on stdout for `-`.
-pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     staged(path, bytes)?.commit()
 }
 
 /// `bytes` written to an [`Output`] for `path`, to be committed (several files can be
 /// staged, then committed together); a temporary is removed when dropped unless
 /// committed.
-pub fn staged(path: &Path, bytes: &[u8]) -> io::Result<Output> {
+pub(crate) fn staged(path: &Path, bytes: &[u8]) -> io::Result<Output> {
     let mut out = Output::create(path)?;
     out.write_all(bytes)?;
     Ok(out)
@@ -121,7 +121,7 @@ static STOP: std::sync::OnceLock<&'static std::sync::atomic::AtomicBool> =
 /// From now on, waiting for a FIFO's reader, or for room in a FIFO, gives up within a
 /// moment of `flag` going up (a signal's stop flag), with an error of kind
 /// [`io::ErrorKind::Interrupted`]. Without it such a wait lasts until a reader comes.
-pub fn stop_waiting_on(flag: &'static std::sync::atomic::AtomicBool) {
+pub(crate) fn stop_waiting_on(flag: &'static std::sync::atomic::AtomicBool) {
     let _ = STOP.set(flag);
 }
 
@@ -253,7 +253,7 @@ fn destination(path: &Path) -> io::Result<Destination> {
 /// old file or the new one; a symlink's target is replaced, the link kept; a device or
 /// FIFO is written to in place, never replaced; `-` is standard output. Dropped
 /// uncommitted, a temporary is removed.
-pub struct Output {
+pub(crate) struct Output {
     sink: Sink,
 }
 
@@ -268,7 +268,7 @@ enum Sink {
 
 impl Output {
     /// Starts writing `path` (see [`Output`]).
-    pub fn create(path: &Path) -> io::Result<Output> {
+    pub(crate) fn create(path: &Path) -> io::Result<Output> {
         let sink = match destination(path)? {
             Destination::Stdout => Sink::Stdout(io::stdout()),
             // Not truncated: a device has no length and a FIFO nothing to cut.
@@ -371,7 +371,11 @@ enum SetName {
 /// written through as [`Output`] does, after the set, and is outside the promise.
 /// Returns the paths of the names. Elsewhere than on Unix the names are replaced one
 /// by one after all are written.
-pub fn replace_set(dir: &Path, set: &str, files: &[(&str, &[u8])]) -> io::Result<Vec<PathBuf>> {
+pub(crate) fn replace_set(
+    dir: &Path,
+    set: &str,
+    files: &[(&str, &[u8])],
+) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     #[cfg(unix)]
     {
@@ -616,7 +620,7 @@ mod set_unix {
 /// Writes `bytes` to `path` atomically unless `path` exists; `Ok(false)` if it did.
 /// Two writers of the same name never share a temporary, and neither replaces the
 /// other's file.
-pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+pub(crate) fn create_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     let mut tmp = temporary_beside(path)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
@@ -629,7 +633,7 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
 
 /// The folder `path` is in (`.` for a bare name), where its temporaries go: a rename
 /// is atomic only within one file system.
-pub fn folder_of(path: &Path) -> &Path {
+pub(crate) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -640,7 +644,7 @@ pub fn folder_of(path: &Path) -> &Path {
 /// loaders of the folder skip it; removed when dropped unless persisted. Its mode is
 /// what a plain create would give (the umask applied), not a temporary's owner-only,
 /// since it becomes the file others read.
-pub fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+pub(crate) fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());

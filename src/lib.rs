@@ -133,6 +133,9 @@
 //! Everything else (writing files, the depth grammar, timing, the command line) is
 //! internal to the crate and not part of its interface.
 #![deny(missing_docs)]
+// What is `pub` is the interface: an item the crate root cannot reach is `pub(crate)`, so
+// the public surface is chosen here, not left to whatever a module happened to mark.
+#![deny(unreachable_pub)]
 // Deny, not forbid: one function may allow it, `die_with_parent` in
 // `subject::external::process`, which sets an engine's parent-death signal between fork
 // and exec, a step with no safe interface.

@@ -309,7 +309,7 @@ fn elephant_eye_blocked(setup: &Setup) -> bool {
 }
 
 /// Computes every feature of `pos`, in [`Feature::ALL`] order.
-pub fn features(pos: &Position) -> Vec<Feature> {
+pub(crate) fn features(pos: &Position) -> Vec<Feature> {
     let setup = pos.setup();
     let us = setup.turn;
     let mut out = Vec::new();

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 /// Arguments of `xqdiff audit`.
 #[derive(clap::Args, Debug)]
-pub struct AuditArgs {
+pub(super) struct AuditArgs {
     /// The jobs file of the run (from `xqdiff perft --emit-jobs`).
     #[arg(long, value_name = "FILE")]
     jobs: PathBuf,
@@ -58,7 +58,7 @@ fn parse_percent(text: &str) -> Result<f64, String> {
 /// Runs `xqdiff audit`: exit 0 when every sampled job's recount equals each of its
 /// other counts, 1 when one differs, 2 when a sampled job has nothing to compare with
 /// (no result for it, no --against) or the files are wrong.
-pub fn run(args: &AuditArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &AuditArgs) -> Result<Outcome, CliError> {
     let recount = super::select_generators(&args.recount)?;
     let [recount] = recount[..] else {
         return Err(CliError::Usage("--recount takes one generator".into()));

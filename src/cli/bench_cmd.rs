@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
     mut_arg("compare", |a| a.hide(true)),
     mut_arg("rules", |a| a.hide(true)),
 )]
-pub struct BenchArgs {
+pub(super) struct BenchArgs {
     /// Which generator: a name, or `all`; repeat to pick several.
     #[arg(long, default_value = "all", value_name = "NAME")]
     generator: Vec<String>,
@@ -275,7 +275,7 @@ fn times(ratio: f64) -> String {
 }
 
 /// Runs `xqdiff bench`.
-pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     if args.oracle {
         return oracle(args);
     }

@@ -28,7 +28,7 @@ use std::time::Duration;
     mut_arg("engine_restarts", |a| a.requires("engine")),
     mut_arg("engine_reference", |a| a.requires("engine")),
 )]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     /// For CI: a perft budget of one million nodes a count, five seconds of fuzzing and
     /// twenty random engine positions, a few seconds in all.
     #[arg(long)]
@@ -92,7 +92,7 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     /// `xqdiff check` with no flags: what `xqdiff` alone runs.
-    pub fn defaults() -> Result<CheckArgs, CliError> {
+    pub(super) fn defaults() -> Result<CheckArgs, CliError> {
         let matches = CheckArgs::augment_args(clap::Command::new("check"))
             .try_get_matches_from(["check"])
             .and_then(|m| CheckArgs::from_arg_matches(&m))
@@ -212,7 +212,7 @@ impl Observer for Terminal {
 /// Runs `xqdiff check`: exit 0 when everything agreed, 1 on any disagreement, 2 when
 /// a phase could not run or checked nothing, 128 + the signal's number when a signal
 /// stopped it (the report is written first in every case).
-pub fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &CheckArgs) -> Result<Outcome, CliError> {
     let seed = args.seed.unwrap_or_else(super::clock_seed);
     let config = args.config(seed)?;
     let Session { pool, stop } = Session::start(args.threads)?;

@@ -49,7 +49,7 @@ use std::time::Instant;
     mut_arg("engine_restarts", |a| a.long("restarts").visible_alias("engine-restarts")),
     mut_arg("engine_reference", |a| a.long("reference").visible_alias("engine-reference")),
 )]
-pub struct EngineArgs {
+pub(super) struct EngineArgs {
     /// The engine's command line; quotes group words (`--cmd "sjaakii -xboard"`).
     #[arg(long, value_name = "\"ENGINE [ARGS]\"")]
     cmd: String,
@@ -221,7 +221,7 @@ pub(super) fn with_saved(
 }
 
 /// Runs `xqdiff engine`.
-pub fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &EngineArgs) -> Result<Outcome, CliError> {
     if args.depth == 0 {
         return Err(CliError::Usage("--depth must be at least 1".into()));
     }

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// Arguments of `xqdiff fuzz`.
 #[derive(clap::Args, Debug)]
-pub struct FuzzArgs {
+pub(super) struct FuzzArgs {
     /// Run for this many seconds (default 60 when --cases is not given).
     #[arg(long, conflicts_with = "cases", value_name = "SECONDS", value_parser = super::parse_seconds)]
     seconds: Option<u64>,
@@ -72,7 +72,7 @@ pub struct FuzzArgs {
 /// Runs `xqdiff fuzz`: exit 0 when nothing disagreed, 1 on a finding, 2 on bad usage
 /// or when no case ran, 128 + the signal's number when a signal stopped it (after
 /// printing what it found; findings are saved as they are found).
-pub fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &FuzzArgs) -> Result<Outcome, CliError> {
     if !(0.0..=1.0).contains(&args.capture_bias) {
         return Err(CliError::Usage(format!(
             "--capture-bias {} is not between 0 and 1",

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// Arguments of `xqdiff merge`.
 #[derive(clap::Args, Debug)]
-pub struct MergeArgs {
+pub(super) struct MergeArgs {
     /// The jobs file the shards ran (from `xqdiff perft --emit-jobs`).
     #[arg(long, value_name = "FILE")]
     jobs: PathBuf,
@@ -31,7 +31,7 @@ pub struct MergeArgs {
 /// computations) and they agree on each, 1 when they disagree, 2 when results are
 /// missing (or short of the quorum), repeated, foreign, unreadable or do not match their
 /// checks, or a total passes 2^64 - 1.
-pub fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &MergeArgs) -> Result<Outcome, CliError> {
     let merged = merge(&args.jobs, &args.results, args.quorum as usize)?;
     if args.json.json {
         args.json.emit(|| merged.to_json())?;

@@ -19,7 +19,7 @@ const MINIMIZE: &str = "minimize";
 
 /// Arguments of `xqdiff minimize`.
 #[derive(clap::Args, Debug)]
-pub struct MinimizeArgs {
+pub(super) struct MinimizeArgs {
     /// The position on which the generators disagree.
     #[arg(
         long,
@@ -79,7 +79,7 @@ fn given(args: &MinimizeArgs) -> Result<(Position, Vec<Move>), CliError> {
 }
 
 /// Runs `xqdiff minimize`.
-pub fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &MinimizeArgs) -> Result<Outcome, CliError> {
     // Checked first: a typo in --corpus should not cost a minimization.
     let corpus = if args.no_save {
         None

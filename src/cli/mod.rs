@@ -268,7 +268,7 @@ pub(crate) enum CliError {
 }
 
 /// Parses `std::env::args`, runs the command, and maps the result to an exit code.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     #[cfg(target_os = "linux")]
     {
         use crate::subject::external;

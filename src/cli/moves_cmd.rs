@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 /// Arguments of `xqdiff moves`.
 #[derive(clap::Args, Debug)]
-pub struct MovesArgs {
+pub(super) struct MovesArgs {
     /// Position (default: the start position).
     #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
@@ -23,7 +23,7 @@ pub struct MovesArgs {
 }
 
 /// Runs `xqdiff moves`.
-pub fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &MovesArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     let pos = match &args.fen {
         Some(fen) => Position::from_fen(fen)?,

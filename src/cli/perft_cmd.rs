@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 // A --json run prints a report: its divide is the report's (ICCS, as the schema writes
 // every move), and it has no place for the split modes' jobs and result lines.
 #[command(mut_arg("json", |a| a.conflicts_with_all(["format", "ranks", "emit_jobs", "jobs"])))]
-pub struct PerftArgs {
+pub(super) struct PerftArgs {
     /// Position to start from (default: the start position).
     #[arg(long, allow_hyphen_values = true, value_name = "FEN")]
     fen: Option<String>,
@@ -112,7 +112,7 @@ impl PerftArgs {
 }
 
 /// Runs `xqdiff perft`.
-pub fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &PerftArgs) -> Result<Outcome, CliError> {
     let generators = select_generator_list(&args.generator)?;
     if args.split.requested() {
         let fen = args.fen.as_deref();

@@ -59,7 +59,7 @@ const TICK: Duration = Duration::from_millis(250);
 
 /// A bar that stays hidden until the run proves long, kept alive by a ticker thread
 /// between updates.
-pub struct Progress {
+pub(super) struct Progress {
     state: Arc<State>,
     /// Set to stop the ticker; it waits on the condition variable between ticks.
     ticker: Arc<(Mutex<bool>, std::sync::Condvar)>,
@@ -73,7 +73,7 @@ impl std::ops::Deref for Progress {
 }
 
 /// What the bar shows and how.
-pub struct State {
+pub(super) struct State {
     /// Set once the bar is finished: held while drawing, so no tick draws a bar
     /// after it was cleared.
     finished: Mutex<bool>,
@@ -92,7 +92,7 @@ pub struct State {
 
 impl Progress {
     /// A bar for work counted in `unit`, labelled `label`.
-    pub fn new(label: &str, unit: Unit) -> Progress {
+    pub(super) fn new(label: &str, unit: Unit) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         let unit_cell = Arc::new(AtomicUsize::new(unit as usize));
         bar.set_style(style(Arc::clone(&unit_cell)));
@@ -129,7 +129,7 @@ impl Progress {
     }
 
     /// Removes the bar.
-    pub fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.state.finish();
         let (stopped, wake) = &*self.ticker;
         *stopped.lock().unwrap_or_else(|e| e.into_inner()) = true;
@@ -179,7 +179,7 @@ impl State {
     }
 
     /// Records that `done` of `total` units are finished; a `total` of 0 is unknown.
-    pub fn update(&self, done: u64, total: u64) {
+    pub(super) fn update(&self, done: u64, total: u64) {
         self.reveal_if_slow();
         self.bar.set_length(total);
         self.bar.set_position(done);
@@ -192,7 +192,7 @@ impl State {
     }
 
     /// Sets the text after the counts.
-    pub fn message(&self, msg: String) {
+    pub(super) fn message(&self, msg: String) {
         self.reveal_if_slow();
         self.bar
             .set_message(crate::job::report::shown(&msg).into_owned());
@@ -208,7 +208,7 @@ impl State {
 
     /// Prints a verdict line on stdout as work completes, the bar (if shown) kept out
     /// of its way, so a log file gets each line when it happens.
-    pub fn println(&self, line: &str) {
+    pub(super) fn println(&self, line: &str) {
         self.bar.suspend(|| statusln!("{line}"));
     }
 

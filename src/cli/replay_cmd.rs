@@ -22,7 +22,7 @@ use std::time::Instant;
     mut_arg("compare", |a| a.long("compare").visible_alias("engine-compare").requires("cmd")),
     mut_arg("rules", |a| a.long("rules").visible_alias("engine-rules").requires("cmd")),
 )]
-pub struct ReplayArgs {
+pub(super) struct ReplayArgs {
     /// Replay the findings saved about this external engine instead (under
     /// `DIR/external/<engine>/`, or `DIR/<engine>/` for an `xqdiff-findings` folder),
     /// asking the engine as `xqdiff engine` does; quotes group words.
@@ -48,7 +48,7 @@ pub struct ReplayArgs {
 
 /// Runs `xqdiff replay`: exit 1 if any case disagrees now, 2 if a file is damaged or
 /// the corpus holds no case at all (a replay of nothing is no pass).
-pub fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &ReplayArgs) -> Result<Outcome, CliError> {
     let (given, flag) = match (&args.corpus, &args.dir) {
         (Some(dir), _) => (Some(dir.as_path()), "--corpus"),
         (None, dir) => (dir.as_deref(), "corpus directory"),

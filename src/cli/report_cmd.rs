@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `xqdiff report`.
 #[derive(clap::Args, Debug)]
-pub struct ReportArgs {
+pub(super) struct ReportArgs {
     /// The report to render, as written by a run (JSON, schema xqdiff-report/2 or 1).
     #[arg(long, value_name = "FILE")]
     from: PathBuf,
@@ -20,7 +20,7 @@ pub struct ReportArgs {
 /// Where a report goes besides its JSON; any command that makes a report can flatten
 /// these into its own arguments.
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct OutputArgs {
+pub(super) struct OutputArgs {
     /// Write the self-contained HTML page (board pictures, tables) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -37,7 +37,7 @@ pub struct OutputArgs {
 /// stdout, unless `--json` puts the report read there instead. It exits as the run
 /// that wrote the report did: 0 passed, 1 failed, 2 error (or a file that cannot be
 /// read as a report), 128 + the signal's number interrupted.
-pub fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &ReportArgs) -> Result<Outcome, CliError> {
     let text = super::read_input(&args.from, super::INPUT_LIMIT)?;
     let report = Report::from_json(&text).map_err(|source| CliError::Report {
         path: args.from.clone(),

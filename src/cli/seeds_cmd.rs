@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `xqdiff fuzz-seeds`.
 #[derive(clap::Args, Debug)]
-pub struct SeedsArgs {
+pub(super) struct SeedsArgs {
     /// The regression corpus to read; it must exist (default: the repository's corpus/,
     /// else the copy built into the program).
     #[arg(long, value_name = "DIR")]
@@ -34,7 +34,7 @@ struct Seed {
 }
 
 /// Runs `xqdiff fuzz-seeds`.
-pub fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
+pub(super) fn run(args: &SeedsArgs) -> Result<Outcome, CliError> {
     let corpus = corpus_source(args.corpus.as_deref(), "--corpus", CorpusUse::Reads)?;
     let loaded = super::load_corpus(&corpus)?;
     let starts = playout_starts();

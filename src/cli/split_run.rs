@@ -23,7 +23,7 @@ use std::time::Instant;
 
 /// The flags of `xqdiff perft` that split a perft across machines.
 #[derive(clap::Args, Debug, Default)]
-pub struct SplitArgs {
+pub(super) struct SplitArgs {
     /// Write the jobs of this perft to FILE (JSON lines) instead of counting: one job per
     /// path --split-depth plies down. Needs --depth and --split-depth.
     #[arg(

@@ -178,7 +178,7 @@ impl fmt::Display for MemoryLimit {
 /// The memory this process can still have, and what says so: the smaller of the
 /// cgroup's room and the kernel's `MemAvailable`. `None` where neither can be read (not
 /// Linux): nothing is refused there that the allocator would give.
-pub fn memory_available() -> Option<(u64, MemoryLimit)> {
+pub(crate) fn memory_available() -> Option<(u64, MemoryLimit)> {
     let read = |p: &str| std::fs::read_to_string(p).ok();
     let cgroup = read("/sys/fs/cgroup/memory.max").and_then(|max| {
         let max: u64 = max.trim().parse().ok()?; // "max": no limit
@@ -271,7 +271,7 @@ const MAX_STORED: u64 = u64::MAX >> DEPTH_BITS;
 struct Bucket([Slot; 2]);
 
 /// Bytes per bucket, for sizing.
-pub const BUCKET_BYTES: u64 = std::mem::size_of::<Bucket>() as u64;
+pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<Bucket>() as u64;
 
 /// Leaf counts by (position key, depth left), shared by every thread of a perft.
 pub struct Table {

@@ -14,19 +14,19 @@ pub(crate) const ORACLE: &str = "oracle";
 
 /// Time per (who, part), exclusive of nested spans.
 #[derive(Clone, Debug, Default)]
-pub struct Timings {
+pub(crate) struct Timings {
     /// The time of each part, by who did it.
     pub parts: BTreeMap<(&'static str, &'static str), Duration>,
 }
 
 impl Timings {
     /// The sum of every part.
-    pub fn total(&self) -> Duration {
+    pub(crate) fn total(&self) -> Duration {
         self.parts.values().sum()
     }
 
     /// The time charged to `who` over every part.
-    pub fn of(&self, who: &str) -> Duration {
+    pub(crate) fn of(&self, who: &str) -> Duration {
         self.parts
             .iter()
             .filter(|((w, _), _)| *w == who)

@@ -48,7 +48,7 @@ pub(crate) struct Diagnosed {
 
 impl Diagnosed {
     /// A finding that could not be diagnosed: named by its move class.
-    pub fn not(symptom: &Signature) -> Diagnosed {
+    pub(crate) fn not(symptom: &Signature) -> Diagnosed {
         Diagnosed {
             signature: symptom.clone(),
             diagnosis: None,

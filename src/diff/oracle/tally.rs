@@ -9,7 +9,7 @@ use crate::moves::Move;
 
 /// One move of a tally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
+pub(crate) struct Row {
     /// The move.
     pub mv: Move,
     /// How many times it was listed.
@@ -108,7 +108,7 @@ impl Differences {
 }
 
 /// Compares one tally per answerer (`names[i]` gave `tallies[i]`).
-pub fn compare(names: &[&str], tallies: &[&Tally]) -> Differences {
+pub(crate) fn compare(names: &[&str], tallies: &[&Tally]) -> Differences {
     let mut out = Differences::default();
     // The common case, everything the same, costs one pass.
     if tallies.windows(2).all(|w| w[0] == w[1])

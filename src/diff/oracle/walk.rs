@@ -199,7 +199,7 @@ fn walk_line(
 
 /// What [`check_line`] saw.
 #[derive(Clone, Debug, Default)]
-pub struct LineOutcome {
+pub(crate) struct LineOutcome {
     /// Every position checked, the start first.
     pub positions: Vec<Position>,
     /// Everything found, at the last position checked (or, for `walked-board`, from the

@@ -11,7 +11,7 @@ impl Bitboard {
     /// No point.
     pub(crate) const EMPTY: Bitboard = Bitboard(0);
     /// All 90 points.
-    pub const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
+    pub(super) const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
 
     /// The set holding only `sq`.
     #[inline(always)]

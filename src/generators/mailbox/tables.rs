@@ -45,12 +45,12 @@ pub(crate) const HORSE_DELTA: [[i8; 2]; 4] = [[-33, -31], [-18, 14], [-14, 18], 
 pub(crate) const HORSE_CHECK_DELTA: [[i8; 2]; 4] = [[-33, -18], [-31, -14], [14, 31], [18, 33]];
 
 /// The 256-array index of the point at `file`, `rank`.
-pub const fn sq256(file: u8, rank: u8) -> u8 {
+pub(super) const fn sq256(file: u8, rank: u8) -> u8 {
     (rank + 3) * 16 + file + 3
 }
 
 /// File (0..9) and rank (0..10) of an array index, if it is a board point.
-pub const fn file_rank(sq: usize) -> Option<(u8, u8)> {
+pub(super) const fn file_rank(sq: usize) -> Option<(u8, u8)> {
     let (row, col) = (sq / 16, sq % 16);
     if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
         Some(((col - 3) as u8, (row - 3) as u8))
