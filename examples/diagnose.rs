@@ -9,8 +9,7 @@
 //! ```
 
 use std::time::Instant;
-use xqdiff::diagnose::examples::example;
-use xqdiff::diagnose::{Answer, Diagnose, Variant, VariantGen, Witness};
+use xqdiff::diagnose::{example, Answer, Diagnose, Variant, VariantGen, Witness};
 use xqdiff::diff::finding::DIAGNOSIS_BOUND;
 use xqdiff::generators::perft;
 use xqdiff::{MoveGen, Position};

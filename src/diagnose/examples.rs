@@ -106,7 +106,7 @@ pub(crate) const EXAMPLES: &[(Variant, &str, u32)] = &[
 /// A position from the table's shorthand: the side to move (`w`/`b`), then each piece as
 /// its FEN letter and square, and optionally `clock=N` for the half-move clock. `None`
 /// for shorthand that does not make a valid position.
-pub fn position(text: &str) -> Option<Position> {
+pub(crate) fn position(text: &str) -> Option<Position> {
     let mut words = text.split_whitespace();
     let turn = match words.next()? {
         "w" => Color::Red,

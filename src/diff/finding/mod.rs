@@ -21,16 +21,16 @@
 //!
 //! The engine check files a subject's bugs as the same [`Finding`], whom it blames being
 //! a value ([`Blame`]): the built-ins with their disagreement, or the subject with the
-//! [`trail`] that found it. Witnesses are kept, findings joined and causes named after
+//! `trail` that found it. Witnesses are kept, findings joined and causes named after
 //! the run (`across`) one way for both.
 //!
 //! What is kept depends only on the sightings in their order, so a run gives the same
 //! findings at any thread count.
 //!
-//! Each concern has its own file: the [`known`] list, the [`provenance`] of a finding
+//! Each concern has its own file: the `known` list, the `provenance` of a finding
 //! (its command line, quoted for the shell), what a phase hands in and where it shows
-//! ([`sighting`]), one distinct [`bug`], the finding [`book`], a corpus [`replay`]'s
-//! failures as findings, and the [`naming`] of a finding by its cause. The naming policy stays in this layer, not
+//! (`sighting`), one distinct `bug`, the finding `book`, a corpus `replay`'s
+//! failures as findings, and the `naming` of a finding by its cause. The naming policy stays in this layer, not
 //! in `diagnose`: it names findings by [`Signature`] and classifies moves as the
 //! signatures do, which the diagnosis layer below may not use.
 //!
@@ -39,23 +39,25 @@
 //! [`Finding::offer`]: bug::Finding::offer
 
 pub(crate) mod across;
-pub mod book;
-pub mod bug;
-pub mod known;
-pub mod naming;
-pub mod provenance;
-pub mod replay;
-pub mod sighting;
-pub mod trail;
+pub(crate) mod book;
+pub(crate) mod bug;
+pub(crate) mod known;
+pub(crate) mod naming;
+pub(crate) mod provenance;
+pub(crate) mod replay;
+pub(crate) mod sighting;
+pub(crate) mod trail;
 
-// The paths the tests, the examples and the Python module name.
+// One flat path for each type a finding shows its user; the modules are how the crate
+// keeps its concerns apart, not part of the interface.
 pub use book::{Findings, Settings};
-pub(crate) use bug::Blame;
-pub use bug::{Among, Finding};
+pub use bug::{Among, Blame, Finding};
 pub use known::Known;
 pub use naming::{cause_lines, DIAGNOSIS_BOUND};
 pub use provenance::Provenance;
-pub use replay::replayed;
+pub use replay::{replayed, Replayed};
+pub use sighting::Sighting;
+pub use trail::{Comparison, MoveCounts, Reproduction, Trail};
 
 /// `n` and `noun`, plural unless `n` is 1: how findings and their hits are counted in
 /// every message, whichever layer writes it.

@@ -236,7 +236,11 @@ fn suite_row(
 /// Runs every published count of `job` within its limits on every generator. The counts
 /// are independent, so (position, depth, generator) triples share the pool, the biggest
 /// first; `stop` ends the run early, and the counts not run are noted.
-pub(crate) fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool) -> SuiteOutcome {
+pub(crate) fn run_suite(
+    job: &SuiteJob<'_>,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> SuiteOutcome {
     let gens = job.generators;
     let wanted = wanted_counts(job);
     let table = count_all(job, &wanted, observer, stop);
