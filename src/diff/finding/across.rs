@@ -5,7 +5,8 @@
 use super::bug::Finding;
 use super::known::Known;
 use super::naming::{
-    missed_checkers, named_causes, paired_later, phantom_checkers, recount_diagnosis, shared_causes,
+    missed_checkers, named_causes, paired_later, phantom_checkers, recount_diagnosis,
+    shared_causes, ShapeKind,
 };
 use crate::diagnose::{Answer, AnswerFault, Bound, Diagnosis, Question};
 use crate::piece::Role;
@@ -93,9 +94,8 @@ pub(crate) fn join_shared_causes<T>(
 fn join_check_test_into_piece(findings: &mut Vec<Finding>, known: &Known) {
     let unexplained = |f: &Finding| f.diagnosis.as_ref().is_some_and(Diagnosis::is_unexplained);
     let twin_of = |findings: &[Finding], f: &Finding, role: Role| {
-        let check = format!("unexplained-{role}-moves");
         findings.iter().position(|g| {
-            g.signature.check == check
+            ShapeKind::named(&g.signature.check) == Some(ShapeKind::MovesOf(role))
                 && g.signature.side == f.signature.side
                 && unexplained(g)
                 && g.signature.check != f.signature.check
@@ -104,24 +104,17 @@ fn join_check_test_into_piece(findings: &mut Vec<Finding>, known: &Known) {
     let mut at = 0;
     while at < findings.len() {
         let f = &findings[at];
-        let moves_of_a_piece =
-            f.signature.check.starts_with("unexplained-") && f.signature.check.ends_with("-moves");
-        let twin = match f.signature.check.as_str() {
+        let twin = match ShapeKind::named(&f.signature.check) {
             _ if !unexplained(f) => None,
-            "unexplained-check-test" => {
+            Some(ShapeKind::CheckTest) => {
                 let roles = missed_checkers(&f.evidence);
                 let only = (roles.len() == 1)
                     .then(|| roles.iter().next().copied())
                     .flatten();
                 only.and_then(|role| twin_of(findings, f, role))
             }
-            _ if moves_of_a_piece && missed_checkers(&f.evidence).is_empty() => {
-                let mover = Role::ALL
-                    .into_iter()
-                    .find(|role| f.signature.check == format!("unexplained-{role}-moves"));
-                let roles: Vec<Role> = mover
-                    .map(|mover| phantom_checkers(&f.evidence, mover))
-                    .unwrap_or_default()
+            Some(ShapeKind::MovesOf(mover)) if missed_checkers(&f.evidence).is_empty() => {
+                let roles: Vec<Role> = phantom_checkers(&f.evidence, mover)
                     .into_iter()
                     .filter(|&role| twin_of(findings, f, role).is_some())
                     .collect();

@@ -139,7 +139,7 @@ pub(crate) fn diagnosed(
         signature: match (diagnosis.first(), fault, shape) {
             (Some(v), _, _) => Signature::cause(&symptom.side, v),
             (None, Some(check), _) => Signature::plain(check, &symptom.side),
-            (None, None, Some(shape)) => Signature::plain(&shape.check, &symptom.side),
+            (None, None, Some(shape)) => Signature::plain(&shape.kind.to_string(), &symptom.side),
             (None, None, None) => symptom.clone(),
         },
         diagnosis: Some(diagnosis),
@@ -152,11 +152,52 @@ pub(crate) fn diagnosed(
 /// per kind of move it touches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
-    /// The signature's check: `unexplained-<piece>-moves`, `unexplained-check-test`,
-    /// `list-cut-at-count` or `last-move-of-each-piece`.
-    pub check: String,
+    /// What the differences share, which names the signature's check.
+    pub kind: ShapeKind,
     /// What was learnt, in the game's words (`the subject lacks elephant captures`).
     pub learnt: String,
+}
+
+/// What an unexplained finding's differences share. A finding's signature names it by
+/// its text, and [`ShapeKind::named`] reads that text back: one spelling each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShapeKind {
+    /// The moves of one kind of piece (`unexplained-<piece>-moves`).
+    MovesOf(Role),
+    /// Moves of several kinds, or moves that leave the king attacked
+    /// (`unexplained-check-test`).
+    CheckTest,
+    /// A list cut at a count (`list-cut-at-count`).
+    ListCutAtCount,
+    /// One move of each piece left out (`last-move-of-each-piece`).
+    LastMoveOfEachPiece,
+}
+
+impl ShapeKind {
+    /// Every shape.
+    fn all() -> impl Iterator<Item = ShapeKind> {
+        Role::ALL.into_iter().map(ShapeKind::MovesOf).chain([
+            ShapeKind::CheckTest,
+            ShapeKind::ListCutAtCount,
+            ShapeKind::LastMoveOfEachPiece,
+        ])
+    }
+
+    /// The shape a signature's check names; `None` for a check that names none.
+    pub(crate) fn named(check: &str) -> Option<ShapeKind> {
+        ShapeKind::all().find(|kind| kind.to_string() == check)
+    }
+}
+
+impl std::fmt::Display for ShapeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShapeKind::MovesOf(role) => write!(f, "unexplained-{role}-moves"),
+            ShapeKind::CheckTest => f.write_str("unexplained-check-test"),
+            ShapeKind::ListCutAtCount => f.write_str("list-cut-at-count"),
+            ShapeKind::LastMoveOfEachPiece => f.write_str("last-move-of-each-piece"),
+        }
+    }
 }
 
 /// The subject's root moves in `answer`, and the rules' on `pos`.
@@ -260,11 +301,11 @@ pub(crate) fn unexplained_shape(
         crate::piece::Color::Black => "Black",
     };
     let learnt = format!("the subject {} ({side} to move)", parts.join(" and "));
-    let check = match (roles.len(), by_king) {
-        (1, false) => format!("unexplained-{}-moves", roles.iter().next()?),
-        _ => "unexplained-check-test".to_owned(),
+    let kind = match (roles.len(), by_king) {
+        (1, false) => ShapeKind::MovesOf(*roles.iter().next()?),
+        _ => ShapeKind::CheckTest,
     };
-    Some(Shape { check, learnt })
+    Some(Shape { kind, learnt })
 }
 
 /// Whether a list that only lacks moves is cut by count or by order, not by any rule:
@@ -330,7 +371,7 @@ fn list_shape(
             .max(theirs.len())
             .max(if cut_on_start { there.len() } else { 0 });
         return Some(Shape {
-            check: "list-cut-at-count".to_owned(),
+            kind: ShapeKind::ListCutAtCount,
             learnt: format!(
                 "the subject lists {n} moves on the witness, {} with a piece added that has \
                  moves of its own, and {} on the start position, where the rules give {}, \
@@ -345,7 +386,7 @@ fn list_shape(
     }
     (pieces.len() >= 2 && missing.len() == pieces.len() && lacking.len() == pieces.len()).then(
         || Shape {
-            check: "last-move-of-each-piece".to_owned(),
+            kind: ShapeKind::LastMoveOfEachPiece,
             learnt: "the subject's list leaves out one move of each piece that can move, \
                      as a loop over each piece's moves that stops one short would"
                 .to_owned(),
@@ -599,6 +640,26 @@ pub(super) fn in_process_asker(g: &dyn Generator) -> impl FnMut(&Question) -> Op
 mod tests {
     use super::*;
     use crate::diff::finding::across::join_shared_causes;
+
+    /// A shape's name reads back as that shape and no other, and no oracle check's or
+    /// cause's name reads as a shape: the joins after a run go by what the name says.
+    #[test]
+    fn each_shape_reads_back_from_its_name_and_no_other_name_reads_as_one() {
+        let shapes: Vec<ShapeKind> = ShapeKind::all().collect();
+        assert_eq!(shapes.len(), Role::ALL.len() + 3);
+        for &kind in &shapes {
+            assert_eq!(ShapeKind::named(&kind.to_string()), Some(kind), "{kind}");
+        }
+        let names: BTreeSet<String> = shapes.iter().map(ToString::to_string).collect();
+        assert_eq!(names.len(), shapes.len());
+        for other in CheckKind::ALL.iter().map(|k| k.signature_name()).chain([
+            crate::diff::signature::CAUSE,
+            "unexplained-moves",
+            "unexplained-king-moves-",
+        ]) {
+            assert_eq!(ShapeKind::named(other), None, "{other}");
+        }
+    }
 
     /// A subject with two bugs: three move classes, the third met where both bugs show.
     /// Each is named by a cause and the third joins the finding of the bug it is named
