@@ -16,20 +16,20 @@ use std::time::Instant;
 /// One of `count` shares of a split's jobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub struct Shard {
+pub(crate) struct Shard {
     /// Which share, from 0.
-    pub index: u64,
+    index: u64,
     /// How many shares.
-    pub count: u64,
+    pub(crate) count: u64,
 }
 
 impl Shard {
     /// Every job in one shard.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub(crate) const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Reads `I/N`, where `I` counts from `base`: 0, or 1 for schedulers whose task ids
     /// start at 1 (GNU parallel's slot numbers, Slurm arrays declared `--array=1-N`).
-    pub fn parse(text: &str, base: u64) -> Result<Shard, SplitError> {
+    pub(crate) fn parse(text: &str, base: u64) -> Result<Shard, SplitError> {
         let bad = |problem: String| SplitError::Shard {
             text: text.to_owned(),
             problem,
@@ -64,7 +64,7 @@ impl Shard {
     }
 
     /// Whether job `index` is this shard's.
-    pub fn owns(self, index: u64) -> bool {
+    pub(crate) fn owns(self, index: u64) -> bool {
         index % self.count == self.index
     }
 }
@@ -92,7 +92,7 @@ impl TryFrom<String> for Shard {
 /// `hashing[i]` for generator `i` when given (tables kept from job to job, where the
 /// transpositions between jobs are found); `None` if `stop` was raised first (a job is
 /// hours at depth, so a signal must not wait for it).
-pub fn count_job(
+pub(crate) fn count_job(
     split: SplitId,
     shard: Shard,
     job: &Job,
