@@ -128,7 +128,7 @@
 //!   of them a subject's answers match.
 //! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
 //!   model and renderings ([`job::report`]), and perft split into jobs that any
-//!   scheduler can run ([`job::split`]).
+//!   scheduler can run (through `xqdiff perft --emit-jobs` and `xqdiff merge`).
 //!
 //! Everything else (writing files, the depth grammar, timing, the command line) is
 //! internal to the crate and not part of its interface.

@@ -16,48 +16,48 @@ use std::sync::atomic::AtomicBool;
 
 /// One sampled job: the independent recount and every other count of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Audited {
+pub(crate) struct Audited {
     /// The job's index.
-    pub index: u64,
+    pub(crate) index: u64,
     /// The moves from the root to its position.
-    pub path: Vec<Move>,
+    pub(crate) path: Vec<Move>,
     /// Its position, as FEN.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The depth counted there.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Paths from the root that reach it.
-    pub weight: u64,
+    pub(crate) weight: u64,
     /// The independent recount.
-    pub recount: u64,
+    pub(crate) recount: u64,
     /// The other counts of it, each named by generator, seed and where it came from.
-    pub others: BTreeMap<String, u64>,
+    pub(crate) others: BTreeMap<String, u64>,
 }
 
 impl Audited {
     /// Whether every other count equals the recount.
-    pub fn agrees(&self) -> bool {
+    fn agrees(&self) -> bool {
         self.others.values().all(|&n| n == self.recount)
     }
 }
 
 /// The audit of a split run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Audit {
+pub(crate) struct Audit {
     /// The split.
-    pub header: Header,
+    pub(crate) header: Header,
     /// The seed the sample was drawn with.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The sampled jobs, in index order.
-    pub sampled: Vec<Audited>,
+    pub(crate) sampled: Vec<Audited>,
     /// Paths from the root through the sampled jobs.
-    pub sampled_paths: u64,
+    pub(crate) sampled_paths: u64,
     /// Paths from the root through every job.
-    pub paths: u64,
+    pub(crate) paths: u64,
 }
 
 impl Audit {
     /// The sampled jobs whose counts differ from the recount.
-    pub fn disagreements(&self) -> Vec<&Audited> {
+    pub(crate) fn disagreements(&self) -> Vec<&Audited> {
         self.sampled.iter().filter(|a| !a.agrees()).collect()
     }
 
@@ -73,7 +73,7 @@ impl Audit {
 
 /// `count` distinct job indices below `jobs`, drawn from `seed` (Floyd's algorithm: as
 /// random as a shuffle without holding every index), ascending.
-pub fn sample(jobs: u64, count: u64, seed: u64) -> BTreeSet<u64> {
+fn sample(jobs: u64, count: u64, seed: u64) -> BTreeSet<u64> {
     let count = count.min(jobs);
     let mut rng = Rng::new(seed);
     let mut chosen = BTreeSet::new();
@@ -88,17 +88,17 @@ pub fn sample(jobs: u64, count: u64, seed: u64) -> BTreeSet<u64> {
 
 /// How a job is counted again besides the independent recount: a generator, through a
 /// table or not.
-pub struct Against<'a> {
+pub(crate) struct Against<'a> {
     /// The generator.
-    pub generator: &'a dyn Generator,
+    pub(crate) generator: &'a dyn Generator,
     /// Its table and keys, kept from job to job as a shard keeps them.
-    pub hashing: Option<Hashing<'a>>,
+    pub(crate) hashing: Option<Hashing<'a>>,
 }
 
 /// Audits `share` (a fraction, 0 to 1) of the jobs in `jobs`, at least one, drawn from
 /// `seed`: each is counted by `recount` without a table and compared with its counts
 /// in `results` and by `against`. `None` if `stop` was raised.
-pub fn audit(
+pub(crate) fn audit(
     jobs: &Path,
     results: &[PathBuf],
     share: f64,

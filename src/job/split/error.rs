@@ -9,11 +9,11 @@ use std::path::PathBuf;
 
 /// A line of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     /// The file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// 1-based line number.
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 impl fmt::Display for Location {
@@ -24,7 +24,7 @@ impl fmt::Display for Location {
 
 /// Why a split could not be written, run or merged.
 #[derive(Debug, thiserror::Error)]
-pub enum SplitError {
+pub(crate) enum SplitError {
     /// A file that could not be read or written.
     #[error(transparent)]
     File(#[from] crate::files::FileError),
@@ -271,7 +271,7 @@ pub enum SplitError {
 /// One way a set of results fails to cover a split exactly once; similar lines are grouped
 /// so a whole missing or repeated shard is one problem, not hundreds.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// Jobs without a result.
     Missing {
         /// Their indices, ascending.
@@ -493,7 +493,7 @@ impl fmt::Display for Problem {
 
 /// Several problems, one per line.
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct Problems(pub Vec<Problem>);
+pub(crate) struct Problems(pub(crate) Vec<Problem>);
 
 impl fmt::Display for Problems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

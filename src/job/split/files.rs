@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub(crate) const MAX_FILE_BYTES: u64 = 4 << 30;
 
 /// The longest line read; job and result lines are a few hundred bytes.
-pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
+const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Opens `path` for reading if it is a regular file within [`MAX_FILE_BYTES`]; a FIFO
 /// would block the open until a writer came, and a directory or device is never a file
@@ -121,15 +121,15 @@ impl Lines {
 
 /// A jobs file as read: its header, the jobs asked for, and every job's check.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JobsFile {
+pub(crate) struct JobsFile {
     /// The header.
-    pub header: Header,
+    pub(crate) header: Header,
     /// The jobs the caller kept, in index order.
-    pub jobs: Vec<Job>,
+    pub(crate) jobs: Vec<Job>,
     /// Every job's check, by index: what a result for it must be sealed with.
-    pub checks: Vec<Check>,
+    checks: Vec<Check>,
     /// Every job's weight, by index: what its count is multiplied by.
-    pub weights: Vec<u64>,
+    pub(crate) weights: Vec<u64>,
 }
 
 impl JobsFile {
@@ -156,7 +156,10 @@ impl JobsFile {
 /// Reads and checks a whole jobs file, keeping the jobs whose index `keep` accepts.
 /// Every line is checked whether kept or not, so a damaged file fails on every shard:
 /// each job against its check, and the split id against the header and all the jobs.
-pub fn read_jobs(path: &Path, mut keep: impl FnMut(u64) -> bool) -> Result<JobsFile, SplitError> {
+pub(crate) fn read_jobs(
+    path: &Path,
+    mut keep: impl FnMut(u64) -> bool,
+) -> Result<JobsFile, SplitError> {
     let mut lines = Lines::open(path)?;
     let first = lines.next_line()?.ok_or_else(|| SplitError::Empty {
         path: path.to_owned(),
@@ -413,17 +416,17 @@ fn cut_result(text: &[u8], split: SplitId) -> bool {
 
 /// An output file opened for appending, with the results it already holds.
 #[derive(Debug)]
-pub struct Resumed {
+pub(crate) struct Resumed {
     /// The file, positioned at its end.
-    pub file: File,
+    pub(crate) file: File,
     /// The results already in it, each once and checked, with where each stands.
-    pub done: Vec<(Location, JobResult)>,
+    pub(crate) done: Vec<(Location, JobResult)>,
     /// How many lines the file holds, so the next one written is line `lines + 1`.
-    pub lines: usize,
+    pub(crate) lines: usize,
     /// A last line cut short (a shard killed mid-write), removed from the file.
-    pub dropped: Option<Location>,
+    pub(crate) dropped: Option<Location>,
     /// Repeated results (a shard run twice into one file), removed from the file.
-    pub duplicates: usize,
+    pub(crate) duplicates: usize,
 }
 
 /// Opens `path` to append results of `jobs` counted by `generators`, creating it if
@@ -432,7 +435,11 @@ pub struct Resumed {
 /// it may have edited more. A result of another split or another set of generators means
 /// the file belongs to another run. A last line cut short and repeated results are
 /// removed, by writing the file anew beside itself and renaming it over.
-pub fn resume(path: &Path, jobs: &JobsFile, generators: &[String]) -> Result<Resumed, SplitError> {
+pub(crate) fn resume(
+    path: &Path,
+    jobs: &JobsFile,
+    generators: &[String],
+) -> Result<Resumed, SplitError> {
     let write_err = |source| {
         SplitError::from(crate::files::FileError::Write {
             path: path.to_owned(),

@@ -19,13 +19,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the generators part ways above the cut, so there is no one frontier to write.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrontierDisagreement {
+pub(crate) struct FrontierDisagreement {
     /// The moves from the root to the position.
-    pub path: Vec<Move>,
+    path: Vec<Move>,
     /// The position, as FEN.
-    pub fen: String,
+    fen: String,
     /// What differs.
-    pub detail: String,
+    detail: String,
 }
 
 impl fmt::Display for FrontierDisagreement {
@@ -43,7 +43,7 @@ impl fmt::Display for FrontierDisagreement {
 
 /// What [`emit`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Emitted {
+pub(crate) enum Emitted {
     /// The jobs file is written; its header.
     Written(Header),
     /// The generators disagree above the cut; nothing was written.
@@ -59,7 +59,7 @@ pub enum Emitted {
 /// go to an unnamed temporary, which vanishes however the process ends, and the whole
 /// file to a named one beside `out`, renamed over it at the end and removed on any
 /// failure or stop; only a kill during that last copy can leave it behind.
-pub fn emit(
+pub(crate) fn emit(
     out: &Path,
     root: &Position,
     depth: u32,

@@ -14,55 +14,55 @@ use std::path::{Path, PathBuf};
 /// A job whose generators (or, in a quorum merge, whose computations) counted
 /// differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobDisagreement {
+pub(crate) struct JobDisagreement {
     /// The job's index.
-    pub index: u64,
+    pub(crate) index: u64,
     /// The moves from the root to its position.
-    pub path: Vec<Move>,
+    pub(crate) path: Vec<Move>,
     /// Its position, as FEN.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The depth counted there.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Each generator's count; in a quorum merge, each computation's, named by its
     /// generator, hash seed and line.
-    pub counts: BTreeMap<String, u64>,
+    pub(crate) counts: BTreeMap<String, u64>,
 }
 
 /// The shards' results as one run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// The split.
-    pub header: Header,
+    pub(crate) header: Header,
     /// How many result files were read.
-    pub files: usize,
+    pub(crate) files: usize,
     /// The generators every result counted with, sorted.
-    pub generators: Vec<String>,
+    pub(crate) generators: Vec<String>,
     /// Leaf count per generator over all jobs.
-    pub totals: BTreeMap<String, u64>,
+    pub(crate) totals: BTreeMap<String, u64>,
     /// Seconds per generator summed over all jobs (time spent, not time waited).
-    pub seconds: BTreeMap<String, f64>,
+    pub(crate) seconds: BTreeMap<String, f64>,
     /// The jobs whose generators differ, in index order.
-    pub disagreements: Vec<JobDisagreement>,
+    pub(crate) disagreements: Vec<JobDisagreement>,
     /// The computations asked for per job: 1 for a plain merge.
-    pub quorum: usize,
+    pub(crate) quorum: usize,
     /// In a quorum merge, each distinct computation, and what each pair of them shares.
-    pub computations: Vec<Computation>,
+    computations: Vec<Computation>,
     /// What two of the computations share, one line per pair that shares anything:
     /// agreeing, they are not independent.
-    pub shared: Vec<String>,
+    pub(crate) shared: Vec<String>,
 }
 
 /// One way of counting a job: a generator, through a table of some size under some key
 /// seed or without one. Counted again the same way (a rerun) it gives the same count
 /// for the same reasons, so it is not a second computation.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Computation {
+struct Computation {
     /// The generator.
-    pub generator: String,
+    generator: String,
     /// The key seed of its table, if it counted through one.
-    pub hash_seed: Option<u64>,
+    hash_seed: Option<u64>,
     /// The bytes of that table.
-    pub hash_bytes: Option<u64>,
+    hash_bytes: Option<u64>,
 }
 
 impl std::fmt::Display for Computation {
@@ -91,7 +91,7 @@ impl Computation {
     /// What `self` and `other` have in common that a bug could be in: the generator
     /// (its moves, its check test), its two-ply count, the hashed perft's keys and table.
     /// Empty when they are independent.
-    pub(crate) fn shares_with(&self, other: &Computation) -> Vec<String> {
+    fn shares_with(&self, other: &Computation) -> Vec<String> {
         let mut shared = Vec::new();
         if self.generator == other.generator {
             shared.push(format!("the {} generator", self.generator));
@@ -126,12 +126,12 @@ fn shared_pairs(computations: &[Computation]) -> Vec<String> {
 
 impl Merged {
     /// Whether the generators agree on every job.
-    pub fn agree(&self) -> bool {
+    pub(crate) fn agree(&self) -> bool {
         self.disagreements.is_empty()
     }
 
     /// Everything above as one JSON object.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         let disagreements: Vec<serde_json::Value> = self
             .disagreements
             .iter()
@@ -182,7 +182,7 @@ impl Merged {
 /// With a `quorum` above 1, a job may have any number of results, from any generators
 /// and hash seeds; each count in them is one computation. Every job needs `quorum`
 /// computations and all of them must agree; the totals are then under `agreed`.
-pub fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, SplitError> {
+pub(crate) fn merge(jobs: &Path, results: &[PathBuf], quorum: usize) -> Result<Merged, SplitError> {
     let file = read_jobs(jobs, |_| false)?;
     let header = file.header.clone();
     let mut tally = Tally::new(&file, quorum.max(1));
@@ -554,5 +554,48 @@ impl<'a> Tally<'a> {
             });
         }
         problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::frontier::{emit, Emitted};
+    use super::super::shard::write_sealed;
+    use super::*;
+    use crate::position::Position;
+    use std::sync::atomic::AtomicBool;
+
+    /// Two counts of 2^63 on lines that verify are refused, naming the line where the
+    /// total passes 2^64 - 1: wrapped, they would add to a small total that agrees. No
+    /// perft reaches such counts, so only lines sealed here can carry them.
+    #[test]
+    fn counts_that_overflow_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (jobs, huge) = (dir.path().join("jobs.jsonl"), dir.path().join("huge.jsonl"));
+        let bitboard = crate::generators::by_name("bitboard").unwrap();
+        let stop = AtomicBool::new(false);
+        let emitted = emit(
+            &jobs,
+            &Position::startpos(),
+            2,
+            1,
+            false,
+            &[bitboard],
+            &stop,
+        );
+        assert!(matches!(emitted, Ok(Emitted::Written(_))), "{emitted:?}");
+        write_sealed(&jobs, &huge, &[bitboard], |r| {
+            if r.index < 2 {
+                r.counts.insert("bitboard".into(), 1 << 63);
+            }
+        });
+        let refused = merge(&jobs, std::slice::from_ref(&huge), 1).map(|m| m.totals);
+        let Err(e @ SplitError::Overflow { .. }) = refused else {
+            panic!("not refused as an overflow: {refused:?}");
+        };
+        let said = e.to_string();
+        let at = format!("{}:2: bitboard count", huge.display());
+        assert!(said.contains(&at), "{at:?} in {said}");
+        assert!(said.contains("past 2^64 - 1"), "{said}");
     }
 }

@@ -8,17 +8,17 @@
 //! transpositions of a position are one job, counted once, and the merge multiplies each
 //! job's count by its weight, so the totals still count paths exactly.
 
-pub mod audit;
+pub(crate) mod audit;
 mod error;
-pub mod files;
-pub mod frontier;
-pub mod merge;
-pub mod shard;
+pub(crate) mod files;
+pub(crate) mod frontier;
+pub(crate) mod merge;
+pub(crate) mod shard;
 
-pub use error::Problem;
+pub(crate) use error::Problem;
 pub(crate) use error::{Location, Problems, SplitError};
-pub(crate) use files::JobsFile;
-pub use shard::Shard;
+use files::JobsFile;
+pub(crate) use shard::Shard;
 
 use crate::diff::corpus::fnv1a;
 use crate::moves::Move;
@@ -32,33 +32,33 @@ use std::fmt;
 /// its position) and the header the number of paths, so a job can stand for every
 /// transposition of its position. A file of a version not listed in
 /// [`JOBS_FORMATS_READ`] is refused, not guessed at.
-pub(crate) const JOBS_FORMAT: &str = "xqdiff-jobs/3";
+const JOBS_FORMAT: &str = "xqdiff-jobs/3";
 
 /// Version 2: every job one path, no weights. Still read, as weight 1 each.
-pub(crate) const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
+const JOBS_FORMAT_2: &str = "xqdiff-jobs/2";
 
 /// The versions a jobs file may have.
-pub(crate) const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
+const JOBS_FORMATS_READ: [&str; 2] = [JOBS_FORMAT, JOBS_FORMAT_2];
 
 /// The most jobs a split may have. It is about 2 GB of jobs file, and more than any
 /// scheduler wants: the start position cut at ply 4 (3.3 million jobs) fits, at ply 5
 /// (133 million, some 23 GB) it does not. Emit counts the frontier before writing and
 /// refuses a split past this; a jobs file announcing more is refused too.
-pub(crate) const MAX_JOBS: u64 = 10_000_000;
+const MAX_JOBS: u64 = 10_000_000;
 
 /// Names one split: a hash of its header's fields and of every job in order, so equal
 /// ids mean equal job lists, a result carrying another id belongs to another split, and
 /// an edit anywhere in a jobs file shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub struct SplitId(pub u64);
+pub(crate) struct SplitId(u64);
 
 /// A line's checksum: for a job, over its split id and its fields; for a result, over
 /// its job's check and its counts. A 64-bit FNV-1a, so it finds edits and damage, not
 /// forgery: anyone can recompute it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub struct Check(pub u64);
+struct Check(u64);
 
 /// Two hashes as one: the chaining step of every id and check here.
 fn chain(a: u64, b: u64) -> u64 {
@@ -70,12 +70,12 @@ fn chain(a: u64, b: u64) -> u64 {
 
 /// A split's id, built from the header's fields and then each job in file order.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SplitHasher(u64);
+struct SplitHasher(u64);
 
 impl SplitHasher {
     /// Starts from the fields of a header other than the id and the job count: those of
     /// format 2, and from format 3 on the number of paths too.
-    pub(crate) fn new(
+    fn new(
         format: &str,
         root: &str,
         depth: u32,
@@ -94,12 +94,12 @@ impl SplitHasher {
     }
 
     /// Takes in the next job, by its [`JobLine::digest`].
-    pub(crate) fn add(&mut self, digest: u64) {
+    fn add(&mut self, digest: u64) {
         self.0 = chain(self.0, digest);
     }
 
     /// The id of a split of `jobs` jobs.
-    pub(crate) fn finish(self, jobs: u64) -> SplitId {
+    fn finish(self, jobs: u64) -> SplitId {
         SplitId(chain(self.0, jobs))
     }
 }
@@ -111,7 +111,7 @@ impl Check {
     }
 
     /// The check of a result with `counts` for the job whose check is `job`.
-    pub(crate) fn of_result(job: Check, counts: &BTreeMap<String, u64>) -> Check {
+    fn of_result(job: Check, counts: &BTreeMap<String, u64>) -> Check {
         let mut text = format!("{job}\n");
         for (g, n) in counts {
             text.push_str(&format!("{g}={n}\n"));
@@ -171,42 +171,42 @@ impl TryFrom<String> for Check {
 
 /// The first line of a jobs file: what was split, and how many jobs there are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Header {
+pub(crate) struct Header {
     /// Always `JOBS_FORMAT`.
-    pub format: String,
+    format: String,
     /// The split's id; results carry it.
-    pub split: SplitId,
+    pub(crate) split: SplitId,
     /// The root position, canonical FEN.
-    pub root: String,
+    pub(crate) root: String,
     /// The perft depth from the root.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Plies from the root to the frontier.
-    pub split_depth: u32,
+    pub(crate) split_depth: u32,
     /// How many jobs follow, indexed from 0.
-    pub jobs: u64,
+    pub(crate) jobs: u64,
     /// The generators that agreed on every move above the frontier.
-    pub checked_by: Vec<String>,
+    pub(crate) checked_by: Vec<String>,
     /// The paths from the root to the frontier, the sum of the jobs' weights (from
     /// format 3; none in format 2, where every job is one path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paths: Option<u64>,
+    pub(crate) paths: Option<u64>,
 }
 
 /// One independent piece of the perft: the subtree below one path to the frontier.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
+pub(crate) struct Job {
     /// Its place in the jobs file, from 0.
-    pub index: u64,
+    pub(crate) index: u64,
     /// The moves from the root to the frontier: the first path found to the position.
-    pub path: Vec<Move>,
+    pub(crate) path: Vec<Move>,
     /// The position at the end of the path.
-    pub position: Position,
+    pub(crate) position: Position,
     /// Plies to count below it.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// How many paths from the root reach the position: what its count is multiplied by.
-    pub weight: u64,
+    weight: u64,
     /// Its line's check, which its result's check covers.
-    pub check: Check,
+    check: Check,
 }
 
 /// A job as one JSON line.
@@ -249,43 +249,43 @@ impl JobLine {
 
 /// One finished job: the line a shard writes, and merge adds up.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobResult {
+pub(crate) struct JobResult {
     /// The split the job belongs to.
-    pub split: SplitId,
+    split: SplitId,
     /// The job's index.
-    pub index: u64,
+    pub(crate) index: u64,
     /// The shard that ran it.
-    pub shard: Shard,
+    shard: Shard,
     /// Leaf count per generator.
-    pub counts: BTreeMap<String, u64>,
+    pub(crate) counts: BTreeMap<String, u64>,
     /// Wall-clock seconds per generator (not covered by the check: they are only shown).
-    pub seconds: BTreeMap<String, f64>,
+    pub(crate) seconds: BTreeMap<String, f64>,
     /// The key seed of the transposition tables the counts were made through; none when
     /// they were counted without a table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hash_seed: Option<u64>,
+    hash_seed: Option<u64>,
     /// The bytes of each transposition table the counts were made through.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hash_bytes: Option<u64>,
+    hash_bytes: Option<u64>,
     /// The shard run that counted it, drawn afresh by each run: a copy of its lines (or
     /// a hard link to its file) keeps it, so a quorum merge knows a copy from a second
     /// computation. None on lines from before runs were named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run: Option<String>,
+    pub(crate) run: Option<String>,
     /// Over its job's check and its counts (`Check::of_result`); none on a line from
     /// before results carried one, which never verifies.
     #[serde(default)]
-    pub check: Option<Check>,
+    check: Option<Check>,
 }
 
 impl JobResult {
     /// Sets the check for the job whose check is `job`, after the counts are final.
-    pub fn seal(&mut self, job: Check) {
+    fn seal(&mut self, job: Check) {
         self.check = Some(self.check_for(job));
     }
 
     /// Whether the result carries the check its counts give for the job checked `job`.
-    pub(crate) fn verifies(&self, job: Check) -> bool {
+    fn verifies(&self, job: Check) -> bool {
         self.check == Some(self.check_for(job))
     }
 
@@ -300,14 +300,14 @@ impl JobResult {
     }
 
     /// Whether every generator counted the same.
-    pub fn agrees(&self) -> bool {
+    pub(crate) fn agrees(&self) -> bool {
         let mut counts = self.counts.values();
         let first = counts.next();
         counts.all(|c| Some(c) == first)
     }
 
     /// The generator names, sorted.
-    pub fn generators(&self) -> Vec<String> {
+    fn generators(&self) -> Vec<String> {
         self.counts.keys().cloned().collect()
     }
 }

@@ -16,20 +16,20 @@ use std::time::Instant;
 /// One of `count` shares of a split's jobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub struct Shard {
+pub(crate) struct Shard {
     /// Which share, from 0.
-    pub index: u64,
+    index: u64,
     /// How many shares.
-    pub count: u64,
+    pub(crate) count: u64,
 }
 
 impl Shard {
     /// Every job in one shard.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub(crate) const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Reads `I/N`, where `I` counts from `base`: 0, or 1 for schedulers whose task ids
     /// start at 1 (GNU parallel's slot numbers, Slurm arrays declared `--array=1-N`).
-    pub fn parse(text: &str, base: u64) -> Result<Shard, SplitError> {
+    pub(crate) fn parse(text: &str, base: u64) -> Result<Shard, SplitError> {
         let bad = |problem: String| SplitError::Shard {
             text: text.to_owned(),
             problem,
@@ -64,7 +64,7 @@ impl Shard {
     }
 
     /// Whether job `index` is this shard's.
-    pub fn owns(self, index: u64) -> bool {
+    pub(crate) fn owns(self, index: u64) -> bool {
         index % self.count == self.index
     }
 }
@@ -92,7 +92,7 @@ impl TryFrom<String> for Shard {
 /// `hashing[i]` for generator `i` when given (tables kept from job to job, where the
 /// transpositions between jobs are found); `None` if `stop` was raised first (a job is
 /// hours at depth, so a signal must not wait for it).
-pub fn count_job(
+pub(crate) fn count_job(
     split: SplitId,
     shard: Shard,
     job: &Job,
@@ -135,9 +135,37 @@ pub fn count_job(
     Some(result)
 }
 
+/// Test equipment: a result for every job of `jobs`, counted by `gens` as a shard counts
+/// it, with `edit` applied before it is sealed, written to `out`. The lines verify, yet
+/// no shard could have written them: what is left to catch them is whatever comes after
+/// the check (a sum past 2^64 - 1, say).
+#[cfg(test)]
+pub(crate) fn write_sealed(
+    jobs: &std::path::Path,
+    out: &std::path::Path,
+    gens: &[&dyn Generator],
+    mut edit: impl FnMut(&mut JobResult),
+) {
+    let file = super::files::read_jobs(jobs, |_| true).expect("a jobs file");
+    let mut lines = Vec::new();
+    for job in &file.jobs {
+        let stop = AtomicBool::new(false);
+        let mut result = count_job(file.header.split, Shard::WHOLE, job, gens, None, &stop)
+            .expect("nothing stops it");
+        edit(&mut result);
+        result.seal(job.check);
+        super::files::write_result(&mut lines, &result).expect("written to memory");
+    }
+    std::fs::write(out, lines).expect("results written");
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::files::read_jobs;
+    use super::super::frontier::{emit, Emitted};
     use super::*;
+    use crate::generators::planted::{Bug, Planted};
+    use crate::position::Position;
 
     #[test]
     fn shard_texts() {
@@ -175,5 +203,36 @@ mod tests {
                 assert_eq!(owners, 1, "job {job} of {count} shards");
             }
         }
+    }
+
+    /// A job on which the generators count differently is a disagreement in its result;
+    /// one on which they count alike is not.
+    #[test]
+    fn a_planted_bug_shows_in_the_job_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let jobs = dir.path().join("jobs.jsonl");
+        let naive = crate::generators::by_name("naive").unwrap();
+        let stop = AtomicBool::new(false);
+        let emitted = emit(&jobs, &Position::startpos(), 3, 1, false, &[naive], &stop).unwrap();
+        let Emitted::Written(header) = emitted else {
+            panic!("one generator cannot disagree with itself");
+        };
+        let all = read_jobs(&jobs, |_| true).unwrap().jobs;
+        let bitboard = crate::generators::by_name("bitboard").unwrap();
+        let planted = Planted::new(Bug::CannonCannotCapture);
+        let odd = |engines: &[&dyn Generator]| -> usize {
+            all.iter()
+                .map(|job| {
+                    count_job(header.split, Shard::WHOLE, job, engines, None, &stop)
+                        .expect("nothing stops it")
+                })
+                .filter(|r| !r.agrees())
+                .count()
+        };
+        assert_eq!(odd(&[naive, bitboard]), 0);
+        assert!(
+            odd(&[naive, &planted]) > 0,
+            "a cannon that cannot capture went unnoticed"
+        );
     }
 }
