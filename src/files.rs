@@ -17,7 +17,7 @@ pub(crate) const MIB: u64 = 1 << 20;
 /// A file that could not be read or written: the one error every layer gives for a
 /// path, so each says "cannot read" or "cannot write" and the path the same way.
 #[derive(Debug, thiserror::Error)]
-pub enum FileError {
+pub(crate) enum FileError {
     /// A file or directory that could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
