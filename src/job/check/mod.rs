@@ -444,3 +444,7 @@ fn fuzz(report: &mut Report, running: &Running<'_>) {
     });
     report.add_fuzz(FUZZ, &r);
 }
+
+// At the end: tests/layout.rs reads a module's code up to its first `#[cfg(test)]`.
+#[cfg(test)]
+mod tests;
