@@ -126,9 +126,9 @@
 //!   the rare features a stream of positions should reach ([`cases::features`]).
 //! - [`diagnose`]: the catalogue of rule misreadings and the diagnosis that names which
 //!   of them a subject's answers match.
-//! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
-//!   model and renderings ([`job::report`]), and perft split into jobs that any
-//!   scheduler can run ([`job::split`]).
+//! - [`job`]: perft split into jobs that any scheduler can run ([`job::split`]). The
+//!   whole check and its report are reached through `xqdiff check`, `xqdiff report`
+//!   and the JSON report (`docs/report-schema.md`), not as library items.
 //!
 //! Everything else (writing files, the depth grammar, timing, the command line) is
 //! internal to the crate and not part of its interface.

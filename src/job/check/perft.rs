@@ -53,30 +53,30 @@ pub(super) fn label(entry: &SuiteEntry) -> String {
 
 /// A published suite to run on every generator, and where a finding is saved. The
 /// check's perft phase and `xqdiff perft --suite` both run this.
-pub struct SuiteJob<'a> {
+pub(crate) struct SuiteJob<'a> {
     /// The generators, in order.
-    pub generators: &'a [&'a dyn Generator],
+    pub(crate) generators: &'a [&'a dyn Generator],
     /// The positions and their published counts.
-    pub suite: &'a [SuiteEntry],
+    pub(crate) suite: &'a [SuiteEntry],
     /// Published counts deeper than this are skipped.
-    pub max_depth: Option<u32>,
+    pub(crate) max_depth: Option<u32>,
     /// Published counts above this many nodes are skipped.
-    pub max_nodes: u64,
+    pub(crate) max_nodes: u64,
     /// Where a minimized finding is saved, if anywhere.
-    pub save_dir: Option<&'a Path>,
+    pub(crate) save_dir: Option<&'a Path>,
     /// Known bugs: reported as known, never failed on.
-    pub known: &'a Known,
+    pub(crate) known: &'a Known,
 }
 
 /// What a suite run found: one row per published count run, one dispute per position
 /// whose rows do not agree, and notes (counts not run, findings not saved).
-pub struct SuiteOutcome {
+pub(crate) struct SuiteOutcome {
     /// The rows, in the suite's order.
-    pub rows: Vec<PerftRow>,
+    pub(crate) rows: Vec<PerftRow>,
     /// The disputes, each followed down and minimized where the generators differ.
-    pub disputes: Vec<Dispute>,
+    pub(crate) disputes: Vec<Dispute>,
     /// What a reader should know besides.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 pub(super) fn run(report: &mut Report, running: &Running<'_>) {
@@ -95,7 +95,7 @@ pub(super) fn run(report: &mut Report, running: &Running<'_>) {
 
 impl SuiteOutcome {
     /// Adds the perft phase this run was, which took `elapsed`, and its disputes.
-    pub fn record(&self, report: &mut Report, elapsed: Duration) {
+    pub(crate) fn record(&self, report: &mut Report, elapsed: Duration) {
         let mut phase = Phase::finished(
             PERFT,
             elapsed,
@@ -236,7 +236,11 @@ fn suite_row(
 /// Runs every published count of `job` within its limits on every generator. The counts
 /// are independent, so (position, depth, generator) triples share the pool, the biggest
 /// first; `stop` ends the run early, and the counts not run are noted.
-pub fn run_suite(job: &SuiteJob<'_>, observer: &dyn Observer, stop: &AtomicBool) -> SuiteOutcome {
+pub(crate) fn run_suite(
+    job: &SuiteJob<'_>,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> SuiteOutcome {
     let gens = job.generators;
     let wanted = wanted_counts(job);
     let table = count_all(job, &wanted, observer, stop);
