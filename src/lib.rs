@@ -126,12 +126,12 @@
 //!   ([`cases::playout`]).
 //! - [`diagnose`]: the catalogue of rule misreadings and the diagnosis that names which
 //!   of them a subject's answers match.
-//! - [`job`]: the whole check as `xqdiff check` runs it ([`job::check`]), its report
-//!   model and renderings ([`job::report`]), and perft split into jobs that any
-//!   scheduler can run (through `xqdiff perft --emit-jobs` and `xqdiff merge`).
 //!
-//! Everything else (writing files, the depth grammar, timing, the command line) is
-//! internal to the crate and not part of its interface.
+//! Everything else (writing files, the depth grammar, timing, the command line and the
+//! jobs it runs: the whole check, its reports, perft split into jobs) is internal to the
+//! crate. Those jobs are reached through the `xqdiff` command, and their files are the
+//! interface: the JSON report (`docs/report-schema.md`) and the jobs and results files of
+//! a split perft (`docs/distributed-perft.md`).
 #![deny(missing_docs)]
 // What is `pub` is the interface: an item the crate root cannot reach is `pub(crate)`, so
 // the public surface is chosen here, not left to whatever a module happened to mark.
@@ -150,7 +150,7 @@ pub mod epd;
 pub mod fen;
 pub(crate) mod files;
 pub mod generators;
-pub mod job;
+pub(crate) mod job;
 pub mod moves;
 pub mod named;
 pub mod piece;

@@ -28,7 +28,7 @@ use std::fmt;
 
 /// One of the two move counters of a FEN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Counter {
+pub(crate) enum Counter {
     /// Plies since the last capture (FEN field 5).
     Halfmoves,
     /// The move number (FEN field 6).
@@ -37,10 +37,10 @@ pub enum Counter {
 
 impl Counter {
     /// Both, in FEN order.
-    pub const ALL: [Counter; 2] = [Counter::Halfmoves, Counter::Fullmoves];
+    pub(crate) const ALL: [Counter; 2] = [Counter::Halfmoves, Counter::Fullmoves];
 
     /// The name used in feature names.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Counter::Halfmoves => "halfmoves",
             Counter::Fullmoves => "fullmoves",
@@ -48,7 +48,7 @@ impl Counter {
     }
 
     /// Its value in `setup`.
-    pub fn of(self, setup: &Setup) -> u32 {
+    pub(crate) fn of(self, setup: &Setup) -> u32 {
         match self {
             Counter::Halfmoves => setup.halfmoves,
             Counter::Fullmoves => setup.fullmoves,
@@ -65,7 +65,7 @@ pub(crate) const COUNTER_EDGES: [u32; 8] = [0, 60, 120, 255, 256, 65_535, 65_536
 
 /// One rare rule case a position can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Feature {
+pub(crate) enum Feature {
     /// A cannon of the side to move can capture by jumping a screen.
     CannonScreen,
     /// A horse of the side to move has an occupied leg with a target beyond it on the board.
@@ -179,12 +179,12 @@ const fn all_features() -> [Feature; FEATURES] {
 
 impl Feature {
     /// Every feature, in table order.
-    pub const ALL: [Feature; FEATURES] = all_features();
+    pub(crate) const ALL: [Feature; FEATURES] = all_features();
 
     /// The name used in tables and reports: `cannon_screen`, or for a counter edge the
     /// counter, its value (`max` for the largest the FEN reader accepts) and the side
     /// to move, `halfmoves_256_black`.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         let plain = match self {
             Feature::CannonScreen => "cannon_screen",
             Feature::HorseLegBlocked => "horse_leg_blocked",
@@ -473,7 +473,7 @@ fn destinations(setup: &Setup, from: Square, piece: Piece) -> Vec<Square> {
 
 /// How many positions of a run had each feature, and each piece on each point.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Coverage {
+pub(crate) struct Coverage {
     counts: [u64; Feature::ALL.len()],
     /// Positions with each kind of piece on each point, by colour, role and square.
     points: Vec<u64>,
@@ -496,7 +496,7 @@ fn point_slot(piece: Piece, sq: Square) -> usize {
 
 /// Which of the points one kind of piece may stand on were reached in a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PointCoverage {
+pub(crate) struct PointCoverage {
     /// The kind of piece, with its colour.
     pub piece: Piece,
     /// How many points it may stand on.
@@ -510,19 +510,19 @@ pub struct PointCoverage {
 
 impl PointCoverage {
     /// The row's name in tables and reports: `red_advisor`.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         format!("{}_{}", self.piece.color, self.piece.role)
     }
 }
 
 impl Coverage {
     /// No positions yet.
-    pub fn new() -> Coverage {
+    pub(crate) fn new() -> Coverage {
         Coverage::default()
     }
 
     /// Counts the features of one more position.
-    pub fn add(&mut self, pos: &Position) {
+    pub(crate) fn add(&mut self, pos: &Position) {
         self.add_found(pos, &features(pos));
     }
 
@@ -541,7 +541,7 @@ impl Coverage {
     }
 
     /// Adds another run's counts, say from another thread.
-    pub fn merge(&mut self, other: &Coverage) {
+    pub(crate) fn merge(&mut self, other: &Coverage) {
         self.total += other.total;
         for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
             *mine += theirs;
@@ -552,12 +552,12 @@ impl Coverage {
     }
 
     /// How many positions were added.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.total
     }
 
     /// How many of them had `feature`.
-    pub fn count(&self, feature: Feature) -> u64 {
+    pub(crate) fn count(&self, feature: Feature) -> u64 {
         feature.index().map_or(0, |i| self.counts[i])
     }
 
@@ -568,7 +568,7 @@ impl Coverage {
 
     /// For each kind of piece of each side (Red's first, kings first), which of the
     /// points it may stand on were reached.
-    pub fn points(&self) -> Vec<PointCoverage> {
+    pub(crate) fn points(&self) -> Vec<PointCoverage> {
         let mut out = Vec::new();
         for color in Color::ALL {
             for role in Role::ALL {
@@ -594,7 +594,8 @@ impl Coverage {
     }
 
     /// The features no position had.
-    pub fn missing(&self) -> Vec<Feature> {
+    #[cfg(test)]
+    pub(crate) fn missing(&self) -> Vec<Feature> {
         self.missing_of(Rows::All)
     }
 
@@ -608,7 +609,7 @@ impl Coverage {
 
     /// The table of `rows`: what a check that never reads some features shows, so no
     /// row it cannot reach reads as a gap.
-    pub fn table(&self, rows: Rows) -> Table<'_> {
+    pub(crate) fn table(&self, rows: Rows) -> Table<'_> {
         Table {
             coverage: self,
             rows,
@@ -629,7 +630,7 @@ pub(crate) const NEVER_REACHED: &str = "never reached";
 
 /// Which rows a feature table shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rows {
+pub(crate) enum Rows {
     /// Every feature: the fuzz campaign's, whose generators get every counter edge.
     All,
     /// The board's features, not the move counters' edges: an engine check's, whose
@@ -645,7 +646,7 @@ impl Rows {
 }
 
 /// A [`Coverage`] shown as a table of some of its rows ([`Coverage::table`]).
-pub struct Table<'a> {
+pub(crate) struct Table<'a> {
     coverage: &'a Coverage,
     rows: Rows,
 }

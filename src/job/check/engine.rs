@@ -270,11 +270,11 @@ fn tell(
 /// findings say they were found.
 pub(crate) struct Asked<'a> {
     /// The built-in generators the engine was held to.
-    pub generators: &'a [&'a dyn Generator],
+    pub(crate) generators: &'a [&'a dyn Generator],
     /// The perft depth asked.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The run's stop flag: a count made for the record ends with it too.
-    pub stop: &'a AtomicBool,
+    pub(crate) stop: &'a AtomicBool,
 }
 
 /// Puts the engine phase, its disputes, and the engine's counts in the perft table

@@ -38,77 +38,77 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The name of the perft phase in reports.
-pub const PERFT: &str = "perft";
+pub(crate) const PERFT: &str = "perft";
 /// The name of the corpus replay phase.
-pub const REPLAY: &str = "replay";
+pub(crate) const REPLAY: &str = "replay";
 /// The name of the fuzz phase.
-pub const FUZZ: &str = "fuzz";
+pub(crate) const FUZZ: &str = "fuzz";
 /// The name of the metamorphic phase.
-pub const METAMORPHIC: &str = "metamorphic";
+const METAMORPHIC: &str = "metamorphic";
 /// The name of the engine phase.
-pub const ENGINE: &str = "engine";
+pub(crate) const ENGINE: &str = "engine";
 
 /// What a run that would save findings says when its corpus is the built-in copy.
-pub const BUILT_IN_READ_ONLY: &str =
+pub(crate) const BUILT_IN_READ_ONLY: &str =
     "findings not saved: built-in corpus is read-only; pass --corpus DIR to save";
 
 /// The message of a phase that never started because the run was stopped first.
-pub const DID_NOT_RUN: &str = "did not run: interrupted";
+const DID_NOT_RUN: &str = "did not run: interrupted";
 
 /// An external engine to check, and how hard.
 #[derive(Clone, Debug)]
-pub struct EngineCheck {
+pub(crate) struct EngineCheck {
     /// How to start and speak to it.
-    pub config: EngineConfig,
+    pub(crate) config: EngineConfig,
     /// The perft depth asked (suite positions: at most this, within the node budget).
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Seeded random positions to ask about, besides the start, suite and corpus.
-    pub positions: usize,
+    pub(crate) positions: usize,
     /// Check for this long instead, making fresh positions as the run goes after the
     /// start, suite and corpus (`positions` is then not used).
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// Which built-ins count each position.
-    pub reference: crate::subject::crosscheck::Reference,
+    pub(crate) reference: crate::subject::crosscheck::Reference,
     /// How many new failures (crashes or hangs) the engine is started again after;
     /// one more of a failure already met is free ([`crate::subject::crosscheck::Options::restarts`]).
-    pub restarts: usize,
+    pub(crate) restarts: usize,
     /// Stop after this many differences; 0 checks every position. Each difference
     /// costs a descent and a minimization with the engine in the loop.
-    pub max_findings: usize,
+    pub(crate) max_findings: usize,
     /// A stop request that also ends a wait for the engine's answer at once (the CLI's
     /// signal flag); without it a stop waits for the answer being read.
-    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
+    pub(crate) stop: Option<&'static std::sync::atomic::AtomicBool>,
     /// The corpus named on the command line, if one was: findings about the engine go
     /// under it (`external/<engine>/`), else into the working folder's
     /// `xqdiff-findings/<engine>/` (`crate::subject::crosscheck::findings_dir`).
-    pub named_corpus: Option<std::path::PathBuf>,
+    pub(crate) named_corpus: Option<std::path::PathBuf>,
 }
 
 /// What a check runs on and how long it may take.
-pub struct Config<'a> {
+pub(crate) struct Config<'a> {
     /// The in-process generators compared, in the order reports list them.
-    pub generators: Vec<&'a dyn Generator>,
+    pub(crate) generators: Vec<&'a dyn Generator>,
     /// The perft suite: its published counts are the perft phase, and its positions
     /// (with the corpus's) are the metamorphic phase's roots.
-    pub suite: Vec<SuiteEntry>,
+    pub(crate) suite: Vec<SuiteEntry>,
     /// Published counts above this many nodes are not run.
-    pub max_nodes: u64,
+    pub(crate) max_nodes: u64,
     /// The regression corpus: replayed, used as extra fuzz starts and metamorphic
     /// roots, and where findings are saved when it is a directory.
-    pub corpus: corpus::Source,
+    pub(crate) corpus: corpus::Source,
     /// Whether findings are written into the corpus (only ever into a directory: the
     /// built-in copy is read-only).
-    pub save: bool,
+    pub(crate) save: bool,
     /// The seed of every random choice (fuzz cases, the engine's random positions).
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// How long the fuzz campaign runs.
-    pub fuzz_time: Duration,
+    pub(crate) fuzz_time: Duration,
     /// An external engine to check as well.
-    pub engine: Option<EngineCheck>,
+    pub(crate) engine: Option<EngineCheck>,
     /// The command line, recorded in the report.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Known bugs (`--known`): reported as known in every phase, never failing the run.
-    pub known: crate::diff::finding::known::Known,
+    pub(crate) known: crate::diff::finding::known::Known,
 }
 
 impl Config<'static> {
@@ -116,7 +116,7 @@ impl Config<'static> {
     /// up to ten million nodes a count, the default corpus
     /// ([`corpus::Source::default_location`]), sixty seconds of fuzzing, findings
     /// saved, no engine.
-    pub fn new(seed: u64) -> Config<'static> {
+    pub(crate) fn new(seed: u64) -> Config<'static> {
         Config {
             generators: generators::registry(),
             // The suite is compiled in and covered by tests; an empty list would only
@@ -142,7 +142,7 @@ impl Config<'_> {
     }
 
     /// The generators' names, in order.
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         self.generators
             .iter()
             .map(|g| g.name().to_owned())
@@ -152,7 +152,7 @@ impl Config<'_> {
 
 /// What a phase's progress counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// Leaves of perft trees.
     Nodes,
     /// Subtrees of a perft tree, each counted whole.
@@ -169,7 +169,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in declaration order (`Unit::X as usize` indexes it).
-    pub const ALL: [Unit; 6] = [
+    pub(crate) const ALL: [Unit; 6] = [
         Unit::Nodes,
         Unit::Subtrees,
         Unit::Positions,
@@ -179,7 +179,7 @@ impl Unit {
     ];
 
     /// The unit as a progress bar shows it after the counts.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Unit::Nodes => "nodes",
             Unit::Subtrees => "subtrees",
@@ -193,7 +193,7 @@ impl Unit {
 
 /// Hears how a check is going. Every method has a default that does nothing; a
 /// command line draws progress bars and prints a line per finished phase.
-pub trait Observer: Sync {
+pub(crate) trait Observer: Sync {
     /// A phase begins: the `number`-th (from 1) of `of`.
     fn started(&self, _phase: &str, _number: usize, _of: usize) {}
     /// Work in the running phase: `done` of `total` units of `unit` (a `total` of 0 is
@@ -212,14 +212,9 @@ pub trait Observer: Sync {
     fn finished(&self, _phase: &Phase) {}
 }
 
-/// An observer that ignores everything.
-pub struct Quiet;
-
-impl Observer for Quiet {}
-
 /// Why a check cannot start.
 #[derive(Debug, thiserror::Error)]
-pub enum CheckError {
+pub(crate) enum CheckError {
     /// No generators to run.
     #[error("no generators to check: give at least one")]
     NoGenerators,
@@ -240,7 +235,7 @@ pub(super) struct Running<'a> {
 /// Runs every phase in order on the current rayon pool and returns the report.
 /// Setting `stop` (from a signal handler) ends the running phase early with what it
 /// has, marked `interrupted`, and the ones after it do not run.
-pub fn run(
+pub(crate) fn run(
     config: &Config<'_>,
     observer: &dyn Observer,
     stop: &AtomicBool,
@@ -444,3 +439,7 @@ fn fuzz(report: &mut Report, running: &Running<'_>) {
     });
     report.add_fuzz(FUZZ, &r);
 }
+
+// At the end: tests/layout.rs reads a module's code up to its first `#[cfg(test)]`.
+#[cfg(test)]
+mod tests;

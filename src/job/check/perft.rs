@@ -55,28 +55,28 @@ pub(super) fn label(entry: &SuiteEntry) -> String {
 /// check's perft phase and `xqdiff perft --suite` both run this.
 pub(crate) struct SuiteJob<'a> {
     /// The generators, in order.
-    pub generators: &'a [&'a dyn Generator],
+    pub(crate) generators: &'a [&'a dyn Generator],
     /// The positions and their published counts.
-    pub suite: &'a [SuiteEntry],
+    pub(crate) suite: &'a [SuiteEntry],
     /// Published counts deeper than this are skipped.
-    pub max_depth: Option<u32>,
+    pub(crate) max_depth: Option<u32>,
     /// Published counts above this many nodes are skipped.
-    pub max_nodes: u64,
+    pub(crate) max_nodes: u64,
     /// Where a minimized finding is saved, if anywhere.
-    pub save_dir: Option<&'a Path>,
+    pub(crate) save_dir: Option<&'a Path>,
     /// Known bugs: reported as known, never failed on.
-    pub known: &'a Known,
+    pub(crate) known: &'a Known,
 }
 
 /// What a suite run found: one row per published count run, one dispute per position
 /// whose rows do not agree, and notes (counts not run, findings not saved).
 pub(crate) struct SuiteOutcome {
     /// The rows, in the suite's order.
-    pub rows: Vec<PerftRow>,
+    pub(crate) rows: Vec<PerftRow>,
     /// The disputes, each followed down and minimized where the generators differ.
-    pub disputes: Vec<Dispute>,
+    pub(crate) disputes: Vec<Dispute>,
     /// What a reader should know besides.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 pub(super) fn run(report: &mut Report, running: &Running<'_>) {

@@ -87,7 +87,7 @@ impl From<&campaign::Report> for FuzzPhase {
 
 impl GeneratorInfo {
     /// One entry per engine, by name; the built-ins have no version of their own.
-    pub fn list(engines: &[&dyn Generator]) -> Vec<GeneratorInfo> {
+    pub(crate) fn list(engines: &[&dyn Generator]) -> Vec<GeneratorInfo> {
         engines
             .iter()
             .map(|g| GeneratorInfo {
@@ -100,7 +100,7 @@ impl GeneratorInfo {
 
 impl EngineInfo {
     /// An engine started from `config` that called itself `name`.
-    pub fn from_config(config: &EngineConfig, name: &str) -> EngineInfo {
+    pub(crate) fn from_config(config: &EngineConfig, name: &str) -> EngineInfo {
         EngineInfo {
             name: name.to_owned(),
             command: config.command.clone(),
@@ -120,7 +120,7 @@ impl EngineInfo {
 
 impl PerftResult {
     /// A count that took `elapsed`.
-    pub fn measured(subject: &str, nodes: u64, elapsed: Duration) -> PerftResult {
+    pub(crate) fn measured(subject: &str, nodes: u64, elapsed: Duration) -> PerftResult {
         PerftResult {
             subject: subject.to_owned(),
             nodes: Some(nodes),
@@ -134,7 +134,7 @@ impl PerftResult {
 impl PhaseDetails {
     /// What these numbers say about the phase: failed on any difference, error where
     /// something gave no answer (and nothing differed), else passed.
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         let (differs, unanswered) = match self {
             PhaseDetails::Perft(p) => (
                 p.rows.iter().any(|r| {
@@ -170,7 +170,7 @@ impl PhaseDetails {
 
 impl Phase {
     /// A phase that ran for `elapsed`, its status read off its numbers.
-    pub fn finished(name: &str, elapsed: Duration, details: PhaseDetails) -> Phase {
+    pub(crate) fn finished(name: &str, elapsed: Duration, details: PhaseDetails) -> Phase {
         Phase {
             name: name.to_owned(),
             status: details.status(),
@@ -185,7 +185,7 @@ impl Dispute {
     /// The one constructor every kind of finding starts from: what `phase` compared
     /// (`check`) on which position (`fen`), and one sentence on what differs; nothing
     /// else known yet. The `from_*` conversions and the `with_*` steps fill in the rest.
-    pub fn new(phase: &str, check: &str, fen: String, detail: String) -> Dispute {
+    pub(crate) fn new(phase: &str, check: &str, fen: String, detail: String) -> Dispute {
         Dispute {
             phase: phase.to_owned(),
             check: check.to_owned(),
@@ -210,7 +210,7 @@ impl Dispute {
     }
 
     /// An oracle disagreement found in `phase`, as the oracle reported it.
-    pub fn from_oracle(phase: &str, d: &Disagreement) -> Dispute {
+    pub(super) fn from_oracle(phase: &str, d: &Disagreement) -> Dispute {
         Dispute {
             moves_fen: transformed_fen(d),
             generators: d.generators.clone(),
@@ -254,13 +254,13 @@ impl Dispute {
     }
 
     /// Records the position it was first found on, when minimizing changed it.
-    pub fn with_original(mut self, fen: &str) -> Dispute {
+    pub(super) fn with_original(mut self, fen: &str) -> Dispute {
         self.original_fen = (fen != self.fen).then(|| fen.to_owned());
         self
     }
 
     /// Records the moves from `root_fen` that reached it.
-    pub fn with_path(mut self, root_fen: &str, moves: &[Move]) -> Dispute {
+    pub(super) fn with_path(mut self, root_fen: &str, moves: &[Move]) -> Dispute {
         self.path = Some(FoundPath {
             root_fen: root_fen.to_owned(),
             moves: moves.iter().map(Move::to_string).collect(),
@@ -310,7 +310,7 @@ fn transformed_fen(d: &Disagreement) -> Option<String> {
 
 impl Report {
     /// Adds a fuzz campaign's phase and every finding of it.
-    pub fn add_fuzz(&mut self, name: &str, r: &campaign::Report) {
+    pub(crate) fn add_fuzz(&mut self, name: &str, r: &campaign::Report) {
         let mut phase = Phase::finished(name, r.elapsed, PhaseDetails::Fuzz(FuzzPhase::from(r)));
         if r.interrupted {
             phase.message = Some("stopped early".to_owned());
@@ -323,7 +323,7 @@ impl Report {
     /// Adds a replay of the corpus `source` that took `elapsed`, and every bug it
     /// shows, grouped and marked known by the one findings path
     /// ([`crate::diff::finding::replay::replayed`]).
-    pub fn add_replay(
+    pub(crate) fn add_replay(
         &mut self,
         name: &str,
         source: &Source,

@@ -23,17 +23,17 @@ pub(crate) const PEN: f64 = 8.5;
 
 /// One piece's character and how to draw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Glyph {
+pub(crate) struct Glyph {
     /// The character, for screen readers and copying: never drawn as text.
-    pub character: char,
+    pub(crate) character: char,
     /// The strokes, each one SVG path (`M` then `L` or `Q`), in writing order.
-    pub strokes: &'static [&'static str],
+    pub(crate) strokes: &'static [&'static str],
 }
 
 impl Glyph {
     /// The id of the glyph's `<symbol>` in `defs`, for a `<use href="#...">`: from the
     /// character's code point, so it is plain ASCII.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         format!("glyph-{:x}", u32::from(self.character))
     }
 }
@@ -303,7 +303,7 @@ const BLACK: [Glyph; 7] = [
 ];
 
 /// The glyph of `p`: each side has its own character for every kind.
-pub fn of(p: Piece) -> &'static Glyph {
+pub(crate) fn of(p: Piece) -> &'static Glyph {
     match p.color {
         Color::Red => &RED[p.role.index()],
         Color::Black => &BLACK[p.role.index()],
@@ -388,7 +388,7 @@ pub(crate) const RIVER: [[Glyph; 2]; 2] = [
 ];
 
 /// Every glyph: the pieces', Red's then Black's, and the river's.
-pub fn all() -> impl Iterator<Item = &'static Glyph> {
+pub(crate) fn all() -> impl Iterator<Item = &'static Glyph> {
     RED.iter().chain(&BLACK).chain(RIVER.iter().flatten())
 }
 

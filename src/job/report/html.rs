@@ -68,7 +68,7 @@ ul.legend li { margin: 3px 0; }
 "#;
 
 /// The whole page.
-pub fn render(report: &Report, opts: &RenderOptions) -> String {
+pub(crate) fn render(report: &Report, opts: &RenderOptions) -> String {
     // Names and messages in it came from outside: no control character gets through.
     super::shown(&page(report, opts)).into_owned()
 }

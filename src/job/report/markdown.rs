@@ -8,7 +8,7 @@ use super::{Report, Status};
 use std::fmt::Write as _;
 
 /// The summary.
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     // Names and messages in it came from outside: no control character gets through.
     super::shown(&document(report)).into_owned()
 }

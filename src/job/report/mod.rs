@@ -9,11 +9,11 @@
 //! the corpus replay and perft descent.
 
 pub(crate) mod convert;
-pub mod glyphs;
-pub mod html;
-pub mod markdown;
+mod glyphs;
+pub(crate) mod html;
+pub(crate) mod markdown;
 mod subject_dispute;
-pub mod svg;
+mod svg;
 mod time;
 
 use crate::diff::finding::provenance::Provenance;
@@ -36,7 +36,7 @@ pub(crate) const READS: [&str; 2] = [SCHEMA, "xqdiff-report/1"];
 
 /// Why a report could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReportError {
+pub(crate) enum ReportError {
     /// Not JSON at all.
     #[error("not JSON: {0}")]
     Syntax(serde_json::Error),
@@ -76,58 +76,58 @@ pub enum ReportError {
 
 /// One correctness report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Always `SCHEMA` when written by this build.
-    pub schema: String,
+    pub(crate) schema: String,
     /// The program that wrote the report.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// When the run started, RFC 3339 UTC (`2026-11-30T14:55:00Z`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created: Option<String>,
+    pub(crate) created: Option<String>,
     /// The command line of the run, for reproducing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// The seed every random choice of the run derives from. Written as a string:
     /// seeds above 2^53 would be rounded by `jq` and JavaScript as a JSON number, and a
     /// replay with the rounded seed is another run. A number is still read.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "seed_text")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// The in-process generators compared.
     #[serde(default)]
-    pub generators: Vec<GeneratorInfo>,
+    pub(crate) generators: Vec<GeneratorInfo>,
     /// The external engines checked.
     #[serde(default)]
-    pub engines: Vec<EngineInfo>,
+    pub(crate) engines: Vec<EngineInfo>,
     /// What the run did, in order.
     #[serde(default)]
-    pub phases: Vec<Phase>,
+    pub(crate) phases: Vec<Phase>,
     /// Every disagreement found, in the order found.
     #[serde(default)]
-    pub disagreements: Vec<Dispute>,
+    pub(crate) disagreements: Vec<Dispute>,
     /// The number of the signal that stopped the run (2 for SIGINT, 15 for SIGTERM), so
     /// that a reader of the report ends as the run did: 128 plus it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signal: Option<i32>,
+    pub(crate) signal: Option<i32>,
     /// The status a report read back states, where it is not what the rest of it says:
     /// it counts as one more phase that ended so ([`Report::status`]), so a report that
     /// says it failed, errored or was interrupted is never taken for a pass. Not
     /// written as such: the written `status` is [`Report::status`].
     #[serde(skip)]
-    pub stated: Option<Status>,
+    pub(crate) stated: Option<Status>,
 }
 
 /// The program that wrote a report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// `xqdiff`.
-    pub name: String,
+    pub(crate) name: String,
     /// Its version, from Cargo.toml.
-    pub version: String,
+    pub(crate) version: String,
 }
 
 impl Tool {
     /// This build of xqdiff.
-    pub fn this() -> Tool {
+    pub(crate) fn this() -> Tool {
         Tool {
             name: env!("CARGO_PKG_NAME").to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -137,72 +137,72 @@ impl Tool {
 
 /// A move generator that ran in-process.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneratorInfo {
+pub(crate) struct GeneratorInfo {
     /// The name reports and corpus files use (`mailbox`).
-    pub name: String,
+    pub(crate) name: String,
     /// A version, where the generator has its own; built-ins share the tool's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub(crate) version: Option<String>,
 }
 
 /// An external engine, driven over a pipe.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EngineInfo {
+pub(crate) struct EngineInfo {
     /// The name it gave (`id name` or `myname`), else the program's.
-    pub name: String,
+    pub(crate) name: String,
     /// The command line it was started with.
-    pub command: String,
+    pub(crate) command: String,
     /// `uci`, `ucci` or `xboard`.
-    pub protocol: String,
+    pub(crate) protocol: String,
     /// Options sent after the handshake, in the order sent (an engine may care).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<EngineOption>,
+    pub(crate) options: Vec<EngineOption>,
     /// Under king-capture rules (`--rules king-capture`), the moves into check set
     /// aside before its lists were compared; absent under the legal rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub set_aside: Option<SetAsideInfo>,
+    pub(crate) set_aside: Option<SetAsideInfo>,
 }
 
 /// The moves into check a king-capture subject listed, set aside before comparing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SetAsideInfo {
+pub(crate) struct SetAsideInfo {
     /// Moves set aside, over every list.
-    pub moves: u64,
+    pub(crate) moves: u64,
     /// Lists that held at least one.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Lists read in all.
-    pub lists: u64,
+    pub(crate) lists: u64,
     /// The moves into check those positions have, listed or not.
     #[serde(default)]
-    pub available: u64,
+    pub(crate) available: u64,
     /// The first few set aside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub examples: Vec<SetAsideExample>,
+    pub(crate) examples: Vec<SetAsideExample>,
 }
 
 /// One move set aside, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SetAsideExample {
+pub(crate) struct SetAsideExample {
     /// The position.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The move, in ICCS.
     #[serde(rename = "move")]
-    pub mv: String,
+    pub(crate) mv: String,
 }
 
 /// One option sent to an engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EngineOption {
+pub(crate) struct EngineOption {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// The value sent.
-    pub value: String,
+    pub(crate) value: String,
 }
 
 /// How a phase, or the whole run, ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub(crate) enum Status {
     /// Everything agreed.
     Passed,
     /// Something disagreed, or a count missed its expected value.
@@ -219,7 +219,7 @@ pub enum Status {
 
 impl Status {
     /// The lower-case word used in JSON and as a CSS class.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Status::Passed => "passed",
             Status::Failed => "failed",
@@ -232,25 +232,25 @@ impl Status {
 
 /// One part of a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Phase {
+pub(crate) struct Phase {
     /// What it is called in the report (`reference perft`, `fuzz`).
-    pub name: String,
+    pub(crate) name: String,
     /// How it ended.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Wall time, in seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Why it errored or was skipped, or anything else a reader should know.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
     /// Its numbers; `None` for a phase that never started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<PhaseDetails>,
+    pub(crate) details: Option<PhaseDetails>,
 }
 
 /// The numbers of one phase, by kind of phase.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PhaseDetails {
+pub(crate) enum PhaseDetails {
     /// Perft counts per position, depth and generator.
     Perft(PerftPhase),
     /// The regression corpus through the oracle.
@@ -265,35 +265,35 @@ pub enum PhaseDetails {
 
 /// Perft counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PerftPhase {
+pub(crate) struct PerftPhase {
     /// One row per position and depth.
-    pub rows: Vec<PerftRow>,
+    pub(crate) rows: Vec<PerftRow>,
 }
 
 /// One position at one depth, counted by every generator.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PerftRow {
+pub(crate) struct PerftRow {
     /// The position's label (`start`, an EPD `id`).
-    pub position: String,
+    pub(crate) position: String,
     /// The position.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The depth.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The published count, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<u64>,
+    pub(crate) expected: Option<u64>,
     /// Each generator's answer, in registry order.
-    pub results: Vec<PerftResult>,
+    pub(crate) results: Vec<PerftResult>,
     /// Whether the difference the row shows is a known bug (`--known`): reported, not
     /// failed on.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub known: bool,
+    pub(crate) known: bool,
 }
 
 impl PerftRow {
     /// Whether every generator answered, all with the same count, and that count is
     /// the expected one where there is one.
-    pub fn agrees(&self) -> bool {
+    pub(crate) fn agrees(&self) -> bool {
         let Some(first) = self.results.first().and_then(|r| r.nodes) else {
             return false;
         };
@@ -303,7 +303,7 @@ impl PerftRow {
 
     /// Whether `result` is a count that differs from the expected one, or (with
     /// nothing expected) from the majority of the row.
-    pub fn is_off(&self, result: &PerftResult) -> bool {
+    pub(crate) fn is_off(&self, result: &PerftResult) -> bool {
         let Some(nodes) = result.nodes else {
             return true;
         };
@@ -328,30 +328,30 @@ impl PerftRow {
 
 /// One generator's perft answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PerftResult {
+pub(crate) struct PerftResult {
     /// The generator or engine.
-    pub subject: String,
+    pub(crate) subject: String,
     /// Its count; `None` when it gave no answer (see `error`).
-    pub nodes: Option<u64>,
+    pub(crate) nodes: Option<u64>,
     /// How long it took, in seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Why there is no count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// The count below each root move, when the run was asked for its divide
     /// (`xqdiff perft --divide`), in ICCS order; empty where there is no legal move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub divide: Option<Vec<DivideCount>>,
+    pub(crate) divide: Option<Vec<DivideCount>>,
 }
 
 /// One root move of a divide and the count below it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DivideCount {
+pub(crate) struct DivideCount {
     /// The move, in ICCS.
     #[serde(rename = "move")]
-    pub mv: String,
+    pub(crate) mv: String,
     /// The perft count below it.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 impl PerftResult {
@@ -364,86 +364,87 @@ impl PerftResult {
 
 /// The regression corpus, replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplayPhase {
+pub(crate) struct ReplayPhase {
     /// The corpus directory, or `built-in` for the copy compiled into the program.
-    pub dir: String,
+    pub(crate) dir: String,
     /// Whether the corpus was the built-in copy (then `dir` names no directory).
     #[serde(default, skip_serializing_if = "is_false")]
-    pub built_in: bool,
+    pub(crate) built_in: bool,
     /// Cases put through the oracle.
-    pub cases: u64,
+    pub(crate) cases: u64,
     /// The file name of every case put through the oracle, in the order replayed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
+    pub(crate) files: Vec<String>,
     /// Cases on which the generators disagree now.
-    pub failures: Vec<ReplayFailure>,
+    pub(crate) failures: Vec<ReplayFailure>,
     /// Hand-written expectations some generator misses, one sentence each.
     #[serde(default)]
-    pub unmet: Vec<String>,
+    pub(crate) unmet: Vec<String>,
     /// Unmet expectations that are a known bug's (`--known`): the case fails by that
     /// bug, and the generator that misses it is the bug's odd one out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub known_unmet: Vec<String>,
+    pub(crate) known_unmet: Vec<String>,
     /// Files that could not be read, each with what is wrong.
     #[serde(default)]
-    pub damaged: Vec<String>,
+    pub(crate) damaged: Vec<String>,
 }
 
 /// A corpus case that fails now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplayFailure {
+pub(crate) struct ReplayFailure {
     /// The case file.
-    pub file: String,
+    pub(crate) file: String,
     /// The checks that disagree on it (`legal`, `mirror`).
-    pub checks: Vec<String>,
+    pub(crate) checks: Vec<String>,
     /// Whether what it shows is a known bug (`--known`): reported, not failed on.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub known: bool,
+    pub(crate) known: bool,
 }
 
 /// A fuzz campaign's numbers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FuzzPhase {
+pub(crate) struct FuzzPhase {
     /// Cases run.
-    pub cases: u64,
+    pub(crate) cases: u64,
     /// Positions put through the oracle (a playout case checks every ply).
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Cases per second of wall time.
-    pub cases_per_second: f64,
+    pub(crate) cases_per_second: f64,
     /// Positions per second of wall time.
-    pub positions_per_second: f64,
+    pub(crate) positions_per_second: f64,
     /// Distinct disagreements found that are not known bugs (each is in the report's
     /// `disagreements`).
-    pub findings: u64,
+    pub(crate) findings: u64,
     /// Distinct disagreements found that `--known` lists (also in `disagreements`).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub known: u64,
+    pub(crate) known: u64,
     /// Whether it was stopped early by a signal (Ctrl-C).
     #[serde(default)]
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
     /// Corpus files that could not be written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub write_errors: Vec<String>,
+    pub(crate) write_errors: Vec<String>,
     /// How often the positions reached each rare feature.
-    pub coverage: CoverageTable,
+    pub(crate) coverage: CoverageTable,
 }
 
 /// How many positions of a run had each rare feature (see `features::Feature`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoverageTable {
+pub(crate) struct CoverageTable {
     /// Positions counted.
-    pub total: u64,
+    pub(crate) total: u64,
     /// One row per feature, in the feature table's order.
-    pub features: Vec<FeatureCount>,
+    pub(crate) features: Vec<FeatureCount>,
     /// One row per kind of piece of each side: which points it may stand on were reached.
     /// Absent from reports written before it was counted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub points: Vec<PointCount>,
+    pub(crate) points: Vec<PointCount>,
 }
 
 impl CoverageTable {
     /// The features no position had.
-    pub fn missing(&self) -> impl Iterator<Item = &FeatureCount> {
+    #[cfg(test)]
+    pub(crate) fn missing(&self) -> impl Iterator<Item = &FeatureCount> {
         self.features.iter().filter(|f| f.positions == 0)
     }
 
@@ -456,27 +457,27 @@ impl CoverageTable {
 
 /// Which of the points one kind of piece may stand on a run's positions had it on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PointCount {
+pub(crate) struct PointCount {
     /// Colour and kind (`red_advisor`).
-    pub piece: String,
+    pub(crate) piece: String,
     /// How many points it may stand on.
-    pub points: u64,
+    pub(crate) points: u64,
     /// How many of them some position had it on.
-    pub reached: u64,
+    pub(crate) reached: u64,
     /// How many positions had it on the point it stood on least often: 0 when some
     /// point was never reached.
-    pub fewest: u64,
+    pub(crate) fewest: u64,
     /// That point (`d0`).
-    pub fewest_at: String,
+    pub(crate) fewest_at: String,
 }
 
 /// One row of a coverage table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FeatureCount {
+pub(crate) struct FeatureCount {
     /// The feature's name (`cannon_screen`).
-    pub feature: String,
+    pub(crate) feature: String,
     /// Positions that had it.
-    pub positions: u64,
+    pub(crate) positions: u64,
 }
 
 impl FeatureCount {
@@ -492,166 +493,166 @@ impl FeatureCount {
 
 /// Mirror and colour-swap checks over a set of positions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MetamorphicPhase {
+pub(crate) struct MetamorphicPhase {
     /// Positions checked.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// The transforms applied (`mirror`, `color-swap`).
-    pub transforms: Vec<String>,
+    pub(crate) transforms: Vec<String>,
     /// Failed checks on the positions, known bugs' left out.
-    pub failures: u64,
+    pub(crate) failures: u64,
     /// Failed checks that are known bugs' (`--known`): reported, not failed on.
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub known: u64,
+    pub(crate) known: u64,
 }
 
 /// An external engine compared with the built-in generators' consensus.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EnginePhase {
+pub(crate) struct EnginePhase {
     /// The engine's name, as in the report's `engines`.
-    pub engine: String,
+    pub(crate) engine: String,
     /// The deepest perft asked.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Positions tried.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Leaf nodes compared, summed over positions.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Differences found (each is in the report's `disagreements`).
-    pub findings: u64,
+    pub(crate) findings: u64,
     /// Positions every built-in counted (the others only the fastest, which agreed).
     #[serde(default)]
-    pub confirmed: u64,
+    pub(crate) confirmed: u64,
     /// Seconds the engine spent answering, summed over positions.
     #[serde(default)]
-    pub subject_seconds: f64,
+    pub(crate) subject_seconds: f64,
     /// Seconds the built-ins spent counting, summed over positions.
     #[serde(default)]
-    pub builtins_seconds: f64,
+    pub(crate) builtins_seconds: f64,
     /// Positions checked per second of the whole run.
     #[serde(default)]
-    pub positions_per_second: f64,
+    pub(crate) positions_per_second: f64,
     /// One row per position tried.
     #[serde(default)]
-    pub rows: Vec<EngineRow>,
+    pub(crate) rows: Vec<EngineRow>,
     /// The positions made as the run went, for a run given a time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fresh: Option<FreshPositions>,
+    pub(crate) fresh: Option<FreshPositions>,
 }
 
 /// The positions a timed engine check made as it went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FreshPositions {
+pub(crate) struct FreshPositions {
     /// How many.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Milliseconds each took to make, on average.
-    pub ms_each: f64,
+    pub(crate) ms_each: f64,
     /// How often they reached each rare feature.
-    pub coverage: CoverageTable,
+    pub(crate) coverage: CoverageTable,
 }
 
 /// One position tried on an external engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EngineRow {
+pub(crate) struct EngineRow {
     /// The position's label.
-    pub position: String,
+    pub(crate) position: String,
     /// The position.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The depth.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The built-in generators' count.
-    pub consensus: u64,
+    pub(crate) consensus: u64,
     /// The engine's count; `None` when it gave none (see `error`).
-    pub subject: Option<u64>,
+    pub(crate) subject: Option<u64>,
     /// The engine's time, in seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Why there is no count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// Whether the engine's count is off by a known bug (`--known`): reported, not
     /// failed on.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub known: bool,
+    pub(crate) known: bool,
 }
 
 /// One disagreement, as a reader needs it: where, what, who, and how to get there again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Dispute {
+pub(crate) struct Dispute {
     /// The phase that found it.
-    pub phase: String,
+    pub(crate) phase: String,
     /// What was compared: an oracle check (`legal`, `pseudo-legal`, `mirror`, ...,
     /// `oracle::CheckKind::as_str`) or `perft` for counts that differ.
-    pub check: String,
+    pub(crate) check: String,
     /// The position to look at: minimized when the minimizer ran.
-    pub fen: String,
+    pub(crate) fen: String,
     /// The position it was first found on, when that is not `fen`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub original_fen: Option<String>,
+    pub(crate) original_fen: Option<String>,
     /// The position `moves` are moves of, when not `fen`: the mirror and colour-swap
     /// checks list moves on the transformed position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moves_fen: Option<String>,
+    pub(crate) moves_fen: Option<String>,
     /// The generators or engines compared.
-    pub generators: Vec<String>,
+    pub(crate) generators: Vec<String>,
     /// The one that differs from all others, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub odd_one_out: Option<String>,
+    pub(crate) odd_one_out: Option<String>,
     /// The moves not all of them have (or, for perft, whose counts differ).
     #[serde(default)]
-    pub moves: Vec<DisputedMove>,
+    pub(crate) moves: Vec<DisputedMove>,
     /// How the position was reached, when found by walking down from a root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<FoundPath>,
+    pub(crate) path: Option<FoundPath>,
     /// For `walked-board`: the moves made from `fen` on one board, never reloaded,
     /// before it answered differently from a freshly loaded board.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub line: Vec<String>,
+    pub(crate) line: Vec<String>,
     /// Perft totals at `fen`, per generator or engine, when counts were compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub perft: Option<PerftTotals>,
+    pub(crate) perft: Option<PerftTotals>,
     /// The corpus file it was saved to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub corpus_file: Option<String>,
+    pub(crate) corpus_file: Option<String>,
     /// How to find it again: the one command (`xqdiff minimize --fen ...`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub found_by: Option<String>,
+    pub(crate) found_by: Option<String>,
     /// Everything "Reproduce with:" says: the command, the witness in the subject's
     /// own protocol, the built-ins' answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reproduce: Option<Reproduce>,
+    pub(crate) reproduce: Option<Reproduce>,
     /// Which bug (`pseudo-legal/planted/extra-horse-leg`), when the finding has one:
     /// the same text `--known` files list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
+    pub(crate) signature: Option<String>,
     /// How many positions showed the same bug, when counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hits: Option<u64>,
+    pub(crate) hits: Option<u64>,
     /// Whether the signature is a known bug (`--known`): reported, but not a failure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub known: bool,
+    pub(crate) known: bool,
     /// Which misreading of the rules explains it, when it was diagnosed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diagnosis: Option<ReportedCause>,
+    pub(crate) diagnosis: Option<ReportedCause>,
     /// One sentence on what differs.
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 /// How to see a finding again, as its "Reproduce with:" block says it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reproduce {
+pub(crate) struct Reproduce {
     /// The xqdiff command that finds it again, run as printed (the same as
     /// `found_by`).
-    pub command: String,
+    pub(crate) command: String,
     /// The witness as the lines a user types into the subject (its handshake and
     /// options first), when the subject is a program outside xqdiff.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub subject_lines: Vec<String>,
+    pub(crate) subject_lines: Vec<String>,
     /// The command that lists the built-in generators' answer on the witness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer: Option<String>,
+    pub(crate) answer: Option<String>,
 }
 
 impl Reproduce {
     /// What `how` says.
-    pub fn of(how: &Provenance) -> Reproduce {
+    pub(crate) fn of(how: &Provenance) -> Reproduce {
         Reproduce {
             command: how.to_string(),
             subject_lines: how.subject_lines().to_vec(),
@@ -660,7 +661,7 @@ impl Reproduce {
     }
 
     /// The block under its heading, one line each, as a code block shows it.
-    pub fn body(&self) -> Vec<String> {
+    pub(crate) fn body(&self) -> Vec<String> {
         let lines = crate::diff::finding::provenance::reproduce_lines(
             &self.command,
             &self.subject_lines,
@@ -677,35 +678,35 @@ impl Reproduce {
 /// What the diagnosis of a disagreement said: the rule variants that reproduce the odd
 /// one's answers (`docs/variants.md`), or none.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportedCause {
+pub(crate) struct ReportedCause {
     /// The explaining variants' names, the one the signature names first; empty when
     /// nothing in the catalogue explains it.
-    pub variants: Vec<String>,
+    pub(crate) variants: Vec<String>,
     /// The first variant's sentence (`a cannon also captures over two screens`), or
     /// the sentence for a move the subject lists twice; absent when unexplained.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sentence: Option<String>,
+    pub(crate) sentence: Option<String>,
     /// How many of the positions diagnosed the first variant reproduces ...
-    pub explained: usize,
+    pub(crate) explained: usize,
     /// ... of how many (the witnesses and the deciding positions the subject was asked
     /// about).
-    pub witnesses: usize,
+    pub(crate) witnesses: usize,
     /// How many of those positions the subject was asked about to confirm the first
     /// variant (its own example and its images, images of the witness, positions next
     /// to it), each one that could have refuted it; 0 when none could be asked (a
     /// report written before the count was kept reads as 0).
     #[serde(default)]
-    pub confirmed: usize,
+    pub(crate) confirmed: usize,
     /// The cause of another finding that shows beside the first variant on some
     /// witnesses (the subject has both bugs); absent when the first variant explains
     /// them alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub beside: Option<String>,
+    pub(crate) beside: Option<String>,
 }
 
 impl ReportedCause {
     /// A diagnosis as the report carries it.
-    pub fn of(d: &crate::diagnose::Diagnosis) -> ReportedCause {
+    pub(crate) fn of(d: &crate::diagnose::Diagnosis) -> ReportedCause {
         let first = d.causes.first();
         ReportedCause {
             variants: d
@@ -725,7 +726,7 @@ impl ReportedCause {
 
     /// The cause as one line of text: the sentence with the variants and the count, or
     /// `unexplained`.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         match &self.sentence {
             Some(sentence) if self.variants.is_empty() => sentence.clone(),
             Some(sentence) => format!(
@@ -749,25 +750,25 @@ impl ReportedCause {
 
 /// A move not every generator has.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DisputedMove {
+pub(crate) struct DisputedMove {
     /// The move, ICCS (`h2e2`).
     #[serde(rename = "move")]
-    pub mv: String,
+    pub(crate) mv: String,
     /// The generators that have it; the others lack it. `symmetry` stands for "the
     /// mirrored or colour-swapped position says it should be there".
-    pub has: Vec<String>,
+    pub(crate) has: Vec<String>,
     /// Perft counts below the move, per generator, when counts were compared.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub counts: BTreeMap<String, u64>,
+    pub(crate) counts: BTreeMap<String, u64>,
     /// For a move someone lists more than once: how many times each generator or
     /// engine named here lists it. Empty for a move that is only had or lacked.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub listed: BTreeMap<String, u32>,
+    pub(crate) listed: BTreeMap<String, u32>,
 }
 
 impl DisputedMove {
     /// Whether the dispute is that someone lists it more than once.
-    pub fn listed_twice(&self) -> bool {
+    fn listed_twice(&self) -> bool {
         self.listed.values().any(|&n| n > 1)
     }
 
@@ -788,11 +789,11 @@ impl DisputedMove {
 
 /// Moves played from a root to reach a dispute's position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FoundPath {
+pub(crate) struct FoundPath {
     /// The root.
-    pub root_fen: String,
+    pub(crate) root_fen: String,
     /// The moves from it, ICCS.
-    pub moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
 }
 
 /// What an empty [`FoundPath`] reads as: the position is its root.
@@ -800,16 +801,16 @@ pub(crate) const NO_MOVES: &str = "(the root itself)";
 
 /// Perft totals at a dispute's position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PerftTotals {
+pub(crate) struct PerftTotals {
     /// The depth.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Count per generator or engine.
-    pub counts: BTreeMap<String, u64>,
+    pub(crate) counts: BTreeMap<String, u64>,
 }
 
 impl Report {
     /// An empty report by this build, dated now.
-    pub fn new() -> Report {
+    pub(crate) fn new() -> Report {
         Report {
             schema: SCHEMA.to_owned(),
             tool: Tool::this(),
@@ -834,7 +835,7 @@ impl Report {
     /// an error because a phase cut short by a signal (an engine killed by the same
     /// Ctrl-C) often errors as well. A status the report's file [`stated`](Report::stated)
     /// counts as one more phase's.
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         let any = |s: Status| self.stated == Some(s) || self.phases.iter().any(|p| p.status == s);
         if self.signal.is_some() {
             Status::Interrupted
@@ -849,14 +850,9 @@ impl Report {
         }
     }
 
-    /// Whether everything agreed.
-    pub fn passed(&self) -> bool {
-        self.status() == Status::Passed
-    }
-
     /// Pretty-printed JSON, with the run's [`status`](Report::status) added at the end
     /// for readers that only want the verdict (`jq -r .status report.json`).
-    pub fn to_json(&self) -> Result<String, ReportError> {
+    pub(crate) fn to_json(&self) -> Result<String, ReportError> {
         /// The status is written but not kept in the model: it follows from the rest,
         /// and a stored copy could only ever disagree with it.
         #[derive(Serialize)]
@@ -874,7 +870,7 @@ impl Report {
 
     /// Reads a report, checking the schema version before anything else so that a
     /// report of another version is named as such rather than as a missing field.
-    pub fn from_json(text: &str) -> Result<Report, ReportError> {
+    pub(crate) fn from_json(text: &str) -> Result<Report, ReportError> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(ReportError::Syntax)?;
         match value.get("schema") {
             Some(serde_json::Value::String(s)) if READS.contains(&s.as_str()) => {}
@@ -1023,7 +1019,7 @@ impl Default for Report {
 
 impl Phase {
     /// A phase that did not run, with the reason.
-    pub fn skipped(name: &str, why: &str) -> Phase {
+    pub(crate) fn skipped(name: &str, why: &str) -> Phase {
         Phase {
             name: name.to_owned(),
             status: Status::Skipped,
@@ -1034,7 +1030,7 @@ impl Phase {
     }
 
     /// One line on what the phase counted, for summary tables.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let Some(details) = &self.details else {
             return self.message.clone().unwrap_or_default();
         };
@@ -1125,7 +1121,7 @@ fn is_zero(n: &u64) -> bool {
 /// writing and reading the JSON gives back the same number: a count of microseconds
 /// over 10^6 is what any JSON reader computes from the decimal the writer prints,
 /// where a full-precision double may come back one unit off.
-pub fn seconds(d: Duration) -> f64 {
+pub(crate) fn seconds(d: Duration) -> f64 {
     d.as_micros() as f64 / 1e6
 }
 
@@ -1136,17 +1132,17 @@ pub(crate) fn rounded(x: f64) -> f64 {
 
 /// How to draw a report for people.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RenderOptions {
+pub(crate) struct RenderOptions {
     /// Latin FEN letters on the pieces instead of Chinese characters, for readers who
     /// do not read the characters (which show without a CJK font either way).
-    pub latin: bool,
+    pub(crate) latin: bool,
 }
 
 /// `text` with every control character but newline and tab shown as an escape
 /// (`\x1b`, `\u{9b}`): the one way text that came from outside (an engine's lines and
 /// name, a file's lines) is shown, on the terminal and in every report, so an escape
 /// sequence in it cannot clear a screen, retitle a window or rewrite a line.
-pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     use std::fmt::Write as _;
     let hidden = |c: char| c.is_control() && c != '\n' && c != '\t';
     if !text.chars().any(hidden) {
@@ -1184,122 +1180,6 @@ pub(crate) fn escape(text: &str) -> String {
 pub(crate) use crate::diff::finding::counted;
 use crate::moves::times_word;
 
+// At the end: tests/layout.rs reads a module's code up to its first `#[cfg(test)]`.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each row: the phases' statuses, whether there is a disagreement, the signal
-    /// that stopped the run, and the run's status. A run a signal stopped is
-    /// interrupted whatever it found; without the signal on record a failure found
-    /// before it still fails the run; a signal outranks an error; nothing but passed
-    /// and skipped phases is a pass.
-    #[test]
-    fn the_run_status_follows_the_worst_phase() {
-        use Status::*;
-        let table: &[(&[Status], bool, Option<i32>, Status)] = &[
-            (&[Passed, Passed], false, None, Passed),
-            (&[Passed, Skipped], false, None, Passed),
-            (&[Passed, Error], false, None, Error),
-            (&[Passed, Interrupted], false, None, Interrupted),
-            (&[Error, Interrupted], false, None, Interrupted),
-            (&[Interrupted, Error], false, None, Interrupted),
-            (&[Failed, Interrupted], false, None, Failed),
-            (&[Passed, Interrupted], true, None, Failed),
-            (&[Failed, Error], false, None, Failed),
-            (&[Passed], true, None, Failed),
-            (&[Failed, Interrupted], true, Some(15), Interrupted),
-            (&[Passed, Interrupted], false, Some(2), Interrupted),
-            (&[Passed, Passed], false, Some(1), Interrupted),
-        ];
-        for &(statuses, disagreement, signal, want) in table {
-            let mut report = Report::new();
-            report.signal = signal;
-            report.phases = statuses
-                .iter()
-                .enumerate()
-                .map(|(i, &status)| Phase {
-                    status,
-                    ..Phase::skipped(&format!("p{i}"), "")
-                })
-                .collect();
-            if disagreement {
-                report.disagreements.push(Dispute {
-                    signature: Some("legal/none".into()),
-                    ..Dispute::new("p0", "legal", String::new(), String::new())
-                });
-            }
-            assert_eq!(
-                report.status(),
-                want,
-                "{statuses:?} {disagreement} {signal:?}"
-            );
-            // A known bug is reported, not failed on.
-            if disagreement {
-                let mut known = report.clone();
-                known.disagreements[0].known = true;
-                let without = Report {
-                    disagreements: Vec::new(),
-                    ..report.clone()
-                };
-                assert_eq!(known.status(), without.status(), "{statuses:?} {signal:?}");
-            }
-            // The written status is the same rule, and reading it back changes nothing.
-            let json = report.to_json().unwrap();
-            let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-            assert_eq!(value["status"], want.as_str(), "{json}");
-            assert_eq!(Report::from_json(&json).unwrap(), report);
-        }
-    }
-
-    /// Each row: a schema string and whether this build reads it.
-    #[test]
-    fn reads_its_own_schema_and_version_1() {
-        let table: &[(&str, bool)] = &[
-            ("xqdiff-report/2", true),
-            ("xqdiff-report/1", true),
-            ("xqdiff-report/3", false),
-            ("xqdiff-report/0", false),
-        ];
-        let json = Report::new().to_json().unwrap();
-        for &(schema, ok) in table {
-            let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
-            value["schema"] = schema.into();
-            let read = Report::from_json(&value.to_string());
-            assert_eq!(read.is_ok(), ok, "{schema}: {read:?}");
-            if !ok {
-                assert!(
-                    matches!(read, Err(ReportError::UnsupportedVersion { .. })),
-                    "{schema}"
-                );
-            }
-        }
-    }
-
-    /// Each row: the bug shown beside the cause, if any, and whether the JSON carries
-    /// `beside`. The report's line is the `cause:` line printed under the finding.
-    #[test]
-    fn a_cause_with_a_bug_beside_it_carries_it_in_the_json_and_the_line() {
-        for beside in [None, Some(crate::diagnose::Variant::KingsFacingIgnored)] {
-            let d = crate::diagnose::Diagnosis {
-                causes: vec![crate::diagnose::Cause {
-                    variant: crate::diagnose::Variant::HorseLegIgnored,
-                    beside,
-                    explains: 3,
-                    of: 3,
-                    confirmed: 0,
-                }],
-                ..crate::diagnose::Diagnosis::default()
-            };
-            let reported = ReportedCause::of(&d);
-            let json = serde_json::to_string(&reported).expect("serializes");
-            assert_eq!(
-                json.contains("\"beside\":\"kings-facing-ignored\""),
-                beside.is_some(),
-                "{json}"
-            );
-            assert_eq!(format!("cause: {}", reported.line()), d.to_string());
-            let back: ReportedCause = serde_json::from_str(&json).expect("reads back");
-            assert_eq!(back, reported);
-        }
-    }
-}
+mod tests;

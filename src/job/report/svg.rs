@@ -60,18 +60,18 @@ const PALETTE: [&str; 6] = [
 
 /// The disputed moves that the same generators have: one colour, one legend entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArrowGroup {
+pub(crate) struct ArrowGroup {
     /// `only-odd`, `lacks-odd`, `listed-twice` or `set-N`: the arrows' class besides
     /// `arrow`.
-    pub class: String,
+    pub(crate) class: String,
     /// The arrows' colour.
-    pub colour: &'static str,
+    pub(crate) colour: &'static str,
     /// The generators that have these moves.
-    pub has: Vec<String>,
+    pub(crate) has: Vec<String>,
     /// What the colour means, for the legend.
-    pub label: String,
+    pub(crate) label: String,
     /// The moves, ICCS.
-    pub moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
 }
 
 /// Groups `moves` by the set of generators that have them. With an odd one out, the
@@ -168,7 +168,11 @@ fn line(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
 
 /// The board of `fen` with `groups`' moves drawn as arrows. Reads the FEN without
 /// validating it, so a report's position draws even if it breaks a domain rule.
-pub fn board(fen: &str, groups: &[ArrowGroup], opts: &RenderOptions) -> Result<String, FenError> {
+pub(crate) fn board(
+    fen: &str,
+    groups: &[ArrowGroup],
+    opts: &RenderOptions,
+) -> Result<String, FenError> {
     let setup = fen::parse_setup(fen)?;
     let mut out = String::new();
     let _ = write!(
