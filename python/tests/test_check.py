@@ -117,19 +117,21 @@ def test_ctrl_c_stops_a_long_check():
     # stops at the library's next call (the positions are all made before the first),
     # where it had thousands of lists left to ask (the start position alone, at depth
     # 3, is some 1,800).
+    # Sent from the library's hundredth call, not after a time: whatever the machine's
+    # speed, the check is then running, with most of its lists still to ask.
     sent = threading.Event()
-    after = []
+    before, after = [], []
 
     def counting(board):
         if sent.is_set():
             after.append(board)
+        else:
+            before.append(board)
+            if len(before) == 100:
+                sent.set()
+                os.kill(os.getpid(), signal.SIGINT)
         return libs.legal_moves(board)
 
-    def interrupt():
-        sent.set()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Timer(1.0, interrupt).start()
     with pytest.raises(KeyboardInterrupt):
         xqdiff.check(counting, fen_to_board=libs.fen_to_board, depth=3, positions=20)
     assert sent.is_set() and len(after) < 200, len(after)

@@ -478,8 +478,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::split::shard::write_sealed;
-    use std::sync::atomic::AtomicBool;
+    use crate::job::split::shard::overflowing_results;
 
     /// A shard resumed into an output whose lines verify but whose counts add past
     /// 2^64 - 1 is refused, naming the line: wrapped, two counts of 2^63 would add to a
@@ -488,24 +487,8 @@ mod tests {
     #[test]
     fn counts_that_overflow_in_a_resumed_shard_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let (jobs, huge) = (dir.path().join("jobs.jsonl"), dir.path().join("huge.jsonl"));
+        let (jobs, huge) = overflowing_results(dir.path());
         let bitboard = crate::generators::by_name("bitboard").unwrap();
-        let stop = AtomicBool::new(false);
-        let emitted = emit(
-            &jobs,
-            &Position::startpos(),
-            2,
-            1,
-            false,
-            &[bitboard],
-            &stop,
-        );
-        assert!(matches!(emitted, Ok(Emitted::Written(_))), "{emitted:?}");
-        write_sealed(&jobs, &huge, &[bitboard], |r| {
-            if r.index < 2 {
-                r.counts.insert("bitboard".into(), 1 << 63);
-            }
-        });
         let refused = run_shard(&jobs, Shard::WHOLE, Some(&huge), &[bitboard], None);
         let said = match refused {
             Err(CliError::Split(e @ SplitError::Overflow { .. })) => e.to_string(),

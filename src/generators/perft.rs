@@ -102,19 +102,6 @@ fn perft_polling<G: MoveGen>(g: &G, board: &mut G::Board, depth: u32, stop: &Ato
     }
 }
 
-/// [`perft`] through the table of `h`; `key` is the key of `board`.
-#[cfg(test)]
-pub(crate) fn perft_hashed<G: MoveGen>(
-    g: &G,
-    board: &mut G::Board,
-    key: u128,
-    depth: u32,
-    h: Hashing<'_>,
-) -> u64 {
-    let never = AtomicBool::new(false);
-    hashed_polling::<G, false>(g, board, key, depth, h, &never, &mut None)
-}
-
 /// The hashed perft, returning early (with a count that means nothing, and nothing
 /// stored in the table) once `stop` is up. With `CHECKED` every key carried over a move
 /// is compared with the board's own, the first that differs kept in `found`; a
@@ -438,8 +425,9 @@ mod tests {
                         let mut b = g.load(pos);
                         let plain = perft(g, &mut b, depth);
                         let key = keys.of_board(g, &b);
-                        let serial = perft_hashed(g, &mut b, key, depth, h);
                         let never = AtomicBool::new(false);
+                        let serial =
+                            hashed_polling::<G, false>(g, &mut b, key, depth, h, &never, &mut None);
                         let parallel: u64 = divide_until(g, &b, depth, true, None, Some(h), &never)
                             .unwrap_or_default()
                             .iter()

@@ -559,11 +559,8 @@ impl<'a> Tally<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::frontier::{emit, Emitted};
-    use super::super::shard::write_sealed;
+    use super::super::shard::overflowing_results;
     use super::*;
-    use crate::position::Position;
-    use std::sync::atomic::AtomicBool;
 
     /// Two counts of 2^63 on lines that verify are refused, naming the line where the
     /// total passes 2^64 - 1: wrapped, they would add to a small total that agrees. No
@@ -571,24 +568,7 @@ mod tests {
     #[test]
     fn counts_that_overflow_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let (jobs, huge) = (dir.path().join("jobs.jsonl"), dir.path().join("huge.jsonl"));
-        let bitboard = crate::generators::by_name("bitboard").unwrap();
-        let stop = AtomicBool::new(false);
-        let emitted = emit(
-            &jobs,
-            &Position::startpos(),
-            2,
-            1,
-            false,
-            &[bitboard],
-            &stop,
-        );
-        assert!(matches!(emitted, Ok(Emitted::Written(_))), "{emitted:?}");
-        write_sealed(&jobs, &huge, &[bitboard], |r| {
-            if r.index < 2 {
-                r.counts.insert("bitboard".into(), 1 << 63);
-            }
-        });
+        let (jobs, huge) = overflowing_results(dir.path());
         let refused = merge(&jobs, std::slice::from_ref(&huge), 1).map(|m| m.totals);
         let Err(e @ SplitError::Overflow { .. }) = refused else {
             panic!("not refused as an overflow: {refused:?}");

@@ -135,28 +135,36 @@ pub(crate) fn count_job(
     Some(result)
 }
 
-/// Test equipment: a result for every job of `jobs`, counted by `gens` as a shard counts
-/// it, with `edit` applied before it is sealed, written to `out`. The lines verify, yet
-/// no shard could have written them: what is left to catch them is whatever comes after
-/// the check (a sum past 2^64 - 1, say).
+/// Test equipment: the start position split to depth 2 by bitboard, in `dir`, and a
+/// result for each job whose first two counts are 2^63, each sealed so that it verifies
+/// though no shard could have written it: what is left to catch it is the sum past
+/// 2^64 - 1. No perft reaches such counts, so only lines sealed in process carry them.
+/// Gives the jobs file and the results file.
 #[cfg(test)]
-pub(crate) fn write_sealed(
-    jobs: &std::path::Path,
-    out: &std::path::Path,
-    gens: &[&dyn Generator],
-    mut edit: impl FnMut(&mut JobResult),
-) {
-    let file = super::files::read_jobs(jobs, |_| true).expect("a jobs file");
+pub(crate) fn overflowing_results(
+    dir: &std::path::Path,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    use super::frontier::{emit, Emitted};
+    let (jobs, huge) = (dir.join("jobs.jsonl"), dir.join("huge.jsonl"));
+    let bitboard = crate::generators::by_name("bitboard").expect("built in");
+    let start = crate::position::Position::startpos();
+    let stop = AtomicBool::new(false);
+    let emitted = emit(&jobs, &start, 2, 1, false, &[bitboard], &stop);
+    assert!(matches!(emitted, Ok(Emitted::Written(_))), "{emitted:?}");
+    let file = super::files::read_jobs(&jobs, |_| true).expect("a jobs file");
     let mut lines = Vec::new();
     for job in &file.jobs {
-        let stop = AtomicBool::new(false);
-        let mut result = count_job(file.header.split, Shard::WHOLE, job, gens, None, &stop)
+        let split = file.header.split;
+        let mut result = count_job(split, Shard::WHOLE, job, &[bitboard], None, &stop)
             .expect("nothing stops it");
-        edit(&mut result);
+        if result.index < 2 {
+            result.counts.insert("bitboard".into(), 1 << 63);
+        }
         result.seal(job.check);
         super::files::write_result(&mut lines, &result).expect("written to memory");
     }
-    std::fs::write(out, lines).expect("results written");
+    std::fs::write(&huge, lines).expect("results written");
+    (jobs, huge)
 }
 
 #[cfg(test)]
