@@ -12,6 +12,7 @@
 //! [`Square`]: crate::square::Square
 
 pub mod bitboard;
+pub(crate) mod counting;
 pub mod face;
 pub mod mailbox;
 pub mod naive;

@@ -12,7 +12,8 @@
 //! not judged on that position, so the finding is not named after the path.
 
 use super::{CheckKind, Disagreement, Run};
-use crate::generators::face::{CountPath, CountTables, Generator, PathCount, Probe};
+use crate::generators::counting::{CountPath, CountTables, PathCount};
+use crate::generators::face::{Generator, Probe};
 use crate::position::Position;
 
 /// Depth 3 is counted only when no generator's perft(2) is above this: the oracle then
