@@ -6,7 +6,6 @@
 //! answers keep what a set would hide: move lists are sorted but keep repeats, and the
 //! bulk count ([`MoveGen::count_legal`]) is asked separately from the list.
 
-use crate::generators::counting::{CountPath, CountTables, Counting, PathCount};
 use crate::generators::perft::{self, ProgressFn};
 use crate::generators::perft_hash::Hashing;
 use crate::generators::timing::span;
@@ -14,6 +13,7 @@ use crate::generators::MoveGen;
 use crate::moves::{Move, MoveList};
 use crate::piece::Piece;
 use crate::position::{Position, PositionError, Setup};
+use counting::{CountPath, CountTables, Counting, PathCount};
 
 /// What a generator says about the board in front of it, without playing a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,102 +163,6 @@ pub trait Generator: Counting {
     /// The position after `mv`, by this generator: the one way every caller plays a move
     /// (load, check it is legal, make, read back, validate).
     fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError>;
-}
-
-/// A generator whose counts end when `stop` is raised, for work that hands generators
-/// to code that does not know of the flag (the engine check's consensus, its descent
-/// and minimizer). Once the flag is up its counts are cut short and mean nothing: the
-/// caller must look at the flag before believing any of them. Everything else is the
-/// inner generator's.
-pub(crate) struct Stoppable<'a> {
-    inner: &'a dyn Generator,
-    stop: &'a std::sync::atomic::AtomicBool,
-}
-
-impl<'a> Stoppable<'a> {
-    /// `inner`, its counts ended by `stop`.
-    pub(crate) fn new(inner: &'a dyn Generator, stop: &'a std::sync::atomic::AtomicBool) -> Self {
-        Stoppable { inner, stop }
-    }
-
-    fn total(&self, pos: &Position, depth: u32, parallel: bool, p: Option<ProgressFn<'_>>) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.inner
-            .divide_until(pos, depth, parallel, p, None, self.stop)
-            .map_or(0, |d| d.iter().map(|&(_, n)| n).sum())
-    }
-}
-
-impl Generator for Stoppable<'_> {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        self.total(pos, depth, false, None)
-    }
-    fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64 {
-        self.total(pos, depth, true, progress)
-    }
-    fn divide(
-        &self,
-        pos: &Position,
-        depth: u32,
-        parallel: bool,
-        progress: Option<ProgressFn<'_>>,
-    ) -> Vec<(Move, u64)> {
-        self.inner
-            .divide_until(pos, depth, parallel, progress, None, self.stop)
-            .unwrap_or_default()
-    }
-    fn probe(&self, pos: &Position) -> Probe {
-        self.inner.probe(pos)
-    }
-    fn listing(&self, pos: &Position) -> Listing {
-        self.inner.listing(pos)
-    }
-    fn generate(&self, pos: &Position) -> Generated {
-        self.inner.generate(pos)
-    }
-    fn children(&self, pos: &Position) -> Vec<Child> {
-        self.inner.children(pos)
-    }
-    fn walker<'b>(&'b self, pos: &Position) -> Box<dyn Walker + 'b> {
-        self.inner.walker(pos)
-    }
-    fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
-        self.inner.play(pos, mv)
-    }
-}
-
-impl Counting for Stoppable<'_> {
-    fn divide_until(
-        &self,
-        pos: &Position,
-        depth: u32,
-        parallel: bool,
-        progress: Option<ProgressFn<'_>>,
-        hashing: Option<Hashing<'_>>,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<Vec<(Move, u64)>> {
-        let answer = self
-            .inner
-            .divide_until(pos, depth, parallel, progress, hashing, stop)?;
-        (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
-    }
-    fn count_path(
-        &self,
-        pos: &Position,
-        depth: u32,
-        path: CountPath,
-        tables: &CountTables,
-    ) -> PathCount {
-        self.inner.count_path(pos, depth, path, tables)
-    }
-    fn two_ply_shortcut(&self) -> bool {
-        self.inner.two_ply_shortcut()
-    }
 }
 
 /// Why a generator could not play a move on a position.
@@ -488,5 +392,294 @@ impl<G: MoveGen> Generator for G {
             mv,
             error,
         })
+    }
+}
+
+/// What the crate asks of a generator besides its answers: counts by each of the ways
+/// it can count (its plain perft, its own two-ply shortcut, through tables), and counts
+/// a signal can end. Every [`Generator`] has it, as its supertrait; the module is the
+/// crate's own, so the trait is no part of the interface and no one outside implements
+/// a generator but through [`MoveGen`].
+pub(crate) mod counting {
+    use crate::generators::perft::{KeyMismatch, ProgressFn};
+    use crate::generators::perft_hash::{HashSize, Hashing, Keys, Table, BUCKET_BYTES};
+    #[cfg(doc)]
+    use crate::generators::MoveGen;
+    use crate::moves::Move;
+    use crate::position::Position;
+
+    /// Counts by the ways a generator can count; see the module.
+    pub trait Counting: Sync {
+        /// [`divide`](crate::generators::face::Generator::divide), through a transposition table when `hashing` has
+        /// one (`perft::divide_until`), given up once `stop` is raised (`None` then): for
+        /// counts a signal must be able to end at any depth.
+        fn divide_until(
+            &self,
+            pos: &Position,
+            depth: u32,
+            parallel: bool,
+            progress: Option<ProgressFn<'_>>,
+            hashing: Option<Hashing<'_>>,
+            stop: &std::sync::atomic::AtomicBool,
+        ) -> Option<Vec<(Move, u64)>>;
+        /// Perft on the current rayon pool through a transposition table.
+        fn perft_hashed(&self, pos: &Position, depth: u32, hashing: Hashing<'_>) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let never = std::sync::atomic::AtomicBool::new(false);
+            self.divide_until(pos, depth, true, None, Some(hashing), &never)
+                .unwrap_or_default()
+                .iter()
+                .map(|&(_, n)| n)
+                .sum()
+        }
+        /// perft(`depth`) of `pos` by `path`; a hashed path through `tables`, which the
+        /// caller keeps from one depth to the next.
+        fn count_path(
+            &self,
+            pos: &Position,
+            depth: u32,
+            path: CountPath,
+            tables: &CountTables,
+        ) -> PathCount;
+        /// Whether its perft counts the last two plies by a shortcut of its own
+        /// ([`MoveGen::two_ply_shortcut`]): what two of its counts share besides its moves.
+        fn two_ply_shortcut(&self) -> bool;
+    }
+
+    /// A way a generator counts perft. Each is a computation of its own, and every one must
+    /// give the plain count: the oracle compares them ([`Counting::count_path`]).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum CountPath {
+        /// Every move made and unmade, [`MoveGen::count_legal`] on the last ply.
+        Plain,
+        /// The generator's own perft: [`MoveGen::count_two_plies`] for the last two plies.
+        TwoPly,
+        /// Through a table of one bucket (two entries), kept from one depth to the next, so
+        /// entries are pushed out and met again under other keys and depths all the time.
+        HashedTiny,
+        /// Through a table with room for every subtree, kept from one depth to the next.
+        HashedRoomy,
+    }
+
+    impl CountPath {
+        /// Every path, the plain count first.
+        pub const ALL: [CountPath; 4] = [
+            CountPath::Plain,
+            CountPath::TwoPly,
+            CountPath::HashedTiny,
+            CountPath::HashedRoomy,
+        ];
+
+        /// The name in reports.
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                CountPath::Plain => "plain",
+                CountPath::TwoPly => "two-ply",
+                CountPath::HashedTiny => "hashed (1 bucket)",
+                CountPath::HashedRoomy => "hashed (roomy)",
+            }
+        }
+    }
+
+    /// What one counting path gave at one depth.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct PathCount {
+        /// The path.
+        pub path: CountPath,
+        /// The depth counted.
+        pub depth: u32,
+        /// The leaves it counted.
+        pub nodes: u64,
+        /// For a hashed path, the first key carried over a move that was not the board's.
+        pub key: Option<KeyMismatch>,
+    }
+
+    /// The tables the hashed paths of one generator keep over the depths asked of one
+    /// position: what an engine's table does between iterations, so a count stored at one
+    /// depth is there to be wrongly found at the next.
+    pub struct CountTables {
+        pub(super) keys: &'static Keys,
+        pub(super) tiny: Table,
+        pub(super) roomy: Table,
+    }
+
+    /// Buckets of the roomy table: far more than the subtrees of the depth-3 counts the
+    /// oracle asks, so nothing is pushed out.
+    const ROOMY_BUCKETS: u64 = 1024;
+
+    impl CountTables {
+        /// Empty tables.
+        pub fn new() -> CountTables {
+            static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+            // Sizes of one bucket and more can always be had: these cannot fail.
+            let table = |buckets| Table::new(HashSize(buckets * BUCKET_BYTES));
+            CountTables {
+                keys: KEYS.get_or_init(|| Keys::new(1)),
+                tiny: table(1).unwrap_or_else(|_| unreachable!("one bucket")),
+                roomy: table(ROOMY_BUCKETS).unwrap_or_else(|_| unreachable!("a few KiB")),
+            }
+        }
+    }
+
+    impl Default for CountTables {
+        fn default() -> Self {
+            CountTables::new()
+        }
+    }
+}
+
+impl<G: MoveGen> Counting for G {
+    fn divide_until(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Option<Hashing<'_>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        perft::divide_until(
+            self,
+            &self.load(pos),
+            depth,
+            parallel,
+            progress,
+            hashing,
+            stop,
+        )
+    }
+
+    fn count_path(
+        &self,
+        pos: &Position,
+        depth: u32,
+        path: CountPath,
+        tables: &CountTables,
+    ) -> PathCount {
+        span(MoveGen::name(self), "count paths", || {
+            let mut board = self.load(pos);
+            let mut hashed = |table| {
+                let h = Hashing {
+                    keys: tables.keys,
+                    table,
+                };
+                let key = tables.keys.of_board(self, &board);
+                perft::perft_hashed_checked(self, &mut board, key, depth, h)
+            };
+            let (nodes, key) = match path {
+                CountPath::Plain => (perft::perft_plain(self, &mut board, depth), None),
+                CountPath::TwoPly => (perft::perft(self, &mut board, depth), None),
+                CountPath::HashedTiny => hashed(&tables.tiny),
+                CountPath::HashedRoomy => hashed(&tables.roomy),
+            };
+            PathCount {
+                path,
+                depth,
+                nodes,
+                key,
+            }
+        })
+    }
+
+    fn two_ply_shortcut(&self) -> bool {
+        MoveGen::two_ply_shortcut(self)
+    }
+}
+
+/// A generator whose counts end when `stop` is raised, for work that hands generators
+/// to code that does not know of the flag (the engine check's consensus, its descent
+/// and minimizer). Once the flag is up its counts are cut short and mean nothing: the
+/// caller must look at the flag before believing any of them. Everything else is the
+/// inner generator's.
+pub(crate) struct Stoppable<'a> {
+    inner: &'a dyn Generator,
+    stop: &'a std::sync::atomic::AtomicBool,
+}
+
+impl<'a> Stoppable<'a> {
+    /// `inner`, its counts ended by `stop`.
+    pub(crate) fn new(inner: &'a dyn Generator, stop: &'a std::sync::atomic::AtomicBool) -> Self {
+        Stoppable { inner, stop }
+    }
+
+    fn total(&self, pos: &Position, depth: u32, parallel: bool, p: Option<ProgressFn<'_>>) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.inner
+            .divide_until(pos, depth, parallel, p, None, self.stop)
+            .map_or(0, |d| d.iter().map(|&(_, n)| n).sum())
+    }
+}
+
+impl Generator for Stoppable<'_> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        self.total(pos, depth, false, None)
+    }
+    fn perft_parallel(&self, pos: &Position, depth: u32, progress: Option<ProgressFn<'_>>) -> u64 {
+        self.total(pos, depth, true, progress)
+    }
+    fn divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+    ) -> Vec<(Move, u64)> {
+        self.inner
+            .divide_until(pos, depth, parallel, progress, None, self.stop)
+            .unwrap_or_default()
+    }
+    fn probe(&self, pos: &Position) -> Probe {
+        self.inner.probe(pos)
+    }
+    fn listing(&self, pos: &Position) -> Listing {
+        self.inner.listing(pos)
+    }
+    fn generate(&self, pos: &Position) -> Generated {
+        self.inner.generate(pos)
+    }
+    fn children(&self, pos: &Position) -> Vec<Child> {
+        self.inner.children(pos)
+    }
+    fn walker<'b>(&'b self, pos: &Position) -> Box<dyn Walker + 'b> {
+        self.inner.walker(pos)
+    }
+    fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
+        self.inner.play(pos, mv)
+    }
+}
+
+impl Counting for Stoppable<'_> {
+    fn divide_until(
+        &self,
+        pos: &Position,
+        depth: u32,
+        parallel: bool,
+        progress: Option<ProgressFn<'_>>,
+        hashing: Option<Hashing<'_>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        let answer = self
+            .inner
+            .divide_until(pos, depth, parallel, progress, hashing, stop)?;
+        (!self.stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(answer)
+    }
+    fn count_path(
+        &self,
+        pos: &Position,
+        depth: u32,
+        path: CountPath,
+        tables: &CountTables,
+    ) -> PathCount {
+        self.inner.count_path(pos, depth, path, tables)
+    }
+    fn two_ply_shortcut(&self) -> bool {
+        self.inner.two_ply_shortcut()
     }
 }

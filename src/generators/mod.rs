@@ -12,7 +12,6 @@
 //! [`Square`]: crate::square::Square
 
 pub mod bitboard;
-pub(crate) mod counting;
 pub mod face;
 pub mod mailbox;
 pub mod naive;

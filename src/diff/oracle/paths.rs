@@ -12,7 +12,7 @@
 //! not judged on that position, so the finding is not named after the path.
 
 use super::{CheckKind, Disagreement, Run};
-use crate::generators::counting::{CountPath, CountTables, PathCount};
+use crate::generators::face::counting::{CountPath, CountTables, PathCount};
 use crate::generators::face::{Generator, Probe};
 use crate::position::Position;
 

@@ -34,7 +34,8 @@ use crate::diff::finding::naming::{
 use crate::diff::finding::provenance::Provenance;
 use crate::diff::finding::{Blame, Finding, Findings, Settings};
 use crate::diff::signature::Signature;
-use crate::generators::face::{Generator, Stoppable};
+use crate::generators::face::Generator;
+use crate::generators::face::Stoppable;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::subject::rules::{MovesMode, INTO_CHECK_HINT};
