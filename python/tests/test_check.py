@@ -132,8 +132,14 @@ def test_ctrl_c_stops_a_long_check():
                 os.kill(os.getpid(), signal.SIGINT)
         return libs.legal_moves(board)
 
-    with pytest.raises(KeyboardInterrupt):
-        xqdiff.check(counting, fen_to_board=libs.fen_to_board, depth=3, positions=20)
+    # A shell starts a background job with SIGINT ignored, and Python then leaves it so:
+    # the handler that raises KeyboardInterrupt is put in place for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            xqdiff.check(counting, fen_to_board=libs.fen_to_board, depth=3, positions=20)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert sent.is_set() and len(after) < 200, len(after)
 
 

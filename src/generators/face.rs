@@ -410,9 +410,9 @@ pub(crate) mod counting {
 
     /// Counts by the ways a generator can count; see the module.
     pub trait Counting: Sync {
-        /// [`divide`](crate::generators::face::Generator::divide), through a transposition table when `hashing` has
-        /// one (`perft::divide_until`), given up once `stop` is raised (`None` then): for
-        /// counts a signal must be able to end at any depth.
+        /// [`divide`](super::Generator::divide), through a transposition table when
+        /// `hashing` has one (`perft::divide_until`), given up once `stop` is raised
+        /// (`None` then): for counts a signal must be able to end at any depth.
         fn divide_until(
             &self,
             pos: &Position,
