@@ -33,12 +33,6 @@ pub struct Descent {
 /// summed over the generators. Called from worker threads.
 pub(crate) type DescentProgress<'a> = &'a (dyn Fn(usize, u64, u64) + Sync);
 
-/// [`descend_from`] with nothing known beforehand and no progress shown.
-#[cfg(test)]
-pub(crate) fn descend(root: &Position, depth: u32, gens: &[&dyn Generator]) -> Option<Descent> {
-    descend_from(root, depth, gens, None, None)
-}
-
 /// Follows a perft disagreement at `depth` from `root` down to a position where the
 /// oracle sees it; `None` if the generators agree on every count and every position on
 /// the way. Reuses the root divides when the caller has them already (one per

@@ -435,7 +435,7 @@ mod tests {
     /// one ply down, where the capture is missing.
     #[test]
     fn a_perft_descent_keeps_its_path() {
-        use crate::diff::descent::descend;
+        use crate::diff::descent::descend_from;
         use crate::generators::planted::{Bug, Planted};
         use crate::generators::{bitboard::BitboardGen, mailbox::MailboxGen};
         let planted = Planted::new(Bug::CannonCannotCapture);
@@ -446,7 +446,7 @@ mod tests {
             at_root.first().map(|d| d.check),
             Some(CheckKind::CountAfter)
         );
-        let descent = descend(&root, 2, &engines).expect("perft(2) differs");
+        let descent = descend_from(&root, 2, &engines, None, None).expect("perft(2) differs");
         let first = descent
             .disagreements
             .first()
